@@ -1,0 +1,68 @@
+import type { Dispatcher } from 'undici';
+import { MediaGatewayError } from './core/errors.js';
+import { type Logger, Transport } from './internal/transport.js';
+import { normalizeBaseURL } from './internal/url.js';
+
+/** Options of {@link MediaGateway}. */
+export interface ClientOptions {
+  /** The API key. @default process.env.MEDIAGW_API_KEY */
+  apiKey?: string | undefined;
+  /**
+   * The gateway's scheme-and-host root. A trailing `/` or `/v1` is dropped, so `/v1` is never
+   * sent twice. @default process.env.MEDIAGW_BASE_URL
+   */
+  baseURL?: string | undefined;
+  /** Milliseconds per request attempt; overrides every per-operation default (60 s for ordinary calls, 180-600 s for images). */
+  timeout?: number | undefined;
+  /** Retries where a retry is safe (see the Retries guide). `0` means exactly one attempt. @default 2 */
+  maxRetries?: number | undefined;
+  /** An undici `Dispatcher` (pool, proxy, MockAgent). @default undici's global dispatcher */
+  dispatcher?: Dispatcher | undefined;
+  /** Headers sent with every request. */
+  defaultHeaders?: Record<string, string> | undefined;
+  /** Receives debug lines (requests), warnings (retries) and errors. The API key is never passed to it. */
+  logger?: Logger | undefined;
+}
+
+/**
+ * The Media Generation Gateway client.
+ *
+ * @throws MediaGatewayError when the key or base URL is missing, or the base URL is not http(s).
+ * @example
+ * const client = new MediaGateway(); // reads MEDIAGW_API_KEY and MEDIAGW_BASE_URL
+ * const task = await client.videos.createAndWait({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
+ */
+export class MediaGateway {
+  /** The normalised base URL (no trailing `/v1`). */
+  readonly baseURL: string;
+  /** @internal The HTTP transport shared by the resources. */
+  declare readonly _transport: Transport;
+
+  constructor(options: ClientOptions = {}) {
+    const apiKey = options.apiKey ?? process.env.MEDIAGW_API_KEY;
+    const baseURL = options.baseURL ?? process.env.MEDIAGW_BASE_URL;
+    const missing = [
+      !apiKey && 'the API key (option apiKey or environment variable MEDIAGW_API_KEY)',
+      !baseURL && 'the base URL (option baseURL or environment variable MEDIAGW_BASE_URL)',
+    ].filter(Boolean);
+    if (!apiKey || !baseURL) throw new MediaGatewayError(`MediaGateway needs ${missing.join(' and ')}.`);
+    const maxRetries = options.maxRetries ?? 2;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new MediaGatewayError('maxRetries must be a whole number of 0 or more.');
+    }
+    if (options.timeout !== undefined && !(options.timeout > 0)) {
+      throw new MediaGatewayError('timeout must be a positive number of milliseconds.');
+    }
+    this.baseURL = normalizeBaseURL(baseURL);
+    const transport = new Transport({
+      apiKey,
+      baseURL: this.baseURL,
+      timeout: options.timeout,
+      maxRetries,
+      dispatcher: options.dispatcher,
+      defaultHeaders: options.defaultHeaders,
+      logger: options.logger,
+    });
+    Object.defineProperty(this, '_transport', { value: transport, enumerable: false });
+  }
+}

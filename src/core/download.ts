@@ -1,0 +1,110 @@
+import { createWriteStream } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { MediaGatewayError } from './errors.js';
+
+/** Progress of a download being saved. */
+export interface DownloadProgress {
+  /** Bytes written so far. */
+  bytes: number;
+  /** Total bytes, when the answer said (`Content-Length`). */
+  total: number | undefined;
+}
+
+/** Options of {@link MediaDownload.saveTo}. */
+export interface SaveOptions {
+  /** Called as bytes are written. */
+  onProgress?: ((progress: DownloadProgress) => void) | undefined;
+}
+
+/**
+ * A media file being downloaded: a stream, never buffered whole unless `arrayBuffer()` is
+ * called. Read it once, by one of `body`, `arrayBuffer()`, `saveTo()` or `nodeStream()`.
+ *
+ * @example
+ * const video = await client.videos.downloadContent(taskId);
+ * await video.saveTo('./out/video.mp4', { onProgress: (p) => console.log(p.bytes) });
+ */
+export class MediaDownload {
+  /** The media type the server declared, e.g. `video/mp4`. */
+  readonly contentType: string | undefined;
+  /** Size in bytes, when the server declared it. */
+  readonly contentLength: number | undefined;
+  /** `X-Service-Request-Id` of the answer. */
+  readonly requestId: string | undefined;
+  private source: Readable | undefined;
+
+  constructor(
+    source: Readable,
+    init: {
+      contentType?: string | undefined;
+      contentLength?: number | undefined;
+      requestId?: string | undefined;
+    },
+  ) {
+    this.source = source;
+    this.contentType = init.contentType;
+    this.contentLength = init.contentLength;
+    this.requestId = init.requestId;
+  }
+
+  private take(): Readable {
+    const source = this.source;
+    if (!source)
+      throw new MediaGatewayError('This download was already read; each MediaDownload is read once.');
+    this.source = undefined;
+    return source;
+  }
+
+  /** The bytes as a Web `ReadableStream`. */
+  get body(): ReadableStream<Uint8Array> {
+    return Readable.toWeb(this.take()) as ReadableStream<Uint8Array>;
+  }
+
+  /** The bytes as a Node `Readable`, the fastest way to pipe them elsewhere in Node. */
+  nodeStream(): Readable {
+    return this.take();
+  }
+
+  /** Reads the whole file into memory. Use `saveTo` or `body` for large media. */
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.take()) chunks.push(chunk as Buffer);
+    const all = Buffer.concat(chunks);
+    return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+  }
+
+  /**
+   * Streams the file to `path` through a temporary file in the same folder, renamed into
+   * place when complete: a failed download leaves no partial file behind.
+   *
+   * @returns the path and the number of bytes written.
+   * @throws APIConnectionError-like errors from the stream when the transfer breaks off.
+   */
+  async saveTo(path: string, options: SaveOptions = {}): Promise<{ path: string; bytes: number }> {
+    const source = this.take();
+    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.part`);
+    let bytes = 0;
+    const total = this.contentLength;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        options.onProgress?.({ bytes, total });
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, counter, createWriteStream(temporary));
+      if (total !== undefined && bytes !== total) {
+        throw new MediaGatewayError(`Download ended after ${bytes} of ${total} bytes`);
+      }
+      await rename(temporary, path);
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+    return { path, bytes };
+  }
+}

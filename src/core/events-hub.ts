@@ -1,0 +1,107 @@
+import type { WebhookEventLike } from './task-events.js';
+
+/** Something a wait can listen to for a task's terminal event. */
+export interface TaskEventSource {
+  /**
+   * Resolves with the task's terminal event (`task.completed` or `task.failed`) when it
+   * arrives, or at once if it already arrived; rejects when `signal` aborts.
+   */
+  waitFor(taskId: string, signal: AbortSignal): Promise<WebhookEventLike>;
+}
+
+/** Options of {@link TaskEventHub}. */
+export interface TaskEventHubOptions {
+  /** How many early events are kept for waits that have not started yet. @default 1000 */
+  maxBuffered?: number | undefined;
+  /** How long an early event is kept, in milliseconds. @default 600000 (10 minutes) */
+  maxAgeMs?: number | undefined;
+  /** Clock for tests. @default Date.now */
+  now?: (() => number) | undefined;
+}
+
+const TERMINAL = new Set(['task.completed', 'task.failed']);
+
+/**
+ * Connects webhook deliveries to waits in the same process: pass `hub.publish` as a webhook
+ * handler's `onEvent`, and `{ events: hub }` to `waitForTask`. A wait then ends as soon as
+ * the task's terminal event arrives (confirmed with one task query) and polls only as a
+ * fallback. Events that arrive before their wait starts are kept, bounded in count and age.
+ *
+ * @example
+ * const hub = new TaskEventHub();
+ * app.post('/webhooks', createNodeWebhookHandler({ secrets, onEvent: hub.publish }));
+ * const task = await client.videos.createAndWait(params, { events: hub });
+ */
+export class TaskEventHub implements TaskEventSource {
+  private readonly early = new Map<string, { event: WebhookEventLike; at: number }>();
+  private readonly waiters = new Map<string, Set<(event: WebhookEventLike) => void>>();
+  private readonly maxBuffered: number;
+  private readonly maxAgeMs: number;
+  private readonly now: () => number;
+
+  constructor(options: TaskEventHubOptions = {}) {
+    this.maxBuffered = options.maxBuffered ?? 1000;
+    this.maxAgeMs = options.maxAgeMs ?? 600_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Hands an event to the waits of its task. Bound, so `onEvent: hub.publish` works. */
+  readonly publish = (event: WebhookEventLike): void => {
+    const taskId = event.data?.task_id;
+    if (!taskId || !TERMINAL.has(event.type)) return;
+    const waiting = this.waiters.get(taskId);
+    if (waiting?.size) {
+      for (const resolve of waiting) resolve(event);
+      this.waiters.delete(taskId);
+      return;
+    }
+    this.prune();
+    this.early.delete(taskId);
+    this.early.set(taskId, { event, at: this.now() });
+    while (this.early.size > this.maxBuffered) {
+      const oldest = this.early.keys().next().value;
+      if (oldest === undefined) break;
+      this.early.delete(oldest);
+    }
+  };
+
+  waitFor(taskId: string, signal: AbortSignal): Promise<WebhookEventLike> {
+    this.prune();
+    const kept = this.early.get(taskId);
+    if (kept) {
+      this.early.delete(taskId);
+      return Promise.resolve(kept.event);
+    }
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const set = this.waiters.get(taskId) ?? new Set();
+      const done = (event: WebhookEventLike) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(event);
+      };
+      const onAbort = () => {
+        set.delete(done);
+        if (!set.size) this.waiters.delete(taskId);
+        reject(signal.reason);
+      };
+      set.add(done);
+      this.waiters.set(taskId, set);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Number of waits listening now and events kept for later waits (for monitoring and tests). */
+  get size(): { waiting: number; buffered: number } {
+    let waiting = 0;
+    for (const set of this.waiters.values()) waiting += set.size;
+    return { waiting, buffered: this.early.size };
+  }
+
+  private prune(): void {
+    const cutoff = this.now() - this.maxAgeMs;
+    for (const [taskId, entry] of this.early) {
+      if (entry.at >= cutoff) break; // insertion order is arrival order
+      this.early.delete(taskId);
+    }
+  }
+}

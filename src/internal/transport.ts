@@ -1,0 +1,362 @@
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import {
+  AmbiguousSubmissionError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  InvalidResponseError,
+  MediaGatewayError,
+} from '../core/errors.js';
+import { VERSION } from '../version.js';
+import { createRedactor } from './redact.js';
+import { isRetryable, NotSentError, type RetryClass, retryDelay } from './retry-policy.js';
+import { sleep } from './sleep.js';
+import { buildURL, type QueryValue } from './url.js';
+
+/** Per-call options, accepted as the last argument of every method. */
+export interface RequestOptions {
+  /** Aborts the call, including any backoff sleep or wait. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds for this call (each attempt); overrides the client's and the operation's default. */
+  timeout?: number | undefined;
+  /** Retries for this call, where a retry is safe. `0` means exactly one attempt. */
+  maxRetries?: number | undefined;
+  /** Extra headers for this call; `null` removes a default header. */
+  headers?: Record<string, string | null | undefined> | undefined;
+}
+
+/** Where the SDK writes what it does. Every method is optional; the API key is never passed to it. */
+export interface Logger {
+  debug?(message: string, data?: Record<string, unknown>): void;
+  info?(message: string, data?: Record<string, unknown>): void;
+  warn?(message: string, data?: Record<string, unknown>): void;
+  error?(message: string, data?: Record<string, unknown>): void;
+}
+
+/** A streamed request body with its headers (multipart). Built anew for every attempt. */
+export interface StreamBody {
+  body: AsyncIterable<Uint8Array>;
+  headers: Record<string, string>;
+}
+
+/** One request as a resource describes it. */
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Path below `/v1`, built with the `path` helper. */
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  /** JSON body. */
+  body?: unknown;
+  /** Streamed body factory (multipart); called once per attempt. */
+  stream?: (() => Promise<StreamBody>) | undefined;
+  retry: RetryClass;
+  /** The operation's default timeout in milliseconds. */
+  timeout: number;
+  options?: RequestOptions | undefined;
+}
+
+/** An answer whose headers arrived, its body not yet read. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  requestId: string | undefined;
+  body: Dispatcher.ResponseData['body'];
+  url: string;
+}
+
+export interface TransportConfig {
+  apiKey: string;
+  baseURL: string;
+  timeout?: number | undefined;
+  maxRetries: number;
+  dispatcher?: Dispatcher | undefined;
+  defaultHeaders?: Record<string, string> | undefined;
+  logger?: Logger | undefined;
+}
+
+// Connection failures that happen before a request byte can have left this process.
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+let undiciModule: Promise<typeof import('undici')> | undefined;
+/** undici is loaded on the first request, so importing the SDK stays cheap. */
+export function loadUndici(): Promise<typeof import('undici')> {
+  undiciModule ??= import('undici');
+  return undiciModule;
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return (error as { code?: string } | undefined)?.code;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/**
+ * The one HTTP path of the SDK, on undici: auth, JSON, timeouts, retries by class, error
+ * mapping and redaction. Resources describe requests; this sends them.
+ */
+export class Transport {
+  readonly baseURL: string;
+  readonly origin: string;
+  readonly redact: <T>(value: T) => T;
+  private readonly userAgent = `mediagw/${VERSION} node/${process.version}`;
+  declare private readonly apiKey: string;
+
+  constructor(private readonly config: TransportConfig) {
+    this.baseURL = config.baseURL;
+    this.origin = new URL(config.baseURL).origin;
+    // Non-enumerable, so that inspecting the client never shows the key.
+    Object.defineProperty(this, 'apiKey', { value: config.apiKey, enumerable: false });
+    this.redact = createRedactor(config.apiKey);
+  }
+
+  /** The logger, with every message and field scrubbed of the key. */
+  log(level: keyof Logger, message: string, data?: Record<string, unknown>): void {
+    const fn = this.config.logger?.[level];
+    if (fn) fn.call(this.config.logger, this.redact(message), data && this.redact({ ...data }));
+  }
+
+  /** Sends a request and parses its JSON answer; the request ID is kept on the result. */
+  async json<T>(spec: RequestSpec): Promise<T> {
+    return this.withRetries(spec, async (signal, timeout) => {
+      const response = await this.send(spec, undefined, signal, timeout);
+      const text = await this.readText(spec, response, signal);
+      if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
+      return this.parseJSON<T>(spec, response, text);
+    });
+  }
+
+  /**
+   * Sends a GET whose answer is streamed (downloads). Redirects are followed (at most 5), and
+   * `Authorization` is sent only while the URL stays on `authOrigin`.
+   */
+  async stream(spec: RequestSpec & { url?: string; authOrigin?: string | undefined }): Promise<RawResponse> {
+    return this.withRetries(spec, async (signal, timeout) => {
+      let url = spec.url ?? buildURL(this.baseURL, spec.path, spec.query);
+      const authOrigin = spec.authOrigin ?? this.origin;
+      for (let hop = 0; ; hop++) {
+        const withAuth = new URL(url).origin === authOrigin;
+        const response = await this.send(spec, url, signal, timeout, withAuth);
+        const location = response.headers.location;
+        if (response.status >= 300 && response.status < 400 && location) {
+          await response.body.dump().catch(() => undefined);
+          if (hop >= 5) throw new APIConnectionError(`${this.describe(spec)}: more than 5 redirects`);
+          url = new URL(location, url).toString();
+          continue;
+        }
+        if (response.status < 200 || response.status >= 300) {
+          throw this.apiError(spec, response, await this.readText(spec, response, signal));
+        }
+        return response;
+      }
+    });
+  }
+
+  private describe(spec: RequestSpec): string {
+    return `${spec.method} /v1${spec.path}`;
+  }
+
+  private headersFor(
+    spec: RequestSpec,
+    withAuth: boolean,
+    extra?: Record<string, string>,
+  ): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.userAgent,
+      ...this.config.defaultHeaders,
+      ...extra,
+    };
+    for (const [key, value] of Object.entries(spec.options?.headers ?? {})) {
+      if (value === null) delete headers[key.toLowerCase()];
+      else if (value !== undefined) headers[key.toLowerCase()] = value;
+    }
+    if (withAuth) headers.authorization = `Bearer ${this.apiKey}`;
+    else delete headers.authorization;
+    return headers;
+  }
+
+  private async send(
+    spec: RequestSpec,
+    url: string | undefined,
+    signal: AbortSignal,
+    timeout: number,
+    withAuth = true,
+  ): Promise<RawResponse> {
+    const { request } = await loadUndici();
+    const target = url ?? buildURL(this.baseURL, spec.path, spec.query);
+    let body: string | Readable | undefined;
+    let extra: Record<string, string> | undefined;
+    if (spec.stream) {
+      const built = await spec.stream();
+      body = Readable.from(built.body, { objectMode: false });
+      extra = built.headers;
+    } else if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      extra = { 'content-type': 'application/json' };
+    }
+    this.log('debug', `→ ${spec.method} ${target}`);
+    try {
+      const response = await request(target, {
+        method: spec.method,
+        headers: this.headersFor(spec, withAuth, extra),
+        body: body ?? null,
+        signal,
+        ...(this.config.dispatcher ? { dispatcher: this.config.dispatcher } : {}),
+        // undici's own 300 s defaults would cut a 600 s edit short: follow the operation's timeout.
+        // For downloads the body timeout is the longest pause between chunks, not the whole transfer.
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      const headers = flattenHeaders(response.headers);
+      const requestId = headers['x-service-request-id'];
+      this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, { requestId });
+      return { status: response.statusCode, headers, requestId, body: response.body, url: target };
+    } catch (error) {
+      throw this.connectionError(spec, error, signal);
+    }
+  }
+
+  private async readText(spec: RequestSpec, response: RawResponse, signal: AbortSignal): Promise<string> {
+    try {
+      return await response.body.text();
+    } catch (error) {
+      throw this.connectionError(spec, error, signal, response);
+    }
+  }
+
+  private parseJSON<T>(spec: RequestSpec, response: RawResponse, text: string): T {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (cause) {
+      throw new InvalidResponseError(
+        `${this.describe(spec)} answered ${response.status} with a body that is not JSON: ${text.slice(0, 120)}`,
+        response.status,
+        response.requestId,
+        { cause },
+      );
+    }
+    if (value && typeof value === 'object') {
+      Object.defineProperty(value, '_requestId', { value: response.requestId, enumerable: false });
+    }
+    return value as T;
+  }
+
+  private apiError(spec: RequestSpec, response: RawResponse, text: string): APIError {
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: the text itself is the body (spec: Errors — "anything else").
+    }
+    return APIError.fromResponse({
+      status: response.status,
+      body,
+      headers: response.headers,
+      requestId: response.requestId,
+      operation: this.describe(spec),
+    });
+  }
+
+  private connectionError(spec: RequestSpec, error: unknown, signal: AbortSignal, answered?: RawResponse) {
+    if (error instanceof MediaGatewayError) return error;
+    const reason = signal.reason;
+    if (reason instanceof MediaGatewayError) return reason; // our timeout or the caller's abort
+    const code = errorCode(error);
+    const what = this.describe(spec);
+    if (!answered && code && NOT_SENT_CODES.has(code)) {
+      return new NotSentError(`${what}: could not connect (${code})`, { cause: error });
+    }
+    if (code && TIMEOUT_CODES.has(code)) {
+      return new APIConnectionTimeoutError(`${what}: no answer in time (${code})`, { cause: error });
+    }
+    const detail = answered ? `the answer ${answered.status} was cut off` : `the connection failed`;
+    return new APIConnectionError(`${what}: ${detail}${code ? ` (${code})` : ''}`, { cause: error });
+  }
+
+  /** Runs `attempt` under the retry policy of the spec's class, with a fresh timeout each time. */
+  private async withRetries<T>(
+    spec: RequestSpec,
+    attempt: (signal: AbortSignal, timeout: number) => Promise<T>,
+  ): Promise<T> {
+    const { default: pRetry } = await import('p-retry');
+    const userSignal = spec.options?.signal;
+    const maxRetries = spec.options?.maxRetries ?? this.config.maxRetries;
+    const timeout = spec.options?.timeout ?? this.config.timeout ?? spec.timeout;
+    const what = this.describe(spec);
+    if (userSignal?.aborted) throw this.redact(new APIUserAbortError());
+
+    const run = async (): Promise<T> => {
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(new APIUserAbortError());
+      userSignal?.addEventListener('abort', onAbort, { once: true });
+      const timer = setTimeout(
+        () => controller.abort(new APIConnectionTimeoutError(`${what}: no answer within ${timeout} ms`)),
+        timeout,
+      );
+      try {
+        return await attempt(controller.signal, timeout);
+      } catch (error) {
+        throw this.forBillable(spec, error);
+      } finally {
+        clearTimeout(timer);
+        userSignal?.removeEventListener('abort', onAbort);
+      }
+    };
+
+    try {
+      return await pRetry(run, {
+        retries: Math.max(0, maxRetries),
+        minTimeout: 0,
+        shouldRetry: async ({ error, attemptNumber }) => {
+          if (!isRetryable(spec.retry, error)) return false;
+          const delay = retryDelay(attemptNumber, error);
+          this.log('warn', `${what} failed (${error.message}); retry ${attemptNumber} in ${delay} ms`);
+          await sleep(delay, userSignal).catch(() => {
+            throw new APIUserAbortError('The request was aborted by the caller during a retry wait.');
+          });
+          return true;
+        },
+      });
+    } catch (error) {
+      throw this.redact(error);
+    }
+  }
+
+  // spec: Errors — "A submit timeout is ambiguous: the task may exist". Anything that went
+  // wrong after the bytes of a billable submission left is reported as such, never retried.
+  private forBillable(spec: RequestSpec, error: unknown): unknown {
+    if (spec.retry !== 'billable' || error instanceof NotSentError || error instanceof APIError) return error;
+    if (error instanceof InvalidResponseError && (error.status < 200 || error.status >= 300)) return error;
+    if (
+      error instanceof APIConnectionError ||
+      error instanceof InvalidResponseError ||
+      error instanceof APIUserAbortError
+    ) {
+      const reason =
+        error instanceof APIConnectionTimeoutError
+          ? 'no answer in time'
+          : error instanceof APIUserAbortError
+            ? 'aborted by the caller after sending'
+            : error instanceof InvalidResponseError
+              ? 'the answer could not be read'
+              : 'the connection failed after sending';
+      return new AmbiguousSubmissionError(this.describe(spec), reason, { cause: error });
+    }
+    return error;
+  }
+}

@@ -1,0 +1,60 @@
+import { MediaGatewayError } from '../core/errors.js';
+
+/**
+ * Normalises a base URL to its scheme-and-host root (plus any path prefix other than `/v1`),
+ * without a trailing slash. `https://h`, `https://h/`, `https://h/v1` and `https://h/v1/` all
+ * give `https://h`, so `/v1` is never sent twice (spec: Versioning 1).
+ */
+export function normalizeBaseURL(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new MediaGatewayError(
+      `baseURL ${JSON.stringify(raw)} is not a URL; expected e.g. https://gateway.example.com`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new MediaGatewayError(`baseURL must use http or https, not ${url.protocol.replace(':', '')}`);
+  }
+  if (url.username || url.password) {
+    throw new MediaGatewayError('baseURL must not carry credentials; pass the key as apiKey');
+  }
+  const path = url.pathname
+    .replace(/\/{2,}/g, '/')
+    .replace(/\/+$/, '')
+    .replace(/\/v1$/, '');
+  return `${url.origin}${path}`;
+}
+
+/**
+ * Tagged template for API paths: every interpolated value is percent-encoded as one segment.
+ *
+ * @example path`/videos/${id}/content` // '/videos/abc%2F..%2Fx/content' for a hostile id
+ */
+export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
+  let out = strings[0] ?? '';
+  values.forEach((value, i) => {
+    const text = String(value);
+    if (text === '') throw new MediaGatewayError('An ID in the request path is empty');
+    out += encodeURIComponent(text) + (strings[i + 1] ?? '');
+  });
+  return out;
+}
+
+/** Query values the SDK sends; undefined entries are left out. */
+export type QueryValue = string | number | boolean | undefined;
+
+/** Joins the base URL, `/v1`, the path and the query. */
+export function buildURL(baseURL: string, apiPath: string, query?: Record<string, QueryValue>): string {
+  let url = `${baseURL}/v1${apiPath}`;
+  if (query) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) params.append(key, String(value));
+    }
+    const text = params.toString();
+    if (text) url += `?${text}`;
+  }
+  return url;
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+const utf8 = new TextEncoder();
+
+/** Byte length of a string in UTF-8. */
+export function utf8Length(value: string): number {
+  return utf8.encode(value).byteLength;
+}
+
+// spec: Video — "Base64 or data-URL images are not accepted; upload first."
+const INLINE_DATA_HINT =
+  'inline data (base64 or a data: URL) is not accepted: upload the file with client.uploads.image() and pass its url';
+
+/** A reference to media for a generation request: an `http(s)://` URL or an `asset://` ID. */
+export const mediaUrl = z.string().superRefine((value, ctx) => {
+  if (/^https?:\/\/[^\s/]+/i.test(value) || /^asset:\/\/\S+$/.test(value)) return;
+  const inline = /^data:/i.test(value) || (value.length > 64 && /^[A-Za-z0-9+/=\s]+$/.test(value));
+  ctx.addIssue({
+    code: 'custom',
+    message: inline ? INLINE_DATA_HINT : 'must be an http(s):// URL or an asset:// reference',
+  });
+});
+
+/** A public `http(s)://` URL (no `asset://`). */
+export const httpUrl = z.string().superRefine((value, ctx) => {
+  if (/^https?:\/\/[^\s/]+/i.test(value)) return;
+  ctx.addIssue({
+    code: 'custom',
+    message: /^data:/i.test(value) ? INLINE_DATA_HINT : 'must be a public http(s):// URL',
+  });
+});
+
+/** The task event types a request may subscribe to. */
+export const SUBSCRIBABLE_EVENTS = ['task.completed', 'task.failed', 'batch.completed'] as const;
+
+/** spec: Webhook management — `{webhook: {endpoint_id: string, events: string[]}}`. */
+export const notificationsSchema = z.strictObject({
+  webhook: z.strictObject({
+    endpoint_id: z.string().min(1, 'must be the id of a verified webhook endpoint (whep_...)'),
+    events: z.array(
+      z.enum(SUBSCRIBABLE_EVENTS, {
+        message: `must be one of ${SUBSCRIBABLE_EVENTS.join(', ')}`,
+      }),
+    ),
+  }),
+});
+
+/** Webhook subscription of one task request. */
+export type Notifications = z.infer<typeof notificationsSchema>;
+
+/** spec: Limits — `client_reference_id` is at most 128 bytes. */
+export const clientReferenceId = z
+  .string()
+  .refine((value) => utf8Length(value) <= 128, { message: 'must be at most 128 bytes of UTF-8' });
+
+/**
+ * spec: Webhook management — `notifications` is "not combined with legacy `webhook` or
+ * `callback_url` provider parameters". Adds an issue at `notifications` when both are set.
+ */
+export function refuseLegacyWebhookWithNotifications(
+  value: { notifications?: unknown; webhook?: unknown; callback_url?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  if (value.notifications === undefined) return;
+  for (const legacy of ['webhook', 'callback_url'] as const) {
+    if (value[legacy] !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['notifications'],
+        message: `must not be combined with the legacy \`${legacy}\` parameter; use notifications alone`,
+      });
+    }
+  }
+}
+
+/** Adds a "must not be sent" issue for each named field that is present (even when null, false or 0). */
+export function refuseFields(
+  value: Record<string, unknown>,
+  fields: readonly string[],
+  ctx: z.RefinementCtx,
+  why: string,
+): void {
+  for (const field of fields) {
+    if (Object.hasOwn(value, field) && value[field] !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [field], message: `must not be sent ${why}` });
+    }
+  }
+}

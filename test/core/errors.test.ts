@@ -1,0 +1,129 @@
+import { describe, expect, test } from 'vitest';
+import {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ContentModerationError,
+  InternalServerError,
+  MediaExpiredError,
+  MediaLibraryError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  parseRetryAfter,
+  RateLimitError,
+} from '../../src/core/errors.js';
+
+const init = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+  status,
+  body,
+  headers,
+  requestId: 'req_1',
+  operation: 'POST /v1/videos/generations',
+});
+
+describe('APIError.fromResponse', () => {
+  test.each([
+    [400, BadRequestError],
+    [401, AuthenticationError],
+    [403, PermissionDeniedError],
+    [404, NotFoundError],
+    [409, ConflictError],
+    [410, MediaExpiredError],
+    [413, PayloadTooLargeError],
+    [429, RateLimitError],
+    [500, InternalServerError],
+    [502, InternalServerError],
+    [503, InternalServerError],
+    [418, APIError],
+  ])('%i → %o', (status, cls) => {
+    const error = APIError.fromResponse(init(status, { code: 'x', message: 'm', data: null }));
+    expect(error).toBeInstanceOf(cls);
+    expect(error.status).toBe(status);
+    expect(error.requestId).toBe('req_1');
+  });
+
+  test('reads the parameter-validation shape {code, message, data:null}', () => {
+    const error = APIError.fromResponse(
+      init(400, { code: 'invalid_request', message: 'bad duration', data: null }),
+    );
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toContain('bad duration');
+    expect(error.message).toContain('POST /v1/videos/generations');
+    expect(error.message).toContain('req_1');
+  });
+
+  test('reads the {error:{message,type}} shape', () => {
+    const error = APIError.fromResponse(
+      init(410, { error: { message: 'media has expired', type: 'expired' } }),
+    );
+    expect(error).toBeInstanceOf(MediaExpiredError);
+    expect(error.code).toBe('expired');
+    expect(error.message).toContain('media has expired');
+  });
+
+  test('keeps any other body as it came', () => {
+    const error = APIError.fromResponse(init(502, '<html>bad gateway</html>'));
+    expect(error.code).toBeUndefined();
+    expect(error.body).toBe('<html>bad gateway</html>');
+    expect(error.message).toContain('bad gateway');
+    const empty = APIError.fromResponse(init(503, undefined));
+    expect(empty.message).toContain('no message');
+  });
+
+  test('a moderation rejection parses the flagged categories', () => {
+    const error = APIError.fromResponse(
+      init(400, {
+        code: 'nsfw_content_detected',
+        message: 'Flagged categories: sexual, violence and hate',
+        data: null,
+      }),
+    );
+    expect(error).toBeInstanceOf(ContentModerationError);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as ContentModerationError).categories).toEqual(['sexual', 'violence', 'hate']);
+  });
+
+  test('a library input error names the asset index', () => {
+    const error = APIError.fromResponse(
+      init(400, {
+        error: { message: 'invalid_asset_material: assets[3] url unreachable', type: 'media_library_error' },
+      }),
+    );
+    expect(error).toBeInstanceOf(MediaLibraryError);
+    expect((error as MediaLibraryError).assetIndex).toBe(3);
+    const noIndex = APIError.fromResponse(
+      init(400, { error: { message: 'invalid_asset_material', type: 'media_library_error' } }),
+    );
+    expect((noIndex as MediaLibraryError).assetIndex).toBeUndefined();
+  });
+
+  test('headers are kept but left out of JSON', () => {
+    const error = APIError.fromResponse(
+      init(429, { code: 'rate_limited', message: 'slow', data: null }, { 'retry-after': '2' }),
+    );
+    expect(error.headers['retry-after']).toBe('2');
+    expect((error as RateLimitError).retryAfterMs).toBe(2000);
+    const json = JSON.parse(JSON.stringify(error));
+    expect(json).toMatchObject({
+      name: 'RateLimitError',
+      status: 429,
+      code: 'rate_limited',
+      requestId: 'req_1',
+    });
+    expect(json.headers).toBeUndefined();
+  });
+});
+
+describe('parseRetryAfter', () => {
+  test('seconds', () => expect(parseRetryAfter('3')).toBe(3000));
+  test('an HTTP date', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:05 GMT', now)).toBe(5000);
+  });
+  test('a date in the past is 0', () => {
+    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', Date.parse('2026-11-22T10:00:00Z'))).toBe(0);
+  });
+  test('garbage is undefined', () => expect(parseRetryAfter('soon')).toBeUndefined());
+});
