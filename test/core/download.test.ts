@@ -1,0 +1,53 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, test } from 'vitest';
+import { MediaDownload } from '../../src/core/download.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mediagw-download-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const chunks = (parts: string[]) => Readable.from(parts.map((p) => Buffer.from(p)));
+
+describe('MediaDownload', () => {
+  test('saveTo writes the file and reports progress', async () => {
+    const progress: number[] = [];
+    const download = new MediaDownload(chunks(['ab', 'cd', 'ef']), {
+      contentType: 'video/mp4',
+      contentLength: 6,
+    });
+    const result = await download.saveTo(join(dir, 'a.mp4'), { onProgress: (p) => progress.push(p.bytes) });
+    expect(result.bytes).toBe(6);
+    expect(readFileSync(join(dir, 'a.mp4'), 'utf8')).toBe('abcdef');
+    expect(progress).toEqual([2, 4, 6]);
+  });
+
+  test('a broken transfer leaves no file, partial or final', async () => {
+    const broken = new Readable({
+      read() {
+        this.push(Buffer.from('partial'));
+        this.destroy(new Error('socket hang up'));
+      },
+    });
+    const download = new MediaDownload(broken, { contentType: 'video/mp4' });
+    await expect(download.saveTo(join(dir, 'b.mp4'))).rejects.toThrow('socket hang up');
+    expect(existsSync(join(dir, 'b.mp4'))).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('b.mp4'))).toEqual([]);
+  });
+
+  test('a body shorter than its Content-Length is an error and leaves no file', async () => {
+    const download = new MediaDownload(chunks(['abc']), { contentLength: 10 });
+    await expect(download.saveTo(join(dir, 'c.mp4'))).rejects.toThrow(/3 of 10 bytes/);
+    expect(existsSync(join(dir, 'c.mp4'))).toBe(false);
+  });
+
+  test('arrayBuffer and body read the bytes; a second read is refused', async () => {
+    const first = new MediaDownload(chunks(['x', 'y']), {});
+    expect(Buffer.from(await first.arrayBuffer()).toString()).toBe('xy');
+    await expect(first.arrayBuffer()).rejects.toThrow(/already read/);
+    const second = new MediaDownload(chunks(['p', 'q']), {});
+    const text = await new Response(second.body).text();
+    expect(text).toBe('pq');
+  });
+});

@@ -1,0 +1,125 @@
+import { describe, expect, test } from 'vitest';
+import { APIUserAbortError, TaskFailedError, WaitTimeoutError } from '../../src/core/errors.js';
+import { TaskEventHub } from '../../src/core/events-hub.js';
+import { type PollSpec, pollTask } from '../../src/core/polling.js';
+
+type Task = { status: string; error?: { code: string; message: string } };
+
+function spec(statuses: string[], overrides: Partial<PollSpec<Task>> = {}) {
+  const calls: number[] = [];
+  const poll: PollSpec<Task> = {
+    taskId: 'task_1',
+    fetch: async () => {
+      calls.push(Date.now());
+      const status = statuses[Math.min(calls.length - 1, statuses.length - 1)] ?? 'queued';
+      return status === 'failed' ? { status, error: { code: 'task_failed', message: 'boom' } } : { status };
+    },
+    outcome: (t) => (t.status === 'completed' ? 'succeeded' : t.status === 'failed' ? 'failed' : 'pending'),
+    failure: (t) => ({ code: t.error?.code, message: t.error?.message }),
+    defaultInterval: [1, 2],
+    ...overrides,
+  };
+  return { poll, calls };
+}
+
+describe('pollTask', () => {
+  test('polls until success and reports progress on every poll', async () => {
+    const { poll, calls } = spec(['queued', 'in_progress', 'completed']);
+    const seen: string[] = [];
+    const task = await pollTask(poll, { onProgress: (t) => seen.push(t.status) });
+    expect(task.status).toBe('completed');
+    expect(calls).toHaveLength(3);
+    expect(seen).toEqual(['queued', 'in_progress', 'completed']);
+  });
+
+  test('a failed task throws TaskFailedError with its code', async () => {
+    const { poll } = spec(['queued', 'failed']);
+    const error = await pollTask(poll).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect(error).toMatchObject({ taskId: 'task_1', code: 'task_failed' });
+  });
+
+  test('resolveOnFailure returns the failed task instead', async () => {
+    const { poll } = spec(['failed'], { resolveOnFailure: true });
+    await expect(pollTask(poll)).resolves.toMatchObject({ status: 'failed' });
+  });
+
+  test('the deadline throws WaitTimeoutError with the task ID and last task, never more polls', async () => {
+    const { poll, calls } = spec(['queued']);
+    const error = await pollTask(poll, { timeout: 60, interval: 20 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error).toMatchObject({ taskId: 'task_1', lastTask: { status: 'queued' } });
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls.length).toBeLessThanOrEqual(6);
+  });
+
+  test('the signal ends a sleep at once', async () => {
+    const { poll, calls } = spec(['queued']);
+    const controller = new AbortController();
+    const pending = pollTask(poll, { interval: 60_000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 30);
+    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(calls).toHaveLength(1);
+  });
+
+  test('an interval range is jittered inside its bounds', async () => {
+    const { poll, calls } = spec(['queued', 'queued', 'queued', 'completed']);
+    await pollTask(poll, { interval: [20, 40] });
+    for (let i = 1; i < calls.length; i++) expect(calls[i]! - calls[i - 1]!).toBeGreaterThanOrEqual(19);
+  });
+});
+
+describe('pollTask with events', () => {
+  test('makes no poll before the event, then confirms with one query', async () => {
+    const hub = new TaskEventHub();
+    const { poll, calls } = spec(['completed']);
+    const pending = pollTask(poll, { events: hub });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toHaveLength(0);
+    hub.publish({ type: 'task.completed', data: { task_id: 'task_1' } });
+    await expect(pending).resolves.toMatchObject({ status: 'completed' });
+    expect(calls).toHaveLength(1);
+    expect(hub.size).toEqual({ waiting: 0, buffered: 0 });
+  });
+
+  test('an event that arrived before the wait started ends it at once', async () => {
+    const hub = new TaskEventHub();
+    hub.publish({ type: 'task.failed', data: { task_id: 'task_1' } });
+    const { poll, calls } = spec(['failed']);
+    await expect(pollTask(poll, { events: hub })).rejects.toBeInstanceOf(TaskFailedError);
+    expect(calls).toHaveLength(1);
+  });
+
+  test('events of other tasks and non-terminal events do not wake the wait', async () => {
+    const hub = new TaskEventHub();
+    const { poll, calls } = spec(['completed']);
+    const controller = new AbortController();
+    const pending = pollTask(poll, { events: hub, signal: controller.signal });
+    hub.publish({ type: 'task.completed', data: { task_id: 'other' } });
+    hub.publish({ type: 'webhook.endpoint_verification', data: { task_id: 'task_1' } });
+    await new Promise((r) => setTimeout(r, 30));
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(calls).toHaveLength(0);
+    expect(hub.size.waiting).toBe(0);
+  });
+});
+
+describe('TaskEventHub', () => {
+  test('keeps early events bounded in count', () => {
+    const hub = new TaskEventHub({ maxBuffered: 2 });
+    for (const id of ['a', 'b', 'c']) hub.publish({ type: 'task.completed', data: { task_id: id } });
+    expect(hub.size.buffered).toBe(2);
+  });
+
+  test('drops early events older than maxAgeMs', async () => {
+    let now = 0;
+    const hub = new TaskEventHub({ maxAgeMs: 100, now: () => now });
+    hub.publish({ type: 'task.completed', data: { task_id: 'a' } });
+    now = 500;
+    const controller = new AbortController();
+    const waiting = hub.waitFor('a', controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+  });
+});
