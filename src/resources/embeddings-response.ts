@@ -1,0 +1,128 @@
+import { InvalidResponseError } from '../core/errors.js';
+
+/** One vector of an embeddings answer. */
+export interface Embedding {
+  /** Position of its text in the request's `input`. */
+  index: number;
+  /** The vector. A base64 answer is decoded into numbers. */
+  embedding: number[];
+  object?: string | undefined;
+}
+
+/**
+ * An embeddings answer, typed as the OpenAI-compatible list the gateway returns, and tagged
+ * with the model and the vectors' dimensions. Vectors of different models or dimensions must
+ * not share an index (spec: Embeddings).
+ */
+export interface EmbeddingsResponse {
+  data: Embedding[];
+  /** The model that made the vectors (the answer's, else the request's). */
+  model: string;
+  /** Length of the vectors. */
+  dimensions: number;
+  usage?:
+    | { prompt_tokens?: number | undefined; total_tokens?: number | undefined; [key: string]: unknown }
+    | undefined;
+  object?: string | undefined;
+  _requestId?: string | undefined;
+}
+
+/** Decodes a base64 string of little-endian float32 values. */
+export function decodeBase64Embedding(value: string): number[] {
+  const bytes = Buffer.from(value, 'base64');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Array<number>(Math.floor(bytes.byteLength / 4));
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  return out;
+}
+
+/**
+ * Reads an embeddings answer leniently: the document does not fix its shape, so the
+ * OpenAI-compatible `data[].embedding` list is read, entries without `index` take their
+ * position, and base64 vectors are decoded.
+ *
+ * @throws InvalidResponseError when the answer holds no vectors.
+ */
+export function toEmbeddingsResponse(raw: unknown, requestedModel: string): EmbeddingsResponse {
+  const body = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const list = Array.isArray(body.data) ? body.data : undefined;
+  if (!list) {
+    throw new InvalidResponseError(
+      'POST /v1/embeddings answered without a data list of vectors',
+      200,
+      undefined,
+    );
+  }
+  const data: Embedding[] = list.map((entry, position) => {
+    const item = (entry && typeof entry === 'object' ? entry : {}) as Record<string, unknown>;
+    const vector = item.embedding;
+    const embedding =
+      typeof vector === 'string'
+        ? decodeBase64Embedding(vector)
+        : Array.isArray(vector)
+          ? vector.map(Number)
+          : Array.isArray(entry)
+            ? (entry as unknown[]).map(Number)
+            : [];
+    const result: Embedding = { index: typeof item.index === 'number' ? item.index : position, embedding };
+    if (typeof item.object === 'string') result.object = item.object;
+    return result;
+  });
+  data.sort((a, b) => a.index - b.index);
+  const response: EmbeddingsResponse = {
+    data,
+    model: typeof body.model === 'string' && body.model ? body.model : requestedModel,
+    dimensions: data[0]?.embedding.length ?? 0,
+  };
+  if (body.usage && typeof body.usage === 'object')
+    response.usage = body.usage as EmbeddingsResponse['usage'];
+  if (typeof body.object === 'string') response.object = body.object;
+  Object.defineProperty(response, '_requestId', {
+    value: (raw as { _requestId?: string })?._requestId,
+    enumerable: false,
+  });
+  return response;
+}
+
+/** Cosine similarity of two vectors of the same length. */
+export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) throw new RangeError(`vectors differ in length (${a.length} vs ${b.length})`);
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/**
+ * Runs `work` over `items` in batches of `batchSize`, at most `concurrency` at a time, and
+ * returns the results in input order.
+ */
+export async function inBatches<T, R>(
+  items: readonly T[],
+  batchSize: number,
+  concurrency: number,
+  work: (batch: T[], offset: number) => Promise<R>,
+): Promise<R[]> {
+  const batches: Array<{ batch: T[]; offset: number }> = [];
+  for (let offset = 0; offset < items.length; offset += batchSize) {
+    batches.push({ batch: items.slice(offset, offset + batchSize), offset });
+  }
+  const results = new Array<R>(batches.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      const i = next++;
+      const { batch, offset } = batches[i]!;
+      results[i] = await work(batch, offset);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+  return results;
+}

@@ -1,0 +1,43 @@
+import { AmbiguousSubmissionError } from '../core/errors.js';
+
+/** The asynchronous submission envelope of image and video tasks, as the gateway sends it. */
+export interface SubmissionEnvelope {
+  code: number;
+  data: Array<{ status: string; task_id: string; [key: string]: unknown }>;
+  error?: unknown;
+  [key: string]: unknown;
+}
+
+/**
+ * An accepted asynchronous submission. HTTP success means acceptance, not that media exists:
+ * wait for the task (or its webhook event) before downloading.
+ */
+export interface TaskSubmission {
+  /** The public task ID. Store it before waiting. */
+  task_id: string;
+  /** Normally `submitted`; an upstream may already report a completion state. */
+  status: string;
+  /** The envelope as received. */
+  raw: SubmissionEnvelope;
+  /** `X-Service-Request-Id` of the answer. */
+  _requestId?: string | undefined;
+}
+
+/**
+ * Reads the task ID out of a submission envelope. An accepted answer without one means the
+ * task may exist with an ID the SDK cannot see: that is ambiguous, never a reason to resubmit.
+ */
+export function toTaskSubmission(envelope: SubmissionEnvelope, operation: string): TaskSubmission {
+  const first = Array.isArray(envelope?.data) ? envelope.data[0] : undefined;
+  if (!first || typeof first.task_id !== 'string' || !first.task_id) {
+    throw new AmbiguousSubmissionError(operation, 'the answer held no task ID');
+  }
+  const submission: TaskSubmission = {
+    task_id: first.task_id,
+    status: String(first.status ?? 'submitted'),
+    raw: envelope,
+  };
+  const requestId = (envelope as { _requestId?: string })._requestId;
+  Object.defineProperty(submission, '_requestId', { value: requestId, enumerable: false });
+  return submission;
+}

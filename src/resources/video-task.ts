@@ -1,0 +1,58 @@
+/** A video task in object style, from `GET /v1/videos/{id}`. */
+export interface VideoTask {
+  /** Public task ID. */
+  id: string;
+  /** `video`. */
+  object: string;
+  /** Model ID (shown for `vidmodel-2.5`). */
+  model?: string | undefined;
+  /** `queued`, `in_progress`, `completed` or `failed`. */
+  status: 'queued' | 'in_progress' | 'completed' | 'failed' | (string & {});
+  /** Percent text, e.g. `100%`. */
+  progress?: string | undefined;
+  /** Authenticated download URL (success only). Use `videos.downloadContent`. */
+  url?: string | undefined;
+  /** A statistic, not a price; may be absent right after completion. */
+  usage?: { completion_tokens?: number | undefined; [key: string]: unknown } | undefined;
+  /** Seconds from submission to completion, waiting included; success only; not the video's duration. */
+  actual_time?: number | undefined;
+  /** Present only when `return_last_frame` was true, the frame exists and the task succeeded. */
+  last_frame_url?: string | undefined;
+  /** On failure: `code` (e.g. `task_failed`) and `message`. */
+  error?: { code?: string | undefined; message?: string | undefined } | null | undefined;
+  _requestId?: string | undefined;
+  [key: string]: unknown;
+}
+
+/** A video task in the compatibility format, from `GET /v1/video/generations/{id}`. */
+export interface VideoTaskCompat {
+  /** `success` on a successful query. */
+  code: string;
+  /** Empty on success. */
+  message: string;
+  data: {
+    task_id: string;
+    /** `queued`, `processing`, `succeeded` or `failed`. */
+    status: 'queued' | 'processing' | 'succeeded' | 'failed' | (string & {});
+    /** Authenticated download URL of the video. */
+    url?: string | undefined;
+    /** Container, e.g. `mp4`. */
+    format?: string | undefined;
+    /** On failure holds `message`. */
+    error?: { message?: string | undefined; code?: string | undefined } | null | undefined;
+    /** Legacy; currently null. */
+    metadata?: null | undefined;
+    usage?: { completion_tokens?: number | undefined } | undefined;
+    actual_time?: number | undefined;
+    last_frame_url?: string | undefined;
+    [key: string]: unknown;
+  };
+  _requestId?: string | undefined;
+}
+
+/** Default poll interval by model (spec: States — mini 3-5 s, 2.5 5-10 s; others 5 s). */
+export function videoPollInterval(model: string | undefined): readonly [number, number] {
+  if (model === 'vidmodel-2.0-mini') return [3_000, 5_000];
+  if (model === 'vidmodel-2.5') return [5_000, 10_000];
+  return [5_000, 5_000];
+}
