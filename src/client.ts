@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/errors.js';
 import { type Logger, Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
+import { Videos } from './resources/videos.js';
 
 /** Options of {@link MediaGateway}. */
 export interface ClientOptions {
@@ -37,6 +38,8 @@ export class MediaGateway {
   readonly baseURL: string;
   /** @internal The HTTP transport shared by the resources. */
   declare readonly _transport: Transport;
+  /** Video generation: submit, wait, download, estimate reservations. */
+  readonly videos: Videos;
 
   constructor(options: ClientOptions = {}) {
     const apiKey = options.apiKey ?? process.env.MEDIAGW_API_KEY;
@@ -64,5 +67,6 @@ export class MediaGateway {
       logger: options.logger,
     });
     Object.defineProperty(this, '_transport', { value: transport, enumerable: false });
+    this.videos = new Videos(transport);
   }
 }

@@ -11,13 +11,16 @@ export function utf8Length(value: string): number {
 const INLINE_DATA_HINT =
   'inline data (base64 or a data: URL) is not accepted: upload the file with client.uploads.image() and pass its url';
 
+function looksInline(value: string): boolean {
+  return /^data:/i.test(value) || (value.length > 64 && /^[A-Za-z0-9+/=\s]+$/.test(value));
+}
+
 /** A reference to media for a generation request: an `http(s)://` URL or an `asset://` ID. */
 export const mediaUrl = z.string().superRefine((value, ctx) => {
   if (/^https?:\/\/[^\s/]+/i.test(value) || /^asset:\/\/\S+$/.test(value)) return;
-  const inline = /^data:/i.test(value) || (value.length > 64 && /^[A-Za-z0-9+/=\s]+$/.test(value));
   ctx.addIssue({
     code: 'custom',
-    message: inline ? INLINE_DATA_HINT : 'must be an http(s):// URL or an asset:// reference',
+    message: looksInline(value) ? INLINE_DATA_HINT : 'must be an http(s):// URL or an asset:// reference',
   });
 });
 
@@ -26,7 +29,7 @@ export const httpUrl = z.string().superRefine((value, ctx) => {
   if (/^https?:\/\/[^\s/]+/i.test(value)) return;
   ctx.addIssue({
     code: 'custom',
-    message: /^data:/i.test(value) ? INLINE_DATA_HINT : 'must be a public http(s):// URL',
+    message: looksInline(value) ? INLINE_DATA_HINT : 'must be a public http(s):// URL',
   });
 });
 

@@ -1,0 +1,141 @@
+import type { MediaDownload } from '../core/download.js';
+import { pollTask, type WaitOptions } from '../core/polling.js';
+import { estimateReservation, type ReservationEstimate, type ReservationHints } from '../core/reservation.js';
+import { openDownload } from '../internal/download.js';
+import { TIMEOUTS } from '../internal/timeouts.js';
+import type { RequestOptions } from '../internal/transport.js';
+import { path } from '../internal/url.js';
+import { parseVideoRequest, type VideoCreateParams } from '../schemas/video.js';
+import { APIResource } from './resource.js';
+import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
+import { type VideoTask, type VideoTaskCompat, videoPollInterval } from './video-task.js';
+
+/** Options of {@link Videos.waitForTask}. */
+export type VideoWaitOptions = WaitOptions<VideoTask> & {
+  /** The task's model, to pick the spec's poll interval (mini 3-5 s, 2.5 5-10 s, others 5 s). */
+  model?: string | undefined;
+};
+
+/** Options of {@link Videos.createAndWait}. */
+export type CreateAndWaitOptions = Omit<VideoWaitOptions, 'model'> & {
+  /** Called with the task ID as soon as the submission is accepted, before the wait starts. */
+  onSubmitted?: ((taskId: string) => void) | undefined;
+  /** Options of the submission request itself. */
+  request?: RequestOptions | undefined;
+};
+
+/**
+ * Video generation: always asynchronous. Submit, wait for the task (by polling or a webhook
+ * event), then download with authentication.
+ */
+export class Videos extends APIResource {
+  /**
+   * Submits a video task (`POST /v1/videos/generations`). Billable: sent once, never retried
+   * after its bytes went out.
+   *
+   * @throws RequestValidationError before sending, for any rule of the model's request shape.
+   * @throws AmbiguousSubmissionError when the outcome is unknown (timeout, reset): check before resubmitting.
+   * @example
+   * const { task_id } = await client.videos.create({ model: 'vidmodel-2.5', prompt: 'a lighthouse at dusk', duration: 5 });
+   */
+  async create(params: VideoCreateParams, options?: RequestOptions): Promise<TaskSubmission> {
+    const body = parseVideoRequest(params);
+    const envelope = await this.transport.json<SubmissionEnvelope>({
+      method: 'POST',
+      path: '/videos/generations',
+      body,
+      retry: 'billable',
+      timeout: TIMEOUTS.submission,
+      options,
+    });
+    return toTaskSubmission(envelope, 'POST /v1/videos/generations');
+  }
+
+  /** Reads a task in object style (`GET /v1/videos/{id}`). */
+  retrieve(taskId: string, options?: RequestOptions): Promise<VideoTask> {
+    return this.transport.json<VideoTask>({
+      method: 'GET',
+      path: path`/videos/${taskId}`,
+      retry: 'safe',
+      timeout: TIMEOUTS.default,
+      options,
+    });
+  }
+
+  /** Reads a task in the compatibility format (`GET /v1/video/generations/{id}`). */
+  retrieveCompat(taskId: string, options?: RequestOptions): Promise<VideoTaskCompat> {
+    return this.transport.json<VideoTaskCompat>({
+      method: 'GET',
+      path: path`/video/generations/${taskId}`,
+      retry: 'safe',
+      timeout: TIMEOUTS.default,
+      options,
+    });
+  }
+
+  /**
+   * Polls a task until it completes. Never resubmits.
+   *
+   * @throws TaskFailedError when the task failed (with its `code`, e.g. `task_failed`).
+   * @throws WaitTimeoutError at the deadline (default 10 minutes), holding the task ID.
+   */
+  waitForTask(taskId: string, options: VideoWaitOptions = {}): Promise<VideoTask> {
+    const { model, ...wait } = options;
+    return pollTask<VideoTask>(
+      {
+        taskId,
+        fetch: (signal) => this.retrieve(taskId, { signal }),
+        outcome: (task) =>
+          task.status === 'completed' ? 'succeeded' : task.status === 'failed' ? 'failed' : 'pending',
+        failure: (task) => ({
+          code: task.error?.code ?? undefined,
+          message: task.error?.message ?? undefined,
+        }),
+        defaultInterval: videoPollInterval(model),
+      },
+      wait,
+    );
+  }
+
+  /**
+   * Submits once, then waits. A submission whose outcome is unknown raises
+   * `AmbiguousSubmissionError` and the wait never starts.
+   *
+   * @example
+   * const task = await client.videos.createAndWait(params, { onSubmitted: (id) => db.save(id) });
+   */
+  async createAndWait(params: VideoCreateParams, options: CreateAndWaitOptions = {}): Promise<VideoTask> {
+    const { onSubmitted, request, ...wait } = options;
+    const submission = await this.create(params, { signal: wait.signal, ...request });
+    onSubmitted?.(submission.task_id);
+    return this.waitForTask(submission.task_id, { ...wait, model: params.model });
+  }
+
+  /**
+   * Streams the video (`GET /v1/videos/{id}/content`), following redirects; the key is not
+   * sent to another origin.
+   *
+   * @throws MediaExpiredError (410) when the media has expired.
+   */
+  downloadContent(taskId: string, options?: RequestOptions): Promise<MediaDownload> {
+    return openDownload(this.transport, { path: path`/videos/${taskId}/content` }, options);
+  }
+
+  /**
+   * Streams the last frame (`GET /v1/videos/{id}/last-frame`).
+   *
+   * @throws NotFoundError when `return_last_frame` was not set, or the frame is absent.
+   */
+  downloadLastFrame(taskId: string, options?: RequestOptions): Promise<MediaDownload> {
+    return openDownload(this.transport, { path: path`/videos/${taskId}/last-frame` }, options);
+  }
+
+  /**
+   * The seconds and tier a submission reserves, by the spec's billing rules. No request is made.
+   *
+   * @throws RequestValidationError when the request itself is invalid.
+   */
+  estimateReservation(params: VideoCreateParams, hints?: ReservationHints): ReservationEstimate {
+    return estimateReservation(params, hints);
+  }
+}

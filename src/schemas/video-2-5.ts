@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { refuseFields } from './common.js';
+import { video25UpgradeSchema } from './video-2-5-upgrade.js';
+import {
+  checkAgreement,
+  checkCommonVideoRules,
+  checkSingleFrameRoles,
+  frameRoles,
+  imageWithRolesSchema,
+  jsonBoolean,
+  mediaRef,
+  mediaRefList,
+  ratioSchema,
+  referenceCounts,
+  requiredPrompt,
+  seedSchema,
+  taskAdditionsShape,
+  textField,
+  toolsSchema,
+} from './video-shared.js';
+
+const MODEL = 'vidmodel-2.5';
+
+/** spec: Limits — vidmodel-2.5: 4-30 s or -1, 30 images, 10 videos, 10 audios. */
+export const V25_LIMITS = { minDuration: 4, maxDuration: 30, images: 30, videos: 10, audios: 10 } as const;
+
+/** The three request shapes of `vidmodel-2.5`, chosen by the body. */
+export type Video25RequestKind = 'ordinary' | 'preview' | 'upgrade';
+
+/**
+ * Which `vidmodel-2.5` shape a body is: `upgrade` when `draft_task_id` is present, `preview` when
+ * `draft` is `true`, otherwise `ordinary`.
+ */
+export function video25RequestKind(body: Record<string, unknown>): Video25RequestKind {
+  if (body.draft_task_id !== undefined) return 'upgrade';
+  return body.draft === true ? 'preview' : 'ordinary';
+}
+
+const durationMessage = `must be an integer from 4 to 30, or -1 for automatic, for ${MODEL}`;
+
+function generationShape(kind: 'ordinary' | 'preview') {
+  return {
+    model: z.literal(MODEL),
+    prompt: requiredPrompt,
+    duration: z
+      .number({ error: durationMessage })
+      .refine((n) => n === -1 || (Number.isInteger(n) && n >= 4 && n <= 30), { message: durationMessage })
+      .optional(),
+    // spec: Video — "preview and upgrade accept only their own value"; a preview defaults to 480p.
+    resolution:
+      kind === 'preview'
+        ? z
+            .literal('480p', {
+              error: "a preview (draft: true) renders at 480p only: omit resolution or set '480p'",
+            })
+            .optional()
+        : z.enum(['480p', '720p', '1080p'], { error: `must be 480p, 720p or 1080p for ${MODEL}` }).optional(),
+    aspect_ratio: ratioSchema.optional(),
+    ratio: ratioSchema.optional(),
+    size: textField.optional(),
+    image_urls: mediaRefList(V25_LIMITS.images, 'images', MODEL).optional(),
+    image_with_roles: imageWithRolesSchema.optional(),
+    first_frame_image: mediaRef.optional(),
+    last_frame_image: mediaRef.optional(),
+    video_urls: mediaRefList(V25_LIMITS.videos, 'videos', MODEL).optional(),
+    audio_urls: mediaRefList(V25_LIMITS.audios, 'audios', MODEL).optional(),
+    generate_audio: jsonBoolean.optional(),
+    audio: jsonBoolean.optional(),
+    watermark: jsonBoolean.optional(),
+    seed: seedSchema.optional(),
+    output_format: z.enum(['mp4', 'mov'], { error: 'must be mp4 or mov' }).optional(),
+    omni_reference_task_type: z
+      .enum(['auto', 'reference', 'edit', 'extend'], {
+        error: 'must be one of auto, reference, edit, extend',
+      })
+      .optional(),
+    nsfw_check: jsonBoolean.optional(),
+    return_last_frame: jsonBoolean.optional(),
+    draft: jsonBoolean.optional(),
+    negative_prompt: textField.optional(),
+    generation_type: textField.optional(),
+    camerafixed: jsonBoolean.optional(),
+    service_tier: textField.optional(),
+    tools: toolsSchema.optional(),
+    ...taskAdditionsShape,
+  };
+}
+
+function checkFrameAliases(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const roles = new Set(frameRoles(body).map((f) => f.role));
+  for (const [alias, role] of [
+    ['first_frame_image', 'first_frame'],
+    ['last_frame_image', 'last_frame'],
+  ] as const) {
+    if (body[alias] !== undefined && roles.has(role)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [alias],
+        message: `is an alias of the ${role} role: give the ${role} image once, not also in image_with_roles`,
+      });
+    }
+  }
+}
+
+// spec: Video — "frame, edit and extend tasks require `adaptive`"; task-type validation table.
+function checkTaskType(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const counts = referenceCounts(body);
+  const type = body.omni_reference_task_type;
+  const needsAdaptive: string[] = [];
+  const isFrameTask =
+    frameRoles(body).length > 0 ||
+    body.first_frame_image !== undefined ||
+    body.last_frame_image !== undefined;
+  if (isFrameTask) needsAdaptive.push('a first/last-frame task');
+  if (type === 'edit' || type === 'extend') {
+    needsAdaptive.push(`an ${type} task`);
+    if (counts.videos === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['video_urls'],
+        message: `an ${type} task (omni_reference_task_type: '${type}') needs at least one video_urls entry: the source video`,
+      });
+    }
+  }
+  if (type === 'edit' && body.duration !== undefined && body.duration !== -1) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['duration'],
+      message:
+        "an edit task (omni_reference_task_type: 'edit') accepts only duration -1 (automatic) or omitted",
+    });
+  }
+  const explicit = ['aspect_ratio', 'ratio'].find((f) => body[f] !== undefined && body[f] !== 'adaptive');
+  if (needsAdaptive.length > 0 && explicit) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [explicit],
+      message: `must be 'adaptive' or omitted in ${needsAdaptive.join(' and ')}`,
+    });
+  }
+}
+
+function generationSchema(kind: 'ordinary' | 'preview') {
+  return z.looseObject(generationShape(kind)).superRefine((body, ctx) => {
+    checkCommonVideoRules(body, ctx);
+    checkAgreement(body, 'ratio', 'aspect_ratio', ctx);
+    checkAgreement(body, 'audio', 'generate_audio', ctx);
+    checkFrameAliases(body, ctx);
+    checkSingleFrameRoles(body, ctx);
+    const counts = referenceCounts(body);
+    if (counts.images > V25_LIMITS.images) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [body.image_urls !== undefined ? 'image_urls' : 'image_with_roles'],
+        message: `at most 30 images for ${MODEL}, counting image_urls, image_with_roles and the frame aliases (got ${counts.images})`,
+      });
+    }
+    checkTaskType(body, ctx);
+    if (kind === 'preview') {
+      // spec: Video — service_tier "rejected for preview and upgrade"; generation_type and
+      // camerafixed are for "ordinary generation only".
+      refuseFields(
+        body,
+        ['service_tier', 'generation_type', 'camerafixed'],
+        ctx,
+        'in a preview (draft: true): ordinary generation only',
+      );
+    }
+  });
+}
+
+/** `vidmodel-2.5` ordinary generation (no `draft`, no `draft_task_id`). */
+export const video25OrdinarySchema = generationSchema('ordinary');
+
+/** `vidmodel-2.5` 480p preview (`draft: true`). */
+export const video25PreviewSchema = generationSchema('preview');
+
+export {
+  UPGRADE_ALLOWED_FIELDS,
+  UPGRADE_INHERITED_FIELDS,
+  video25UpgradeSchema,
+} from './video-2-5-upgrade.js';
+
+const SHAPES = {
+  ordinary: video25OrdinarySchema,
+  preview: video25PreviewSchema,
+  upgrade: video25UpgradeSchema,
+} as const;
+
+/**
+ * The request body of `vidmodel-2.5` (spec: Video, "`vidmodel-2.5` fields"), checked by the shape
+ * {@link video25RequestKind} picks. Fields the spec does not name pass through on ordinary and
+ * preview requests; no default is ever filled in.
+ */
+export const video25Schema = z.looseObject({ model: z.literal(MODEL) }).superRefine((body, ctx) => {
+  const result = SHAPES[video25RequestKind(body)].safeParse(body);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  }
+});

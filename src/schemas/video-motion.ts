@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { refuseLegacyWebhookWithNotifications } from './common.js';
+import { jsonBoolean, publicUrl, taskAdditionsShape, textField } from './video-shared.js';
+
+const MODEL = 'motion-v3-motion-control';
+
+/** spec: Limits — the reference video's length by `character_orientation`: 3-10 s or 3-30 s. */
+export const MOTION_ORIENTATION_CEILING = { image: 10, video: 30 } as const;
+
+/**
+ * The request body of `motion-v3-motion-control` (spec: Video, "`motion-v3-motion-control`
+ * fields"): a reference image and a motion video. `duration` is only the estimate used for
+ * pre-deduction; it neither sets the output length nor caps the charge.
+ */
+export const motionControlSchema = z
+  .looseObject({
+    model: z.literal(MODEL),
+    image_url: publicUrl('is required: the public http(s):// URL of the reference image'),
+    video_url: publicUrl(
+      'is required: the public http(s):// URL of the motion video (mp4/mov, at most 100 MB)',
+    ),
+    character_orientation: z.enum(['image', 'video'], {
+      error: 'is required: image (reference video 3-10 s) or video (3-30 s)',
+    }),
+    mode: z.enum(['std', 'pro'], { error: 'is required: std or pro' }),
+    prompt: textField.optional(),
+    keep_original_sound: z.enum(['yes', 'no'], { error: "must be the string 'yes' or 'no'" }).optional(),
+    watermark_info: z
+      .strictObject(
+        { enabled: jsonBoolean },
+        {
+          error: (issue) =>
+            issue.code === 'unrecognized_keys'
+              ? `holds only enabled (unexpected: ${issue.keys.join(', ')})`
+              : 'must be an object { enabled: boolean }',
+        },
+      )
+      .optional(),
+    duration: z
+      .int({ error: 'must be a positive integer number of seconds (an estimate for pre-deduction only)' })
+      .positive({
+        message: 'must be a positive integer number of seconds (an estimate for pre-deduction only)',
+      })
+      .optional(),
+    ...taskAdditionsShape,
+  })
+  .superRefine((body, ctx) => {
+    refuseLegacyWebhookWithNotifications(body, ctx);
+  });

@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import {
+  clientReferenceId,
+  mediaUrl,
+  notificationsSchema,
+  refuseLegacyWebhookWithNotifications,
+} from './common.js';
+
+/** The video model IDs the SDK knows, in the order the spec lists them. */
+export const VIDEO_MODELS = [
+  'vidmodel-2.0-mini',
+  'vidmodel-2.5',
+  'motion-v3-motion-control',
+  'vidmodel-2.0',
+  'vidmodel-2.0-fast',
+] as const;
+
+/** One of {@link VIDEO_MODELS}. */
+export type VideoModel = (typeof VIDEO_MODELS)[number];
+
+/** spec: Video — the seven values of `aspect_ratio` (and its alias `ratio`) for mini and 2.5. */
+export const VIDEO_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '21:9', 'adaptive'] as const;
+
+/** Output proportion of a video, or `adaptive` (the first image or source video sets it). */
+export type VideoRatio = (typeof VIDEO_RATIOS)[number];
+
+/** spec: Video — roles of `image_with_roles` items. */
+export const IMAGE_ROLES = ['first_frame', 'last_frame', 'reference_image'] as const;
+
+/** Role of one `image_with_roles` item. */
+export type ImageRole = (typeof IMAGE_ROLES)[number];
+
+/** `aspect_ratio` / `ratio` / `size`: one of the seven ratios. */
+export const ratioSchema = z.enum(VIDEO_RATIOS, { error: `must be one of ${VIDEO_RATIOS.join(', ')}` });
+
+// spec: Video — "Booleans are JSON booleans, not strings."
+/** A JSON boolean; the strings `"true"`/`"false"` and numbers are refused. */
+export const jsonBoolean = z.boolean({
+  error: 'must be a JSON boolean (true or false); strings such as "true" and numbers are not accepted',
+});
+
+/** A required or optional free-text field. */
+export const textField = z.string({ error: 'must be a string' });
+
+/** A prompt that generation requires: a string with at least one non-blank character. */
+export const requiredPrompt = z
+  .string({ error: 'is required: a non-empty string describing the video' })
+  .refine((value) => value.trim().length > 0, { message: 'must not be empty' });
+
+/** An integer seed; 0 is a valid explicit seed. */
+export const seedSchema = z.int({ error: 'must be an integer (0 is a valid seed)' });
+
+/** One media reference: `http(s)://` or `asset://`; base64 and data URLs point to `uploads.image`. */
+export const mediaRef = z.string({ error: 'must be a URL string: http(s):// or asset://' }).pipe(mediaUrl);
+
+/**
+ * A public `http(s)://` URL: like {@link mediaRef} (inline data gets the upload hint) but without
+ * `asset://`, for fields the spec describes as public URLs.
+ */
+export const publicUrl = (required: string) =>
+  z.string({ error: required }).superRefine((value, ctx) => {
+    const result = mediaUrl.safeParse(value);
+    const message = result.success
+      ? /^asset:\/\//.test(value)
+        ? 'must be a public http(s):// URL; asset:// references are not accepted here'
+        : undefined
+      : result.error.issues[0]?.message;
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+
+/** An array of media references of one kind, with the model's maximum count. */
+export function mediaRefList(max: number, kind: string, model: string) {
+  return z
+    .array(mediaRef, { error: `must be an array of ${kind} URLs (http(s):// or asset://)` })
+    .max(max, { message: `must hold at most ${max} ${kind} for ${model}` });
+}
+
+/** spec: Video — `image_with_roles` items are `{ url, role }`. */
+export const imageWithRolesSchema = z.array(
+  z.strictObject(
+    {
+      url: mediaRef,
+      role: z.enum(IMAGE_ROLES, { error: `must be one of ${IMAGE_ROLES.join(', ')}` }),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `only url and role are accepted (unexpected: ${issue.keys.join(', ')})`
+          : 'must be an object { url, role }',
+    },
+  ),
+  { error: 'must be an array of { url, role } objects' },
+);
+
+/** spec: Video — `tools`: search declarations, items `{ type: 'web_search' }`. */
+export const toolsSchema = z.array(
+  z.strictObject(
+    { type: z.literal('web_search', { error: "must be 'web_search'" }) },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `a tool item holds only type (unexpected: ${issue.keys.join(', ')})`
+          : "must be an object { type: 'web_search' }",
+    },
+  ),
+  { error: "must be an array of { type: 'web_search' } items" },
+);
+
+/** spec: Webhook management — task request additions, accepted by every video JSON request. */
+export const taskAdditionsShape = {
+  notifications: notificationsSchema.optional(),
+  client_reference_id: clientReferenceId.optional(),
+};
+
+type Body = Record<string, unknown>;
+
+function listLength(value: unknown): number {
+  return Array.isArray(value) ? value.length : 0;
+}
+
+/**
+ * How many references of each kind a body holds. Images count `image_urls`, `image_with_roles`
+ * and, for vidmodel-2.5, each of the `first_frame_image` / `last_frame_image` aliases that is set.
+ */
+export function referenceCounts(body: Body): { images: number; videos: number; audios: number } {
+  const aliases = ['first_frame_image', 'last_frame_image'].filter((f) => typeof body[f] === 'string').length;
+  return {
+    images: listLength(body.image_urls) + listLength(body.image_with_roles) + aliases,
+    videos: listLength(body.video_urls),
+    audios: listLength(body.audio_urls),
+  };
+}
+
+const REFERENCE_KINDS = {
+  图片: { count: 'images', noun: 'image' },
+  视频: { count: 'videos', noun: 'video' },
+  音频: { count: 'audios', noun: 'audio' },
+} as const;
+
+// spec: Video — "Reference indexes start at 1 in array order and are written in prompts as `@图片<n>`,
+// `@视频<n>`, `@音频<n>`; an absent index must not be referenced."
+/** Adds an issue at `prompt` for each `@图片<n>` / `@视频<n>` / `@音频<n>` with no matching reference. */
+export function checkPromptReferences(body: Body, ctx: z.RefinementCtx): void {
+  if (typeof body.prompt !== 'string') return;
+  const counts = referenceCounts(body);
+  const seen = new Set<string>();
+  for (const match of body.prompt.matchAll(/@(图片|视频|音频)(\d+)/g)) {
+    const token = match[0];
+    if (seen.has(token)) continue;
+    seen.add(token);
+    const kind = REFERENCE_KINDS[match[1] as keyof typeof REFERENCE_KINDS];
+    const index = Number(match[2]);
+    const available = counts[kind.count];
+    if (index >= 1 && index <= available) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['prompt'],
+      message:
+        index < 1
+          ? `${token} is not a valid reference: indexes start at 1`
+          : `${token} refers to ${kind.noun} ${index}, but the request has ${available} ${kind.noun} reference(s) (indexes start at 1 in array order)`,
+    });
+  }
+}
+
+/** Adds an issue at `field` when it and `other` are both set and differ (aliases must agree). */
+export function checkAgreement(body: Body, field: string, other: string, ctx: z.RefinementCtx): void {
+  if (body[field] === undefined || body[other] === undefined || body[field] === body[other]) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: [field],
+    message: `must match ${other} when both are set (${JSON.stringify(body[field])} vs ${JSON.stringify(body[other])})`,
+  });
+}
+
+// Input aliases the spec names without a shape (Video, "Preview upgrade"): checked only where they
+// hold URL strings, so inline data is refused with the upload hint instead of a gateway 400.
+const INPUT_ALIASES = ['image', 'images', 'input_reference', 'video_list'] as const;
+
+function checkInputAliases(body: Body, ctx: z.RefinementCtx): void {
+  for (const field of INPUT_ALIASES) {
+    const value = body[field];
+    const entries: Array<[unknown, Array<string | number>]> = Array.isArray(value)
+      ? value.map((item, index) => [item, [field, index]])
+      : [[value, [field]]];
+    for (const [item, path] of entries) {
+      if (typeof item !== 'string') continue;
+      const result = mediaUrl.safeParse(item);
+      if (!result.success) {
+        ctx.addIssue({ code: 'custom', path, message: result.error.issues[0]?.message ?? 'invalid URL' });
+      }
+    }
+  }
+}
+
+/** The rules every video JSON request shares: prompt references, input aliases, legacy webhooks. */
+export function checkCommonVideoRules(body: Body, ctx: z.RefinementCtx): void {
+  refuseLegacyWebhookWithNotifications(body, ctx);
+  checkPromptReferences(body, ctx);
+  checkInputAliases(body, ctx);
+}
+
+/** The index and role of each `first_frame` / `last_frame` role item. */
+export function frameRoles(body: Body): Array<{ index: number; role: 'first_frame' | 'last_frame' }> {
+  const out: Array<{ index: number; role: 'first_frame' | 'last_frame' }> = [];
+  const roles = Array.isArray(body.image_with_roles) ? body.image_with_roles : [];
+  roles.forEach((item: unknown, index) => {
+    const role = item && typeof item === 'object' ? (item as { role?: unknown }).role : undefined;
+    if (role === 'first_frame' || role === 'last_frame') out.push({ index, role });
+  });
+  return out;
+}
+
+/** Adds an issue at the second and later items of a frame role (each frame role at most once). */
+export function checkSingleFrameRoles(body: Body, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  for (const { index, role } of frameRoles(body)) {
+    if (seen.has(role)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['image_with_roles', index, 'role'],
+        message: `${role} may appear at most once`,
+      });
+    }
+    seen.add(role);
+  }
+}
