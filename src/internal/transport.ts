@@ -143,7 +143,9 @@ export class Transport {
    * Sends a GET whose answer is streamed (downloads). Redirects are followed (at most 5), and
    * `Authorization` is sent only while the URL stays on `authOrigin`.
    */
-  async stream(spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined }): Promise<RawResponse> {
+  async stream(
+    spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },
+  ): Promise<RawResponse> {
     return this.withRetries(spec, async (signal, timeout) => {
       let url = spec.url ?? buildURL(this.baseURL, spec.path, spec.query);
       const authOrigin = spec.authOrigin ?? this.origin;
