@@ -1,1 +1,42 @@
-export {};
+/**
+ * `mediagw/webhooks`: receive the gateway's signed task notifications. Verify deliveries
+ * (`node:crypto` or Web Crypto), sign test deliveries, and mount ready request handlers that
+ * answer the verification challenge and drop duplicate events. Imports no HTTP client and no
+ * schema library, so it stays small and runs in edge runtimes.
+ */
+export { type DedupeStore, MemoryDedupeStore, type MemoryDedupeStoreOptions } from './dedupe.js';
+export { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
+export {
+  type BatchCompletedEvent,
+  type EndpointVerificationEvent,
+  type HandledWebhookEvent,
+  type TaskCompletedData,
+  type TaskCompletedEvent,
+  type TaskEvent,
+  type TaskFailedData,
+  type TaskFailedEvent,
+  TERMINAL_TASK_EVENT_TYPES,
+  WEBHOOK_API_VERSION,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookTaskOutput,
+} from './events.js';
+export type { WebhookDelivery, WebhookHandlerOptions } from './handler-core.js';
+export { createWebhookHandler } from './handler-fetch.js';
+export {
+  createNodeWebhookHandler,
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
+} from './handler-node.js';
+export { signWebhook } from './sign.js';
+export type { SignWebhookOptions, WebhookSignatureHeaders } from './sign-input.js';
+export { signWebhookAsync } from './sign-web.js';
+export {
+  type VerifyWebhookOptions,
+  WEBHOOK_HEADERS,
+  type WebhookBody,
+  type WebhookHeaders,
+  type WebhookSecrets,
+} from './signature.js';
+export { verifyWebhook } from './verify-node.js';
+export { verifyWebhookAsync } from './verify-web.js';

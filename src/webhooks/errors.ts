@@ -1,0 +1,40 @@
+import { MediaGatewayError } from '../core/base-error.js';
+
+/**
+ * Why a delivery failed verification.
+ * - `missing_header`: one of `X-Service-Event-ID`, `X-Service-Timestamp`, `X-Service-Signature` is absent or empty.
+ * - `malformed_signature`: `X-Service-Signature` is not `v1=<64 lowercase hex>,kid=<key_id>`.
+ * - `timestamp_out_of_tolerance`: `X-Service-Timestamp` is not integer Unix seconds, or too far from now.
+ * - `unknown_key`: no secret was given for the signature's `kid`.
+ * - `signature_mismatch`: wrong secret, or the body is not the raw bytes as sent.
+ * - `event_id_mismatch`: `X-Service-Event-ID` differs from the body's `id`.
+ * - `invalid_body`: the body is not raw text or bytes (for example a parsed object), not UTF-8,
+ *   or not a JSON object with a string `id` and `type`.
+ */
+export type WebhookVerificationReason =
+  | 'missing_header'
+  | 'malformed_signature'
+  | 'timestamp_out_of_tolerance'
+  | 'unknown_key'
+  | 'signature_mismatch'
+  | 'event_id_mismatch'
+  | 'invalid_body';
+
+/**
+ * A webhook delivery failed verification: do not trust its content. The request handlers
+ * answer it with HTTP 400. `reason` says which check failed; the message says what to do.
+ *
+ * @example
+ * try { verifyWebhook({ body, headers, secrets }) }
+ * catch (e) { if (e instanceof WebhookVerificationError) console.warn(e.reason, e.message) }
+ */
+export class WebhookVerificationError extends MediaGatewayError {
+  override readonly name = 'WebhookVerificationError';
+  /** Which check failed. */
+  readonly reason: WebhookVerificationReason;
+
+  constructor(reason: WebhookVerificationReason, message: string) {
+    super(`webhook verification failed (${reason}): ${message}`);
+    this.reason = reason;
+  }
+}

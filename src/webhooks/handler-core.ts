@@ -1,0 +1,138 @@
+/**
+ * What both request handlers do once they hold the raw body: verify, answer the verification
+ * challenge, drop duplicates, call `onEvent`, and pick the status code.
+ * spec: Events — items 4-7; Webhook endpoint states (HTTP 410 pauses the endpoint, so never send it).
+ */
+import { type DedupeStore, MemoryDedupeStore } from './dedupe.js';
+import { WebhookVerificationError } from './errors.js';
+import type { HandledWebhookEvent, WebhookEvent } from './events.js';
+import {
+  normalizeSecrets,
+  readHeader,
+  type VerifyWebhookOptions,
+  WEBHOOK_HEADERS,
+  type WebhookBody,
+  type WebhookHeaders,
+  type WebhookSecrets,
+} from './signature.js';
+
+/** About the delivery that carried an event. */
+export interface WebhookDelivery {
+  /** `X-Service-Delivery-ID`: new for every attempt, so not a deduplication key. */
+  deliveryId: string | undefined;
+}
+
+/** Options of `createWebhookHandler` and `createNodeWebhookHandler`. */
+export interface WebhookHandlerOptions {
+  /** Secrets by key ID; during a rotation give the current and the previous pair. */
+  secrets: WebhookSecrets;
+  /**
+   * Called once per verified event ID, except `webhook.endpoint_verification`, which the
+   * handler answers itself. The handler answers 2xx only after it resolves, so store the event
+   * durably here and download media later. If it throws, the handler answers 500, forgets the
+   * event ID and the gateway retries.
+   */
+  onEvent: (event: HandledWebhookEvent, delivery: WebhookDelivery) => unknown;
+  /** Where event IDs are recorded. @default a new MemoryDedupeStore() */
+  dedupe?: DedupeStore | undefined;
+  /** Largest accepted clock difference, in seconds. @default 300 */
+  toleranceSeconds?: number | undefined;
+  /** Largest accepted body; a larger one is answered 413. @default 1048576 (1 MiB) */
+  maxBodyBytes?: number | undefined;
+  /** The current time for the timestamp check, for tests: Unix seconds or a Date. @default the system clock */
+  clock?: (() => number | Date) | undefined;
+  /**
+   * Told about each verification failure (a `WebhookVerificationError`, answered 400) and
+   * what `onEvent` or the dedupe store threw (answered 500).
+   * @default logs the 500 causes with console.error
+   */
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+/** A handler's answer before it is written to a response. */
+export interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** The shared core of the two handlers. */
+export interface DeliveryProcessor {
+  maxBodyBytes: number;
+  process(
+    verify: (options: VerifyWebhookOptions) => WebhookEvent | Promise<WebhookEvent>,
+    body: WebhookBody,
+    headers: WebhookHeaders,
+  ): Promise<Reply>;
+}
+
+/** An error answer's body. */
+export const errorBody = (type: string, message: string, reason?: string): Record<string, unknown> => ({
+  error: reason ? { type, reason, message } : { type, message },
+});
+
+/**
+ * Builds the shared core.
+ * @throws {MediaGatewayError} when `secrets` holds no usable secret.
+ */
+export function createDeliveryProcessor(options: WebhookHandlerOptions): DeliveryProcessor {
+  const secrets = Object.fromEntries(normalizeSecrets(options.secrets));
+  const dedupe = options.dedupe ?? new MemoryDedupeStore();
+  const report =
+    options.onError ??
+    ((error: unknown) => {
+      if (!(error instanceof WebhookVerificationError)) console.error('mediagw/webhooks:', error);
+    });
+  // Concurrent deliveries of one event in this process share the first one's outcome, so a
+  // duplicate is not acknowledged before the original is handled.
+  const inFlight = new Map<string, Promise<Reply>>();
+  // Store bookkeeping after the outcome is decided never changes the answer; a failure is reported.
+  const quietly = async (step: () => unknown) => {
+    try {
+      await step();
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  async function handle(event: HandledWebhookEvent, delivery: WebhookDelivery): Promise<Reply> {
+    let claimed = false;
+    try {
+      claimed = await dedupe.claim(event.id);
+      if (!claimed) return { status: 200, body: { received: true, duplicate: true } };
+      await options.onEvent(event, delivery);
+    } catch (error) {
+      report(error);
+      // Forget the ID so the gateway's retry of this event is processed.
+      if (claimed) await quietly(() => dedupe.release(event.id));
+      return { status: 500, body: errorBody('handler_failed', 'not handled; retry') };
+    }
+    await quietly(() => dedupe.markDone?.(event.id));
+    return { status: 200, body: { received: true } };
+  }
+
+  return {
+    maxBodyBytes: options.maxBodyBytes ?? 1_048_576,
+    async process(verify, body, headers) {
+      let event: WebhookEvent;
+      try {
+        const now = options.clock?.();
+        event = await verify({ body, headers, secrets, toleranceSeconds: options.toleranceSeconds, now });
+      } catch (error) {
+        if (!(error instanceof WebhookVerificationError)) throw error;
+        report(error);
+        // spec: Events — a 4xx other than 410 is retried; 410 would pause the endpoint.
+        return { status: 400, body: errorBody('webhook_verification_failed', error.message, error.reason) };
+      }
+      // spec: Events — item 4, answered only after the signature verified.
+      if (event.type === 'webhook.endpoint_verification') {
+        return { status: 200, body: { challenge: event.data?.challenge } };
+      }
+      const running = inFlight.get(event.id);
+      if (running) return running;
+      const deliveryId = readHeader(headers, WEBHOOK_HEADERS.deliveryId);
+      const outcome = handle(event, { deliveryId }).finally(() => inFlight.delete(event.id));
+      inFlight.set(event.id, outcome);
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { createDeliveryProcessor, errorBody, type WebhookHandlerOptions } from './handler-core.js';
+import { concatBytes } from './signature.js';
+import { verifyWebhookAsync } from './verify-web.js';
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+/** Reads a request body up to `limit` bytes; `undefined` when it is larger. */
+async function readLimited(req: Request, limit: number): Promise<Uint8Array | undefined> {
+  if (Number(req.headers.get('content-length')) > limit) return undefined;
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return concatBytes(chunks);
+}
+
+/**
+ * A Fetch API webhook endpoint, `(req: Request) => Promise<Response>`, for Next.js route
+ * handlers, Hono, Bun, Deno and Workers. Uses Web Crypto only. Answers:
+ * - 200 `{"challenge": ...}` to a verified `webhook.endpoint_verification`;
+ * - 200 after `onEvent` resolved, or at once for an event ID already handled;
+ * - 400 when verification fails (never 2xx, never 410, so the gateway retries and does not pause);
+ * - 413 for a body over `maxBodyBytes`; 405 for a method other than POST;
+ * - 500 when `onEvent` or the dedupe store throws: the event ID is forgotten and the gateway retries.
+ *
+ * @throws {MediaGatewayError} at creation when `secrets` holds no usable secret.
+ * @example
+ * // app/api/webhooks/route.ts
+ * export const POST = createWebhookHandler({
+ *   secrets: { [process.env.MEDIAGW_WEBHOOK_KEY_ID!]: process.env.MEDIAGW_WEBHOOK_SECRET! },
+ *   onEvent: async (event) => { await db.events.insert(event); },
+ * });
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): (req: Request) => Promise<Response> {
+  const core = createDeliveryProcessor(options);
+  return async (req) => {
+    if (req.method !== 'POST')
+      return json(405, errorBody('method_not_allowed', 'use POST'), { allow: 'POST' });
+    const body = await readLimited(req, core.maxBodyBytes);
+    if (!body) return json(413, errorBody('body_too_large', `over ${core.maxBodyBytes} bytes`));
+    const reply = await core.process(verifyWebhookAsync, body, req.headers);
+    return json(reply.status, reply.body);
+  };
+}

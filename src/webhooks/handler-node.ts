@@ -1,0 +1,119 @@
+import {
+  createDeliveryProcessor,
+  errorBody,
+  type Reply,
+  type WebhookHandlerOptions,
+} from './handler-core.js';
+import { concatBytes, type WebhookHeaders } from './signature.js';
+import { verifyWebhook } from './verify-node.js';
+
+/** The parts of a node:http `IncomingMessage` (or an Express request) the handler reads. */
+export interface NodeWebhookRequest extends AsyncIterable<Uint8Array | string> {
+  method?: string | undefined;
+  headers: WebhookHeaders;
+  /** Set by a body parser: a Buffer from `express.raw()` or a string is used as the raw body. */
+  body?: unknown;
+  readableEnded?: boolean | undefined;
+}
+
+/** The parts of a node:http `ServerResponse` (or an Express response) the handler writes. */
+export interface NodeWebhookResponse {
+  statusCode: number;
+  headersSent?: boolean | undefined;
+  setHeader(name: string, value: string): unknown;
+  end(body?: string): unknown;
+}
+
+const PARSED_HINT = "req.body was parsed into an object: use express.raw({ type: 'application/json' }) here";
+
+function send(res: NodeWebhookResponse, reply: Reply, close = false): void {
+  if (res.headersSent) return;
+  res.statusCode = reply.status;
+  res.setHeader('content-type', 'application/json');
+  if (reply.status === 405) res.setHeader('allow', 'POST');
+  if (close) res.setHeader('connection', 'close');
+  res.end(JSON.stringify(reply.body));
+}
+
+/**
+ * Reads the body stream. Past `limit` it answers 413 at once and drains the rest without
+ * keeping it, so the sender sees the answer; returns `undefined` then.
+ */
+async function readStream(req: NodeWebhookRequest, res: NodeWebhookResponse, limit: number) {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+    size += bytes.length;
+    if (size > limit) {
+      if (size - bytes.length <= limit) tooLarge(res, limit);
+      chunks.length = 0;
+      continue;
+    }
+    chunks.push(bytes);
+  }
+  return size > limit ? undefined : concatBytes(chunks);
+}
+
+const tooLarge = (res: NodeWebhookResponse, limit: number) =>
+  send(res, { status: 413, body: errorBody('body_too_large', `over ${limit} bytes`) }, true);
+
+const isBytes = (value: unknown): value is Uint8Array | string =>
+  typeof value === 'string' || value instanceof Uint8Array;
+
+/**
+ * A webhook endpoint for node:http and Express, `(req, res, next?) => void`. Reads the raw
+ * body from the request stream, or takes `req.body` when `express.raw()` (a Buffer) or a text
+ * parser (a string) ran first; a body already parsed into an object is answered 400 with how
+ * to fix the route. Uses `node:crypto`. Answers like {@link createWebhookHandler}: 200 to a
+ * verified challenge or after `onEvent` resolved, 200 for a duplicate, 400 when verification
+ * fails, 413 over `maxBodyBytes`, 405 for other methods, 500 when `onEvent` throws. An
+ * unexpected internal error goes to `next` when given.
+ *
+ * @throws {MediaGatewayError} at creation when `secrets` holds no usable secret.
+ * @example
+ * // Express: raw bytes for this route only (express.raw's own limit defaults to 100kb)
+ * app.post('/webhooks', express.raw({ type: 'application/json', limit: '1mb' }),
+ *   createNodeWebhookHandler({ secrets: { [keyId]: secret }, onEvent: (e) => queue.add(e) }));
+ * // node:http
+ * http.createServer(createNodeWebhookHandler({ secrets, onEvent })).listen(3000);
+ */
+export function createNodeWebhookHandler(
+  options: WebhookHandlerOptions,
+): (req: NodeWebhookRequest, res: NodeWebhookResponse, next?: (error?: unknown) => void) => void {
+  const core = createDeliveryProcessor(options);
+  const limit = core.maxBodyBytes;
+
+  async function run(req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> {
+    if (req.method !== 'POST')
+      return send(res, { status: 405, body: errorBody('method_not_allowed', 'use POST') });
+    const given = req.body;
+    let body: Uint8Array | string | undefined;
+    if (isBytes(given)) {
+      const size = typeof given === 'string' ? new TextEncoder().encode(given).length : given.length;
+      if (size > limit) return tooLarge(res, limit);
+      body = given;
+    } else if (given == null || (isEmptyObject(given) && req.readableEnded === false)) {
+      // No body parser ran (Express 4 sets an empty object without reading the stream).
+      body = await readStream(req, res, limit);
+      if (body === undefined) return;
+    } else {
+      const reply = {
+        status: 400,
+        body: errorBody('webhook_verification_failed', PARSED_HINT, 'invalid_body'),
+      };
+      return send(res, reply);
+    }
+    send(res, await core.process(verifyWebhook, body, req.headers));
+  }
+
+  return (req, res, next) => {
+    run(req, res).catch((error: unknown) => {
+      if (next) next(error);
+      else send(res, { status: 500, body: errorBody('internal_error', 'retry') });
+    });
+  };
+}
+
+const isEmptyObject = (value: unknown) =>
+  typeof value === 'object' && value !== null && Object.keys(value).length === 0;

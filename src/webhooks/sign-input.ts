@@ -1,0 +1,73 @@
+/**
+ * The parts of signing shared by `signWebhook` and `signWebhookAsync`: everything but the HMAC.
+ * spec: Authentication — items 5-6.
+ */
+import { MediaGatewayError } from '../core/base-error.js';
+import { bodyBytes, bytesToHex, signedPayload, type WebhookBody } from './signature.js';
+
+/** Options of `signWebhook` and `signWebhookAsync`. */
+export interface SignWebhookOptions {
+  /** The exact body that will be sent: a string (sent as UTF-8) or bytes. */
+  body: string | Uint8Array | ArrayBuffer;
+  /** The signing secret. */
+  secret: string;
+  /** The key ID of `secret`, sent as `kid`. */
+  keyId: string;
+  /** Unix seconds or a `Date`; fractions are dropped. @default now */
+  timestamp?: number | Date | undefined;
+  /** @default the body's `id` */
+  eventId?: string | undefined;
+  /** @default `dlv_` followed by 24 random hex digits */
+  deliveryId?: string | undefined;
+}
+
+/** The headers the gateway sends with each delivery; usable as `HeadersInit` and as Node headers. */
+export type WebhookSignatureHeaders = {
+  'X-Service-Event-ID': string;
+  'X-Service-Delivery-ID': string;
+  'X-Service-Timestamp': string;
+  'X-Service-Signature': string;
+};
+
+/** A signing request with its payload resolved; `headers(hex)` builds the final headers. */
+export interface PreparedSigning {
+  payload: Uint8Array<ArrayBuffer>;
+  secret: Uint8Array<ArrayBuffer>;
+  headers(signatureHex: string): WebhookSignatureHeaders;
+}
+
+/**
+ * Resolves the defaults of a signing request.
+ * @throws {MediaGatewayError} when the body is not text or bytes, the secret or key ID is
+ * empty, or no `eventId` is given and the body has no string `id`.
+ */
+export function prepareSigning(options: SignWebhookOptions): PreparedSigning {
+  const { body, secret, keyId } = options;
+  if (typeof body !== 'string' && !(body instanceof ArrayBuffer) && !ArrayBuffer.isView(body)) {
+    throw new MediaGatewayError('signWebhook: body must be the string or bytes sent');
+  }
+  if (!secret || !keyId) throw new MediaGatewayError('signWebhook: secret and keyId are required');
+  const bytes = bodyBytes(body as WebhookBody);
+  let eventId = options.eventId;
+  if (eventId === undefined) {
+    try {
+      eventId = JSON.parse(new TextDecoder().decode(bytes)).id;
+    } catch {}
+    if (typeof eventId !== 'string')
+      throw new MediaGatewayError('signWebhook: give eventId; the body has no "id"');
+  }
+  const time = options.timestamp ?? new Date();
+  const timestamp = String(Math.floor(time instanceof Date ? time.getTime() / 1000 : time));
+  const deliveryId =
+    options.deliveryId ?? `dlv_${bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(12)))}`;
+  return {
+    payload: signedPayload(timestamp, bytes),
+    secret: new TextEncoder().encode(secret),
+    headers: (hex) => ({
+      'X-Service-Event-ID': eventId,
+      'X-Service-Delivery-ID': deliveryId,
+      'X-Service-Timestamp': timestamp,
+      'X-Service-Signature': `v1=${hex},kid=${keyId}`,
+    }),
+  };
+}

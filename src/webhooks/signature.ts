@@ -1,0 +1,256 @@
+/**
+ * The checks shared by the Node and Web Crypto verifiers and signers: header reading,
+ * signature-header parsing, timestamp tolerance, secrets, body bytes and event parsing.
+ * Pure functions with no `node:` import and no crypto, so both verifiers agree on every case.
+ * spec: Authentication — items 4-6.
+ */
+import { MediaGatewayError } from '../core/base-error.js';
+import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
+import type { WebhookEvent } from './events.js';
+
+/** Header names of a delivery, as the gateway sends them. */
+export const WEBHOOK_HEADERS = {
+  eventId: 'X-Service-Event-ID',
+  deliveryId: 'X-Service-Delivery-ID',
+  timestamp: 'X-Service-Timestamp',
+  signature: 'X-Service-Signature',
+} as const;
+
+/**
+ * Request headers: a Fetch `Headers`, anything with `get(name)`, or a Node
+ * `IncomingHttpHeaders`-like record (names matched case-insensitively; of an array, the first value).
+ */
+export type WebhookHeaders =
+  | { get(name: string): string | null | undefined }
+  | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/**
+ * Signing secrets by key ID: `{ [keyId]: secret }` or `[{ keyId, secret }]`. The key ID is the
+ * endpoint's `key_id`. During a rotation give both the current and the previous pair.
+ */
+export type WebhookSecrets =
+  | Readonly<Record<string, string>>
+  | ReadonlyArray<{ keyId: string; secret: string }>;
+
+/** The raw body exactly as received: text, or bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`). */
+export type WebhookBody = string | Uint8Array | ArrayBuffer | ArrayBufferView;
+
+/** Options of `verifyWebhook` and `verifyWebhookAsync`. */
+export interface VerifyWebhookOptions {
+  /** The raw body as received. A parsed object is refused: the signature covers the exact bytes. */
+  body: WebhookBody;
+  /** The request's headers. */
+  headers: WebhookHeaders;
+  /** Secrets by key ID; the signature's `kid` picks one. */
+  secrets: WebhookSecrets;
+  /** Largest accepted difference between `X-Service-Timestamp` and now, either way. @default 300 */
+  toleranceSeconds?: number | undefined;
+  /** The current time: Unix seconds, or a `Date`. @default the system clock */
+  now?: number | Date | undefined;
+}
+
+const fail = (reason: WebhookVerificationReason, message: string) =>
+  new WebhookVerificationError(reason, message);
+const encoder = new TextEncoder();
+const quote = (text: string) => JSON.stringify(text.slice(0, 64));
+
+/** Reads one header, trimmed; `undefined` when absent or empty. */
+export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
+  let value: unknown;
+  if (typeof headers.get === 'function') value = headers.get(name);
+  else {
+    const lower = name.toLowerCase();
+    const key = Object.keys(headers).find((k) => k.toLowerCase() === lower);
+    value = key === undefined ? undefined : (headers as Record<string, unknown>)[key];
+  }
+  if (Array.isArray(value)) value = value[0];
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/**
+ * Parses `X-Service-Signature` (`v1=<hex>,kid=<key_id>`), in any order, spaces allowed.
+ * Fields other than `v1` and `kid` are ignored.
+ * @throws {WebhookVerificationError} `malformed_signature` when a field is missing, repeated, or
+ * `v1` is not exactly 64 lowercase hex digits.
+ */
+export function parseSignatureHeader(value: string): { signature: string; keyId: string } {
+  const fields = new Map<string, string>();
+  const malformed = (why: string) =>
+    fail('malformed_signature', `X-Service-Signature ${why}; expected "v1=<hex>,kid=<key_id>"`);
+  for (const part of value.split(',')) {
+    if (!part.trim()) continue;
+    const at = part.indexOf('=');
+    if (at < 0) throw malformed(`has ${quote(part.trim())}, which is not key=value`);
+    const key = part.slice(0, at).trim();
+    if (fields.has(key)) throw malformed(`repeats "${key}"`);
+    fields.set(key, part.slice(at + 1).trim());
+  }
+  const signature = fields.get('v1');
+  const keyId = fields.get('kid');
+  if (signature === undefined) throw malformed('has no v1=<hex>');
+  if (!keyId) throw malformed('has no kid=<key_id>');
+  // Strict: the gateway sends 64 lowercase hex digits; anything else is not its signature.
+  if (!/^[0-9a-f]{64}$/.test(signature)) throw malformed('has a v1 that is not 64 lowercase hex digits');
+  return { signature, keyId };
+}
+
+/**
+ * Checks `X-Service-Timestamp`: integer Unix seconds, at most `toleranceSeconds` from `now`
+ * in either direction. Returns the timestamp.
+ * @throws {WebhookVerificationError} `timestamp_out_of_tolerance`
+ */
+export function checkTimestamp(text: string, toleranceSeconds = 300, now?: number | Date): number {
+  if (!(toleranceSeconds >= 0)) throw new MediaGatewayError('toleranceSeconds must be a number >= 0');
+  if (!/^\d{1,15}$/.test(text)) {
+    throw fail(
+      'timestamp_out_of_tolerance',
+      `X-Service-Timestamp ${quote(text)} is not integer Unix seconds`,
+    );
+  }
+  const seconds = now === undefined ? Date.now() / 1000 : now instanceof Date ? now.getTime() / 1000 : now;
+  const skew = seconds - Number(text);
+  if (Math.abs(skew) > toleranceSeconds) {
+    throw fail(
+      'timestamp_out_of_tolerance',
+      `X-Service-Timestamp is ${Math.round(skew)} s from now, over ${toleranceSeconds} s; check the clock`,
+    );
+  }
+  return Number(text);
+}
+
+/**
+ * Turns either secrets form into a map of key ID to secret.
+ * @throws {MediaGatewayError} when no usable secret is given.
+ */
+export function normalizeSecrets(secrets: WebhookSecrets): Map<string, string> {
+  const usage = 'secrets must be { [keyId]: secret } or [{ keyId, secret }], not empty';
+  if (!secrets || typeof secrets !== 'object') throw new MediaGatewayError(usage);
+  const map = new Map<string, string>();
+  const pairs = Array.isArray(secrets)
+    ? secrets.map((s: { keyId?: unknown; secret?: unknown }) => [s?.keyId, s?.secret])
+    : Object.entries(secrets);
+  for (const [keyId, secret] of pairs) {
+    if (typeof keyId !== 'string' || !keyId || typeof secret !== 'string' || !secret) {
+      throw new MediaGatewayError(usage);
+    }
+    map.set(keyId, secret);
+  }
+  if (!map.size) throw new MediaGatewayError(usage);
+  return map;
+}
+
+/**
+ * The body as bytes: a string is UTF-8 encoded, bytes are used as they are.
+ * @throws {WebhookVerificationError} `invalid_body` for anything else, such as a parsed object.
+ */
+export function bodyBytes(body: WebhookBody): Uint8Array {
+  if (typeof body === 'string') return encoder.encode(body);
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  throw fail('invalid_body', 'the body must be the raw string or bytes as received, not a parsed object');
+}
+
+/** The signed bytes: the timestamp text, a literal `.`, and the raw body. spec: Authentication — item 6. */
+export function signedPayload(timestamp: string, body: Uint8Array): Uint8Array<ArrayBuffer> {
+  return concatBytes([encoder.encode(`${timestamp}.`), body]);
+}
+
+/** Joins byte chunks into one new array. */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** Decodes lowercase or uppercase hex of even length. */
+export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
+}
+
+/** Encodes bytes as lowercase hex. */
+export function bytesToHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a verifier needs after the header checks, before comparing the signature. */
+export interface PreparedVerification {
+  bytes: Uint8Array;
+  payload: Uint8Array<ArrayBuffer>;
+  secret: Uint8Array<ArrayBuffer>;
+  signature: string;
+  keyId: string;
+  eventId: string;
+}
+
+/**
+ * Runs every check that comes before the HMAC: body form, headers, signature header,
+ * timestamp and key ID, in that order.
+ * @throws {WebhookVerificationError}
+ */
+export function prepareVerification(options: VerifyWebhookOptions): PreparedVerification {
+  const bytes = bodyBytes(options.body);
+  const names = [WEBHOOK_HEADERS.eventId, WEBHOOK_HEADERS.timestamp, WEBHOOK_HEADERS.signature];
+  const [eventId, timestamp, header] = names.map((name) => readHeader(options.headers, name));
+  if (!eventId || !timestamp || !header) {
+    throw fail(
+      'missing_header',
+      `${names.filter((name) => !readHeader(options.headers, name)).join(', ')} missing`,
+    );
+  }
+  const { signature, keyId } = parseSignatureHeader(header);
+  checkTimestamp(timestamp, options.toleranceSeconds, options.now);
+  const secret = normalizeSecrets(options.secrets).get(keyId);
+  if (secret === undefined) {
+    throw fail('unknown_key', `no secret for kid ${quote(keyId)}; during a rotation give both secrets`);
+  }
+  return {
+    bytes,
+    payload: signedPayload(timestamp, bytes),
+    secret: encoder.encode(secret),
+    signature,
+    keyId,
+    eventId,
+  };
+}
+
+/** The `signature_mismatch` error, with a hint when the body looks re-serialized. */
+export function signatureMismatch(prepared: PreparedVerification): WebhookVerificationError {
+  const text = new TextDecoder().decode(prepared.bytes);
+  const indented = /\n\s/.test(text) && parseJson(prepared.bytes) !== undefined;
+  return fail(
+    'signature_mismatch',
+    indented
+      ? 'the body was parsed and re-serialized (it is indented); pass the raw body'
+      : `wrong secret for kid ${quote(prepared.keyId)}, or the body was changed; pass the raw body`,
+  );
+}
+
+/**
+ * Parses the verified body and checks that `X-Service-Event-ID` equals its `id`.
+ * @throws {WebhookVerificationError} `invalid_body` or `event_id_mismatch`
+ */
+export function parseEvent(prepared: Pick<PreparedVerification, 'bytes' | 'eventId'>): WebhookEvent {
+  const value = parseJson(prepared.bytes) as { id?: unknown; type?: unknown } | null | undefined;
+  if (!value || typeof value !== 'object' || typeof value.id !== 'string' || typeof value.type !== 'string') {
+    throw fail('invalid_body', 'the body is not a JSON object with a string "id" and "type"');
+  }
+  if (value.id !== prepared.eventId) {
+    throw fail(
+      'event_id_mismatch',
+      `X-Service-Event-ID ${quote(prepared.eventId)} is not the body's id ${quote(value.id)}`,
+    );
+  }
+  return value as WebhookEvent;
+}

@@ -1,0 +1,42 @@
+import { MediaGatewayError } from '../core/base-error.js';
+import type { WebhookEvent } from './events.js';
+import {
+  hexToBytes,
+  parseEvent,
+  prepareVerification,
+  signatureMismatch,
+  type VerifyWebhookOptions,
+} from './signature.js';
+
+/** The Web Crypto `SubtleCrypto` of this runtime. @throws {MediaGatewayError} when there is none. */
+export function subtleCrypto(): SubtleCrypto {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) throw new MediaGatewayError('crypto.subtle is missing; use verifyWebhook');
+  return subtle;
+}
+
+/** Imports an HMAC-SHA256 key for the given use. */
+export function hmacKey(secret: Uint8Array<ArrayBuffer>, use: 'sign' | 'verify'): Promise<CryptoKey> {
+  return subtleCrypto().importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, [use]);
+}
+
+/**
+ * {@link verifyWebhook} with Web Crypto only (no `node:` import): for edge runtimes,
+ * Cloudflare Workers, Bun and Deno. Same checks in the same order, same reasons.
+ *
+ * @throws {WebhookVerificationError} (as a rejection) with `reason` naming the failed check.
+ * @throws {MediaGatewayError} when `secrets` is not usable or Web Crypto is missing.
+ * @example
+ * export async function POST(req: Request) {
+ *   const event = await verifyWebhookAsync({ body: await req.text(), headers: req.headers, secrets });
+ *   return new Response(null, { status: 200 });
+ * }
+ */
+export async function verifyWebhookAsync(options: VerifyWebhookOptions): Promise<WebhookEvent> {
+  const prepared = prepareVerification(options);
+  const key = await hmacKey(prepared.secret, 'verify');
+  // crypto.subtle.verify compares in constant time.
+  const ok = await subtleCrypto().verify('HMAC', key, hexToBytes(prepared.signature), prepared.payload);
+  if (!ok) throw signatureMismatch(prepared);
+  return parseEvent(prepared);
+}

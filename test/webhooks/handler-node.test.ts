@@ -1,0 +1,216 @@
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, test, vi } from 'vitest';
+import {
+  createNodeWebhookHandler,
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
+  signWebhook,
+  type WebhookEvent,
+  type WebhookHandlerOptions,
+} from '../../src/webhooks/index.js';
+import { completedEvent, KEY_ID, NOW, SECRET, SECRETS } from './fixtures.js';
+
+const servers: Server[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+type Listener = (req: IncomingMessage & { body?: unknown }, res: ServerResponse) => void;
+
+async function serve(listener: Listener): Promise<string> {
+  const server = createServer(listener);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+}
+
+function setup(over: Partial<WebhookHandlerOptions> = {}) {
+  const onEvent = vi.fn(async (_event: WebhookEvent) => {});
+  const handler = createNodeWebhookHandler({
+    secrets: SECRETS,
+    onEvent,
+    clock: () => NOW,
+    onError: () => {},
+    ...over,
+  });
+  return { handler, onEvent };
+}
+
+/** A body-parser stand-in: reads the stream, then sets `req.body` to what `parse` makes of it. */
+function withBody(handler: ReturnType<typeof setup>['handler'], parse: (raw: Buffer) => unknown): Listener {
+  return (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      req.body = parse(Buffer.concat(chunks));
+      handler(req, res);
+    });
+  };
+}
+
+function post(url: string, event: unknown, over: { secret?: string; body?: string } = {}) {
+  const body = over.body ?? JSON.stringify(event);
+  const headers = signWebhook({ body, secret: over.secret ?? SECRET, keyId: KEY_ID, timestamp: NOW });
+  return fetch(url, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } });
+}
+
+const verification = {
+  id: 'evt_v',
+  type: 'webhook.endpoint_verification',
+  api_version: '2026-10-03',
+  created_at: NOW,
+  data: { challenge: 'ch_node' },
+};
+
+describe('createNodeWebhookHandler on a real node:http server, reading the raw stream', () => {
+  test('answers a signed challenge, refuses an unsigned one', async () => {
+    const { handler, onEvent } = setup();
+    const url = await serve(handler);
+    const ok = await post(url, verification);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ challenge: 'ch_node' });
+    const unsigned = await fetch(url, { method: 'POST', body: JSON.stringify(verification) });
+    expect(unsigned.status).toBe(400);
+    expect(await unsigned.text()).not.toContain('ch_node');
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  test('calls onEvent once per event ID; a duplicate gets 200; a bad signature 400', async () => {
+    const { handler, onEvent } = setup();
+    const url = await serve(handler);
+    expect((await post(url, completedEvent())).status).toBe(200);
+    const dup = await post(url, completedEvent());
+    expect(dup.status).toBe(200);
+    expect(await dup.json()).toEqual({ received: true, duplicate: true });
+    expect(onEvent).toHaveBeenCalledTimes(1);
+    expect(onEvent.mock.calls[0]![0]).toEqual(completedEvent());
+    const bad = await post(url, completedEvent({ id: 'evt_2' }), { secret: 'wrong' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.reason).toBe('signature_mismatch');
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+
+  test('onEvent throwing gives 500 and the retry of the event is processed', async () => {
+    let calls = 0;
+    const { handler } = setup({
+      onEvent: () => {
+        if (++calls === 1) throw new Error('disk full');
+      },
+    });
+    const url = await serve(handler);
+    expect((await post(url, completedEvent())).status).toBe(500);
+    expect((await post(url, completedEvent())).status).toBe(200);
+    expect(calls).toBe(2);
+  });
+
+  test('a body over the limit is answered 413, with Content-Length or chunked', async () => {
+    const { handler, onEvent } = setup({ maxBodyBytes: 64 });
+    const url = await serve(handler);
+    const res = await post(url, completedEvent());
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.type).toBe('body_too_large');
+
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(url, { method: 'POST' }, (r) => {
+        let body = '';
+        r.on('data', (c) => (body += c));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 20; i++) req.write('x'.repeat(16));
+      req.end();
+    });
+    expect(chunked.status).toBe(413);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  test('a method other than POST is answered 405', async () => {
+    const { handler } = setup();
+    const res = await fetch(await serve(handler));
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('createNodeWebhookHandler behind a body parser (req.body)', () => {
+  test('uses a Buffer from express.raw() as the raw body', async () => {
+    const { handler, onEvent } = setup();
+    const url = await serve(withBody(handler, (raw) => raw));
+    expect((await post(url, completedEvent())).status).toBe(200);
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+
+  test('uses a string from a text parser as the raw body', async () => {
+    const { handler, onEvent } = setup();
+    const url = await serve(withBody(handler, (raw) => raw.toString('utf8')));
+    expect((await post(url, completedEvent())).status).toBe(200);
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+
+  test('applies the size limit to req.body too', async () => {
+    const { handler } = setup({ maxBodyBytes: 64 });
+    const url = await serve(withBody(handler, (raw) => raw));
+    expect((await post(url, completedEvent())).status).toBe(413);
+  });
+
+  test('answers a body parsed into an object with 400 explaining express.raw', async () => {
+    const { handler, onEvent } = setup();
+    const url = await serve(withBody(handler, (raw) => JSON.parse(raw.toString())));
+    const res = await post(url, completedEvent());
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.reason).toBe('invalid_body');
+    expect(body.error.message).toContain("express.raw({ type: 'application/json' })");
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  test('reads the stream when req.body is an empty object set without reading it (Express 4)', async () => {
+    const { handler, onEvent } = setup();
+    const url = await serve((req, res) => {
+      req.body = {};
+      handler(req, res);
+    });
+    expect((await post(url, completedEvent())).status).toBe(200);
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('createNodeWebhookHandler with an internal failure', () => {
+  function fakes() {
+    const req: NodeWebhookRequest = {
+      method: 'POST',
+      headers: {},
+      // biome-ignore lint/correctness/useYield: a stream that fails before its first chunk
+      async *[Symbol.asyncIterator]() {
+        throw new Error('socket reset');
+      },
+    };
+    const sent: { status?: number; body?: string | undefined } = {};
+    const res: NodeWebhookResponse = {
+      statusCode: 0,
+      setHeader: () => {},
+      end(body) {
+        sent.status = this.statusCode;
+        sent.body = body;
+      },
+    };
+    return { req, res, sent };
+  }
+
+  test('passes the error to next when given', async () => {
+    const { handler } = setup();
+    const { req, res, sent } = fakes();
+    const error = await new Promise((resolve) => handler(req, res, resolve));
+    expect((error as Error).message).toBe('socket reset');
+    expect(sent.status).toBeUndefined();
+  });
+
+  test('answers 500 without next', async () => {
+    const { handler } = setup();
+    const { req, res, sent } = fakes();
+    handler(req, res);
+    for (let i = 0; i < 20 && sent.status === undefined; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(sent.status).toBe(500);
+  });
+});

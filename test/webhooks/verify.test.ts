@@ -1,0 +1,342 @@
+import { describe, expect, test } from 'vitest';
+import { MediaGatewayError } from '../../src/core/base-error.js';
+import {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  verifyWebhookAsync,
+  type WebhookEvent,
+  WebhookVerificationError,
+} from '../../src/webhooks/index.js';
+import {
+  completedEvent,
+  deliveryHeaders,
+  hmacHex,
+  KEY_ID,
+  NOW,
+  OLD_KEY_ID,
+  OLD_SECRET,
+  SECRET,
+  SECRETS,
+} from './fixtures.js';
+
+const raw = JSON.stringify(completedEvent());
+const base = (over: Partial<VerifyWebhookOptions> = {}): VerifyWebhookOptions => ({
+  body: raw,
+  headers: deliveryHeaders(raw),
+  secrets: SECRETS,
+  now: NOW,
+  ...over,
+});
+const without = (name: string) => {
+  const headers = deliveryHeaders(raw);
+  delete headers[name];
+  return headers;
+};
+const withSignature = (value: string) => ({ ...deliveryHeaders(raw), 'x-service-signature': value });
+const goodHex = hmacHex(SECRET, String(NOW), raw);
+const signedAt = (timestamp: string) => deliveryHeaders(raw, { timestamp });
+const signedBody = (body: string | Uint8Array, eventId = 'evt_0001') => ({
+  body,
+  headers: deliveryHeaders(body, { eventId }),
+});
+
+interface Outcome {
+  event?: WebhookEvent;
+  reason?: string;
+  message?: string;
+  isGatewayError?: boolean;
+}
+
+function describeError(error: unknown): Outcome {
+  if (!(error instanceof WebhookVerificationError)) throw error;
+  return { reason: error.reason, message: error.message, isGatewayError: error instanceof MediaGatewayError };
+}
+
+/** Runs both verifiers and returns both outcomes. */
+async function runBoth(options: VerifyWebhookOptions): Promise<[Outcome, Outcome]> {
+  let sync: Outcome;
+  try {
+    sync = { event: verifyWebhook(options) };
+  } catch (error) {
+    sync = describeError(error);
+  }
+  const web = await verifyWebhookAsync(options).then((event) => ({ event }), describeError);
+  return [sync, web];
+}
+
+describe('a delivery is refused, by both verifiers, for the same reason', () => {
+  const cases: Array<[string, VerifyWebhookOptions, string, RegExp?]> = [
+    ['no X-Service-Event-ID', base({ headers: without('x-service-event-id') }), 'missing_header', /Event-ID/],
+    [
+      'no X-Service-Timestamp',
+      base({ headers: without('x-service-timestamp') }),
+      'missing_header',
+      /Timestamp/,
+    ],
+    [
+      'no X-Service-Signature',
+      base({ headers: without('x-service-signature') }),
+      'missing_header',
+      /Signature/,
+    ],
+    ['an empty X-Service-Signature', base({ headers: withSignature('') }), 'missing_header'],
+    [
+      'no headers at all',
+      base({ headers: {} }),
+      'missing_header',
+      /Event-ID, X-Service-Timestamp, X-Service/,
+    ],
+    [
+      'a signature header that is not key=value',
+      base({ headers: withSignature('garbage') }),
+      'malformed_signature',
+    ],
+    [
+      'a signature header without kid',
+      base({ headers: withSignature(`v1=${goodHex}`) }),
+      'malformed_signature',
+    ],
+    [
+      'a signature header without v1',
+      base({ headers: withSignature(`kid=${KEY_ID}`) }),
+      'malformed_signature',
+    ],
+    ['an empty kid', base({ headers: withSignature(`v1=${goodHex},kid=`) }), 'malformed_signature'],
+    [
+      'a repeated v1',
+      base({ headers: withSignature(`v1=${goodHex},v1=${goodHex},kid=${KEY_ID}`) }),
+      'malformed_signature',
+    ],
+    [
+      'v1 with characters that are not hex',
+      base({ headers: withSignature(`v1=${'zz'.repeat(32)},kid=${KEY_ID}`) }),
+      'malformed_signature',
+    ],
+    [
+      'v1 in uppercase hex',
+      base({ headers: withSignature(`v1=${goodHex.toUpperCase()},kid=${KEY_ID}`) }),
+      'malformed_signature',
+      /64 lowercase hex/,
+    ],
+    [
+      'v1 with an odd number of hex digits',
+      base({ headers: withSignature(`v1=${goodHex.slice(1)},kid=${KEY_ID}`) }),
+      'malformed_signature',
+    ],
+    [
+      'v1 longer than a SHA-256 digest',
+      base({ headers: withSignature(`v1=${goodHex}00,kid=${KEY_ID}`) }),
+      'malformed_signature',
+    ],
+    [
+      'a well-formed v1 of other bytes (wrong hex)',
+      base({ headers: withSignature(`v1=${'0'.repeat(64)},kid=${KEY_ID}`) }),
+      'signature_mismatch',
+    ],
+    [
+      'an unknown kid',
+      base({ headers: withSignature(`v1=${goodHex},kid=kid_other`) }),
+      'unknown_key',
+      /kid_other/,
+    ],
+    [
+      'the wrong secret',
+      base({ headers: deliveryHeaders(raw, { secret: 'whsec_wrong' }) }),
+      'signature_mismatch',
+    ],
+    ['a tampered body', base({ body: raw.replace('task_abc', 'task_abd') }), 'signature_mismatch'],
+    [
+      'a body re-serialized from parsed JSON (indented)',
+      base({ body: JSON.stringify(JSON.parse(raw), null, 2) }),
+      'signature_mismatch',
+      /parsed and re-serialized/,
+    ],
+    [
+      'a body re-serialized with another key order',
+      base({ body: JSON.stringify({ type: 'task.completed', ...JSON.parse(raw) }) }),
+      'signature_mismatch',
+      /pass the raw body/,
+    ],
+    ['a body with whitespace added', base({ body: `${raw}\n` }), 'signature_mismatch'],
+    ['a body with a leading space', base({ body: ` ${raw}` }), 'signature_mismatch'],
+    ['a timestamp 301 s old', base({ headers: signedAt(String(NOW - 301)) }), 'timestamp_out_of_tolerance'],
+    [
+      'a timestamp an hour old',
+      base({ headers: signedAt(String(NOW - 3600)) }),
+      'timestamp_out_of_tolerance',
+    ],
+    ['a timestamp 301 s ahead', base({ headers: signedAt(String(NOW + 301)) }), 'timestamp_out_of_tolerance'],
+    [
+      'a non-numeric timestamp',
+      base({ headers: signedAt('yesterday') }),
+      'timestamp_out_of_tolerance',
+      /integer/,
+    ],
+    ['a fractional timestamp', base({ headers: signedAt(`${NOW}.5`) }), 'timestamp_out_of_tolerance'],
+    ['a negative timestamp', base({ headers: signedAt('-1') }), 'timestamp_out_of_tolerance'],
+    [
+      'a timestamp in milliseconds',
+      base({ headers: signedAt(String(NOW * 1000)) }),
+      'timestamp_out_of_tolerance',
+    ],
+    [
+      'an X-Service-Event-ID that is not the body id',
+      base(signedBody(raw, 'evt_other')),
+      'event_id_mismatch',
+      /evt_other.*evt_0001/,
+    ],
+    ['a signed body that is not JSON', base(signedBody('not json')), 'invalid_body'],
+    ['a signed JSON array', base(signedBody('[1,2]')), 'invalid_body'],
+    ['a signed JSON object without id', base(signedBody('{"type":"task.completed"}')), 'invalid_body'],
+    [
+      'a signed body that is not UTF-8',
+      base(signedBody(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))),
+      'invalid_body',
+    ],
+    [
+      'a parsed object passed as the body',
+      base({ body: JSON.parse(raw) }),
+      'invalid_body',
+      /raw string or bytes as received, not a parsed object/,
+    ],
+    ['no body', base({ body: undefined as unknown as string }), 'invalid_body'],
+  ];
+
+  test.each(cases)('%s -> %s', async (_name, options, reason, message) => {
+    const [sync, web] = await runBoth(options);
+    expect(sync.event).toBeUndefined();
+    expect(sync.reason).toBe(reason);
+    expect(sync.isGatewayError).toBe(true);
+    expect(web).toEqual(sync);
+    if (message) expect(sync.message).toMatch(message);
+  });
+});
+
+describe('an authentic delivery is accepted by both verifiers', () => {
+  const expected = JSON.parse(raw);
+  const bodies: Array<[string, string | Uint8Array | ArrayBuffer]> = [
+    ['a string', raw],
+    ['a Buffer', Buffer.from(raw)],
+    ['a Uint8Array', new TextEncoder().encode(raw)],
+    ['an ArrayBuffer', new TextEncoder().encode(raw).buffer],
+    [
+      'a Buffer slice of a larger pool',
+      Buffer.from(`xxxx${raw}yyyy`).subarray(4, 4 + Buffer.byteLength(raw)),
+    ],
+  ];
+  test.each(bodies)('the body as %s', async (_name, body) => {
+    const [sync, web] = await runBoth(base({ body }));
+    expect(sync.event).toEqual(expected);
+    expect(web.event).toEqual(expected);
+  });
+
+  test('headers as a Fetch Headers object, and as a record with mixed-case names and array values', async () => {
+    const signed = deliveryHeaders(raw);
+    for (const headers of [
+      new Headers(signed),
+      Object.fromEntries(Object.entries(signed).map(([k, v]) => [k.toUpperCase(), [v, 'ignored']])),
+    ]) {
+      const [sync, web] = await runBoth(base({ headers }));
+      expect(sync.event?.id).toBe('evt_0001');
+      expect(web.event?.id).toBe('evt_0001');
+    }
+  });
+
+  test('the signature header tolerates spaces and either order, and ignores other fields', async () => {
+    for (const value of [
+      `kid=${KEY_ID},v1=${goodHex}`,
+      `  v1 = ${goodHex} ,  kid = ${KEY_ID}  `,
+      `v0=deadbeef, kid=${KEY_ID}, v1=${goodHex},`,
+    ]) {
+      const [sync, web] = await runBoth(base({ headers: withSignature(value) }));
+      expect(sync.event?.id).toBe('evt_0001');
+      expect(web.event?.id).toBe('evt_0001');
+    }
+  });
+
+  test('during a rotation both secrets are accepted, in either secrets form', async () => {
+    const record = { [KEY_ID]: SECRET, [OLD_KEY_ID]: OLD_SECRET };
+    const both = [
+      record,
+      [
+        { keyId: KEY_ID, secret: SECRET },
+        { keyId: OLD_KEY_ID, secret: OLD_SECRET },
+      ],
+    ];
+    for (const secrets of both) {
+      for (const [keyId, secret] of [
+        [KEY_ID, SECRET],
+        [OLD_KEY_ID, OLD_SECRET],
+      ] as const) {
+        const [sync, web] = await runBoth(
+          base({ secrets, headers: deliveryHeaders(raw, { keyId, secret }) }),
+        );
+        expect(sync.event?.id).toBe('evt_0001');
+        expect(web.event?.id).toBe('evt_0001');
+      }
+    }
+    // A secret signed under the other kid is still a mismatch: the kid picks the secret.
+    const crossed = deliveryHeaders(raw, { keyId: KEY_ID, secret: OLD_SECRET });
+    const [sync] = await runBoth(base({ secrets: record, headers: crossed }));
+    expect(sync.reason).toBe('signature_mismatch');
+  });
+
+  test('the tolerance is 300 s inclusive in both directions by default, and configurable', async () => {
+    for (const offset of [-300, 0, 300]) {
+      const [sync, web] = await runBoth(base({ headers: signedAt(String(NOW + offset)) }));
+      expect(sync.event?.id, `offset ${offset}`).toBe('evt_0001');
+      expect(web.event?.id).toBe('evt_0001');
+    }
+    const old = signedAt(String(NOW - 500));
+    expect((await runBoth(base({ headers: old, toleranceSeconds: 600 })))[0].event?.id).toBe('evt_0001');
+    const recent = signedAt(String(NOW - 11));
+    expect((await runBoth(base({ headers: recent, toleranceSeconds: 10 })))[1].reason).toBe(
+      'timestamp_out_of_tolerance',
+    );
+  });
+
+  test('now may be a Date, and defaults to the system clock', async () => {
+    const [sync] = await runBoth(base({ now: new Date(NOW * 1000) }));
+    expect(sync.event?.id).toBe('evt_0001');
+    const fresh = String(Math.floor(Date.now() / 1000));
+    const [current] = await runBoth({ body: raw, headers: signedAt(fresh), secrets: SECRETS });
+    expect(current.event?.id).toBe('evt_0001');
+    const [stale] = await runBoth({ body: raw, headers: signedAt(String(NOW - 10_000)), secrets: SECRETS });
+    expect(stale.reason).toBe('timestamp_out_of_tolerance');
+  });
+
+  test('an unknown event type is passed through, not refused', async () => {
+    const body = JSON.stringify({
+      id: 'evt_new',
+      type: 'task.progress',
+      api_version: '2027-01-01',
+      data: {},
+    });
+    const [sync, web] = await runBoth(base(signedBody(body, 'evt_new')));
+    expect(sync.event).toEqual(JSON.parse(body));
+    expect(web.event).toEqual(JSON.parse(body));
+  });
+
+  test('verifying the same delivery twice gives the same event: duplicates are the caller`s concern', async () => {
+    expect(verifyWebhook(base())).toEqual(verifyWebhook(base()));
+  });
+});
+
+describe('unusable options are refused as programming errors, not verification failures', () => {
+  test.each([
+    ['an empty record', {}],
+    ['an empty array', []],
+    ['a bare string', 'whsec_x'],
+    ['an empty secret', { [KEY_ID]: '' }],
+    ['an entry without keyId', [{ secret: SECRET }]],
+  ])('secrets as %s', async (_name, secrets) => {
+    const options = base({ secrets: secrets as VerifyWebhookOptions['secrets'] });
+    expect(() => verifyWebhook(options)).toThrow(/secrets must be/);
+    await expect(verifyWebhookAsync(options)).rejects.toThrow(/secrets must be/);
+    expect(() => verifyWebhook(options)).not.toThrow(WebhookVerificationError);
+  });
+
+  test('a negative tolerance', () => {
+    expect(() => verifyWebhook(base({ toleranceSeconds: -1 }))).toThrow(/toleranceSeconds/);
+  });
+});
