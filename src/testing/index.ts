@@ -1,1 +1,67 @@
-export {};
+/**
+ * `mediagw/testing`: a stateful mock of the Media Generation Gateway on 127.0.0.1, for tests and
+ * offline work. Start it with {@link startMockGateway}; point a client at `gateway.url` with
+ * `gateway.apiKey`. See docs/testing.md.
+ *
+ * @packageDocumentation
+ */
+
+/** Accounts and keys: `gateway.accounts`, `gateway.account(id)`. */
+export { DEFAULT_RESTRICTED_MODELS, type MockAccount } from './accounts.js';
+/** The mock clock: `gateway.clock.advance(ms)` in `manual` mode, or real time times `speed`. */
+export { type CancelTimer, type ClockMode, MockClock, type MockClockOptions } from './clock.js';
+/** Route handlers' context and its answer helpers. */
+export type { RouteContext } from './context.js';
+/** Fault injection: `gateway.inject({ match, times, fault })`. */
+export type { Fault, FaultHandle, FaultInit, FaultMatch } from './faults.js';
+/** Starting and using the gateway. */
+export {
+  type MockAccountInit,
+  type MockGateway,
+  type MockGatewayConfig,
+  type MockGatewayOptions,
+  startMockGateway,
+} from './gateway.js';
+/** Error answers a route can throw, and the spec's error bodies. */
+export {
+  libraryErrorBody,
+  MockHttpError,
+  openAIErrorBody,
+  specErrorBody,
+  validationError,
+} from './http-error.js';
+/** The billing ledger: `gateway.ledger`. */
+export type { Ledger, LedgerEntry, LedgerEntryKind, ReservationInit } from './ledger.js';
+/** Generated media: a real PNG, a real MP4, and a lazily generated large body. */
+export { largeBody, largeBodyByteAt, mp4Video, type PngOptions, pngImage } from './media.js';
+/** Published media and the media origin: `gateway.media`. */
+export {
+  MEDIA_EXPIRED_MESSAGE,
+  type MediaRecord,
+  type MediaStore,
+  type PublishInit,
+} from './media-origin.js';
+/** The request log: `gateway.requests`. */
+export type { Origin, ReceivedPart, RecordedRequest } from './request-log.js';
+/** Routing: `gateway.router.add(method, pattern, handler, options)`. */
+export type { RouteHandler, RouteOptions, RouteParams, Router } from './router.js';
+/** Task kinds and their wire statuses. */
+export {
+  type BuiltInTaskKind,
+  type TaskDurations,
+  type TaskKindSpec,
+  type TaskPhase,
+  VIDEO_COMPAT_STATUS,
+} from './task-kinds.js';
+/** The task engine: `gateway.tasks`, and the outcome triggers. */
+export {
+  MOCK_TRIGGERS,
+  type MockTask,
+  outcomeFor,
+  type TaskEngine,
+  type TaskInit,
+  type TaskListener,
+  type TaskOutcome,
+  type TaskPlan,
+  type TaskState,
+} from './tasks.js';

@@ -1,0 +1,159 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { toValidationIssues } from '../internal/validate.js';
+import type { MockAccount } from './accounts.js';
+import type { MockGateway } from './gateway.js';
+import {
+  libraryErrorBody,
+  MockHttpError,
+  openAIErrorBody,
+  specErrorBody,
+  validationError,
+} from './http-error.js';
+import type { ReceivedPart, RecordedRequest } from './request-log.js';
+import { type Answer, type AnswerMode, sendAnswer } from './respond.js';
+
+/**
+ * What a route handler gets: the request, its caller, and helpers to answer. Every answer
+ * carries `X-Service-Request-Id`. A handler may also answer by throwing a `MockHttpError`.
+ */
+export interface RouteContext<Params = Record<string, string>> {
+  readonly gateway: MockGateway;
+  /**
+   * The caller's account. On a route with `auth: false` and no valid key, reading it throws
+   * a 401 `MockHttpError`.
+   */
+  readonly account: MockAccount;
+  /** The models the caller's key may use; `undefined` when it may use every model. */
+  readonly allowedModels: readonly string[] | undefined;
+  /** Path parameters, decoded. */
+  readonly params: Params;
+  readonly query: URLSearchParams;
+  /** Parsed JSON body (`json` routes); `undefined` when the body was empty. */
+  readonly body: unknown;
+  /** Raw body bytes (`raw` and `json` routes). */
+  readonly raw: Buffer | undefined;
+  /** Multipart parts in order (`multipart` routes). */
+  readonly parts: readonly ReceivedPart[];
+  /** This request's entry in `gateway.requests`. */
+  readonly record: RecordedRequest;
+  readonly requestId: string;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /** Whether an answer has been started. */
+  readonly answered: boolean;
+
+  /** The value of the last text part named `name`. */
+  field(name: string): string | undefined;
+  /** File parts, all or those named `name`, in order. */
+  files(name?: string): ReceivedPart[];
+  /**
+   * Ends the request with 403 `model_not_allowed` when the caller's key may not use `model`.
+   * spec: Authentication — a key may be restricted to certain models.
+   */
+  requireModel(model: unknown): void;
+  /** Parses `input` (default: the body) with a zod schema, or ends the request with 400 `invalid_request`. */
+  validate<S extends z.ZodType>(schema: S, input?: unknown): z.output<S>;
+
+  /** Answers with a JSON body. */
+  json(status: number, body: unknown, headers?: Record<string, string>): Promise<void>;
+  /** Answers `{code, message, data: null}`. */
+  error(status: number, code: string, message: string): Promise<void>;
+  /** Answers `{error: {message, type: 'media_library_error'}}`. */
+  libraryError(status: number, message: string): Promise<void>;
+  /** Answers `{error: {message, type}}`. */
+  openAIError(status: number, message: string, type: string): Promise<void>;
+  /** Answers a redirect (302 unless told otherwise) to `url`. */
+  redirect(url: string, status?: number): Promise<void>;
+  /** Streams `readable` with this content type, with a Content-Length when `length` is given. */
+  stream(contentType: string, readable: Readable, length?: number): Promise<void>;
+  /** Answers a buffered body. */
+  send(status: number, contentType: string, body: Buffer | string): Promise<void>;
+}
+
+/** What {@link createContext} is built from. */
+export interface ContextInit<Params> {
+  gateway: MockGateway;
+  req: IncomingMessage;
+  res: ServerResponse;
+  record: RecordedRequest;
+  params: Params;
+  query: URLSearchParams;
+  body: unknown;
+  raw: Buffer | undefined;
+  parts: ReceivedPart[];
+  account: MockAccount | undefined;
+  allowedModels: readonly string[] | undefined;
+  mode: AnswerMode;
+  truncateBytes: number | undefined;
+}
+
+/** Builds the context a route handler gets. */
+export function createContext<Params>(init: ContextInit<Params>): RouteContext<Params> {
+  let answered = false;
+  const answer = (value: Answer): Promise<void> => {
+    if (answered) throw new Error(`the route for ${init.record.method} ${init.record.path} answered twice`);
+    answered = true;
+    return sendAnswer(init.res, value, {
+      mode: init.mode,
+      truncateBytes: init.truncateBytes,
+      onStatus: (status) => {
+        init.record.status = status;
+      },
+    });
+  };
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    answer({
+      status,
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  return {
+    gateway: init.gateway,
+    get account(): MockAccount {
+      if (!init.account)
+        throw MockHttpError.spec(
+          401,
+          'unauthorized',
+          'missing API key: send Authorization: Bearer <API_KEY>',
+        );
+      return init.account;
+    },
+    allowedModels: init.allowedModels,
+    params: init.params,
+    query: init.query,
+    body: init.body,
+    raw: init.raw,
+    parts: init.parts,
+    record: init.record,
+    requestId: init.record.id,
+    req: init.req,
+    res: init.res,
+    get answered() {
+      return answered;
+    },
+    field: (name) => init.parts.findLast((p) => p.name === name && p.filename === undefined)?.value,
+    files: (name) =>
+      init.parts.filter((p) => p.filename !== undefined && (name === undefined || p.name === name)),
+    requireModel(model) {
+      if (init.allowedModels && !(typeof model === 'string' && init.allowedModels.includes(model))) {
+        throw MockHttpError.spec(403, 'model_not_allowed', `this API key may not use model ${String(model)}`);
+      }
+    },
+    validate(schema, input = init.body) {
+      const result = schema.safeParse(input);
+      if (!result.success) throw validationError(toValidationIssues(result.error));
+      return result.data;
+    },
+    json,
+    error: (status, code, message) => json(status, specErrorBody(code, message)),
+    libraryError: (status, message) => json(status, libraryErrorBody(message)),
+    openAIError: (status, message, type) => json(status, openAIErrorBody(message, type)),
+    redirect: (url, status = 302) => answer({ status, headers: { Location: url } }),
+    stream: (contentType, readable, length) =>
+      answer({ status: 200, headers: { 'Content-Type': contentType }, stream: readable, length }),
+    send: (status, contentType, body) => answer({ status, headers: { 'Content-Type': contentType }, body }),
+  };
+}

@@ -1,0 +1,194 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { AccountTable, MockAccount } from './accounts.js';
+import { modeForContentType, type ReadBody, readBody } from './body.js';
+import type { MockClock } from './clock.js';
+import { createContext } from './context.js';
+import { codeForStatus, describeFault, type Fault, type FaultTable } from './faults.js';
+import type { MockGateway } from './gateway.js';
+import { MockHttpError, specErrorBody } from './http-error.js';
+import { type Origin, type RecordedRequest, recordHeaders, recordQuery } from './request-log.js';
+import { type AnswerMode, sendAnswer } from './respond.js';
+import type { Router } from './router.js';
+
+/** What the request pipeline of one listening origin works with. */
+export interface PipelineDeps {
+  origin: Origin;
+  router: Router;
+  gateway: () => MockGateway;
+  accounts: AccountTable;
+  faults: FaultTable;
+  requests: RecordedRequest[];
+  clock: MockClock;
+  nextRequestId: () => string;
+  /** Aborted when the gateway closes: ends delays and hangs. */
+  closing: AbortSignal;
+}
+
+/**
+ * The request pipeline: request ID, fault, body, request log, then route lookup,
+ * authentication, body errors and the route itself. Errors a route throws become answers.
+ */
+export function createRequestHandler(
+  deps: PipelineDeps,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    handle(deps, req, res).catch((error: unknown) => {
+      console.error('mock gateway: unexpected error', error);
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  };
+}
+
+async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const id = deps.nextRequestId();
+  res.setHeader('X-Service-Request-Id', id);
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const record: RecordedRequest = {
+    id,
+    origin: deps.origin,
+    method,
+    path: url.pathname,
+    query: recordQuery(url.searchParams),
+    headers: recordHeaders(req.headers),
+    at: deps.clock.now(),
+  };
+  const fault = deps.faults.take(method, url.pathname, deps.origin);
+  if (fault) record.fault = describeFault(fault);
+  if (fault && 'reset' in fault && fault.reset === 'before-body') {
+    deps.requests.push(record);
+    req.socket.destroy();
+    return;
+  }
+
+  const match = deps.router.match(method, url.pathname);
+  const route = match.kind === 'found' ? match.route : undefined;
+  const read = await readBody(
+    req,
+    route?.options.body ?? modeForContentType(req.headers['content-type']),
+    !route,
+  );
+  logBody(record, read);
+  deps.requests.push(record);
+  if (read.aborted) {
+    record.error = 'the client went away before the body was complete';
+    return;
+  }
+
+  let mode: AnswerMode = 'normal';
+  if (fault) {
+    const decided = await applyFault(deps, fault, res, record);
+    if (decided === 'answered') return;
+    mode = decided;
+  }
+  const answerError = (error: MockHttpError) =>
+    sendAnswer(
+      res,
+      {
+        status: error.status,
+        headers: { 'Content-Type': 'application/json', ...error.headers },
+        body: JSON.stringify(error.body),
+      },
+      { mode, onStatus: (status) => (record.status = status) },
+    );
+
+  if (match.kind === 'not-found') {
+    return answerError(MockHttpError.spec(404, 'not_found', `no route for ${method} ${url.pathname}`));
+  }
+  if (match.kind === 'method-not-allowed') {
+    const error = MockHttpError.spec(
+      405,
+      'method_not_allowed',
+      `${method} is not allowed on ${url.pathname}`,
+    );
+    error.headers.Allow = match.allowed.join(', ');
+    return answerError(error);
+  }
+  const auth = authenticate(deps.accounts, req.headers.authorization);
+  if (match.route.options.auth && auth instanceof MockHttpError) return answerError(auth);
+  if (read.error) return answerError(read.error);
+
+  const account: MockAccount | undefined = auth instanceof MockHttpError ? undefined : auth.account;
+  const ctx = createContext({
+    gateway: deps.gateway(),
+    req,
+    res,
+    record,
+    params: match.params,
+    query: url.searchParams,
+    body: read.body,
+    raw: read.raw,
+    parts: read.parts ?? [],
+    account,
+    allowedModels: auth instanceof MockHttpError ? undefined : auth.models,
+    mode,
+    truncateBytes: fault && 'truncate' in fault ? fault.bytes : undefined,
+  });
+  try {
+    await match.route.handler(ctx);
+    if (!ctx.answered)
+      throw new Error(`the route ${match.route.method} ${match.route.pattern} did not answer`);
+  } catch (error) {
+    if (error instanceof MockHttpError && !ctx.answered) return answerError(error);
+    record.error = error instanceof Error ? error.message : String(error);
+    if (ctx.answered) return void res.destroy();
+    return answerError(MockHttpError.spec(500, 'internal_error', `mock gateway error: ${record.error}`));
+  }
+}
+
+function logBody(record: RecordedRequest, read: ReadBody): void {
+  record.bodySize = read.size;
+  if (read.body !== undefined) record.body = read.body;
+  if (read.parts) record.parts = read.parts;
+}
+
+/**
+ * Applies a fault after the body was read. Returns `'answered'` when the fault answered (or
+ * chose never to), or the answer mode the route's own answer must go out in.
+ */
+async function applyFault(
+  deps: PipelineDeps,
+  fault: Fault,
+  res: ServerResponse,
+  record: RecordedRequest,
+): Promise<AnswerMode | 'answered'> {
+  const onStatus = (status: number) => {
+    record.status = status;
+  };
+  if ('delayMs' in fault) {
+    await delay(fault.delayMs, undefined, { signal: deps.closing }).catch(() => undefined);
+    return deps.closing.aborted ? 'answered' : 'normal';
+  }
+  if ('status' in fault) {
+    const { status } = fault;
+    const isText = typeof fault.body === 'string';
+    const body = isText
+      ? (fault.body as string)
+      : JSON.stringify(fault.body ?? specErrorBody(codeForStatus(status), `mock fault: HTTP ${status}`));
+    const headers = { 'Content-Type': isText ? 'text/plain' : 'application/json', ...fault.headers };
+    await sendAnswer(res, { status, headers, body }, { mode: 'normal', onStatus });
+    return 'answered';
+  }
+  if ('hang' in fault) return 'answered'; // the socket is destroyed by close()
+  if ('truncate' in fault) return 'truncate';
+  if ('reset' in fault) {
+    if (fault.reset === 'after-body' && fault.runHandler) return 'reset';
+    res.destroy();
+    return 'answered';
+  }
+  if (fault.runHandler) return 'malformed';
+  await sendAnswer(res, { status: 200 }, { mode: 'malformed', onStatus });
+  return 'answered';
+}
+
+/** The caller's account and model limits, or the spec's 401. spec: Authentication. */
+function authenticate(accounts: AccountTable, header: string | undefined) {
+  if (!header)
+    return MockHttpError.spec(401, 'unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1])
+    return MockHttpError.spec(401, 'unauthorized', 'the Authorization header must be Bearer <API_KEY>');
+  return accounts.resolve(match[1]) ?? MockHttpError.spec(401, 'invalid_api_key', 'the API key is not valid');
+}

@@ -1,0 +1,75 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { maskKey } from '../internal/redact.js';
+
+/** One part of a multipart body as the mock received it. Files are never kept whole. */
+export interface ReceivedPart {
+  /** Form field name, e.g. `image[]`. */
+  name: string;
+  /** Declared filename; file parts only. */
+  filename?: string | undefined;
+  /** Declared content type of the part. */
+  contentType?: string | undefined;
+  /** Byte length. */
+  size: number;
+  /** Text value; text fields only. */
+  value?: string | undefined;
+  /** Hex SHA-256 of the bytes; file parts only. */
+  sha256?: string | undefined;
+  /** The first 64 KiB; file parts only. */
+  head?: Buffer | undefined;
+  /** Whether busboy cut the value at its field size limit. */
+  truncated?: boolean | undefined;
+}
+
+/** Which listening origin answered. */
+export type Origin = 'api' | 'media';
+
+/** A request as the mock gateway received it. */
+export interface RecordedRequest {
+  /** The `X-Service-Request-Id` it was answered with, `req_<n>`. */
+  id: string;
+  origin: Origin;
+  method: string;
+  /** Path without the query, e.g. `/v1/videos/cgt-1/content`. */
+  path: string;
+  /** Query parameters (the last value of a repeated name). */
+  query: Record<string, string>;
+  /** Lowercased headers; `authorization` is masked (`Bearer mgw_…abcd`), never whole. */
+  headers: Record<string, string>;
+  /** Parsed JSON body; `undefined` when absent or not JSON. */
+  body?: unknown;
+  /** Parts of a multipart body. */
+  parts?: ReceivedPart[];
+  /** Byte length of the body read. */
+  bodySize?: number;
+  /** The fault that answered it, when one did: `status`, `delay`, `hang`, `reset-before-body`, ... */
+  fault?: string;
+  /** Status sent, once the answer's headers went out. */
+  status?: number;
+  /** Message of an error the route threw. */
+  error?: string;
+  /** Mock time of arrival (ms). */
+  at: number;
+}
+
+/** Masks the credential of an `Authorization` value: `Bearer mgw_…abcd`. */
+export function maskAuthorization(value: string): string {
+  const match = /^(\S+)\s+(.+)$/.exec(value.trim());
+  return match ? `${match[1]} ${maskKey(match[2] ?? '')}` : maskKey(value);
+}
+
+/** Copies headers into a plain lowercased record with credentials masked. */
+export function recordHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    out[name] = name === 'authorization' || name === 'proxy-authorization' ? maskAuthorization(text) : text;
+  }
+  return out;
+}
+
+/** Query parameters as a plain record. */
+export function recordQuery(query: URLSearchParams): Record<string, string> {
+  return Object.fromEntries(query.entries());
+}

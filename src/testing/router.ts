@@ -1,0 +1,132 @@
+import type { BodyMode } from './body.js';
+import type { RouteContext } from './context.js';
+
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** The `params` of a route, typed from its pattern: `'/v1/videos/:id/content'` gives `{ id: string }`. */
+export type RouteParams<P extends string> = { [K in ParamNames<P>]: string };
+
+/** A route's handler. It answers through the `ctx` helpers, or by throwing a `MockHttpError`. */
+export type RouteHandler<Params = Record<string, string>> = (
+  ctx: RouteContext<Params>,
+) => void | Promise<void>;
+
+/** How a route reads its request. */
+export interface RouteOptions {
+  /** Require a valid API key (`Authorization: Bearer <key>`); 401 otherwise. @default true */
+  auth?: boolean | undefined;
+  /**
+   * How to read the body: `json` (invalid JSON: 400; empty: `undefined`), `multipart` (streamed,
+   * see `ctx.parts`), `raw` (`ctx.raw`), `none`. @default 'json'
+   */
+  body?: BodyMode | undefined;
+}
+
+/** A registered route. */
+export interface Route {
+  method: string;
+  pattern: string;
+  segments: string[];
+  handler: RouteHandler;
+  options: Required<RouteOptions>;
+}
+
+/** What {@link Router.match} found. */
+export type RouteMatch =
+  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'not-found' };
+
+/**
+ * Routes of the mock gateway. Patterns are paths with `:name` segments; a literal segment wins
+ * over a parameter at the same place, and among equals the first added wins.
+ *
+ * @example
+ * router.add('GET', '/v1/videos/:id', (ctx) => ctx.json(200, { id: ctx.params.id }));
+ */
+export class Router {
+  private readonly routes: Route[] = [];
+
+  /**
+   * Adds a route.
+   *
+   * @throws Error when the same method and pattern are already registered.
+   */
+  add<P extends string>(
+    method: string,
+    pattern: P,
+    handler: RouteHandler<RouteParams<P>>,
+    options: RouteOptions = {},
+  ): this {
+    const upper = method.toUpperCase();
+    if (this.routes.some((r) => r.method === upper && r.pattern === pattern)) {
+      throw new Error(`mock route ${upper} ${pattern} is already registered`);
+    }
+    this.routes.push({
+      method: upper,
+      pattern,
+      segments: split(pattern),
+      handler: handler as unknown as RouteHandler,
+      options: { auth: options.auth ?? true, body: options.body ?? 'json' },
+    });
+    return this;
+  }
+
+  /** The route for a request, with its decoded path parameters. */
+  match(method: string, path: string): RouteMatch {
+    const segments = split(path);
+    let best: { route: Route; params: Record<string, string>; score: number } | undefined;
+    const allowed = new Set<string>();
+    for (const route of this.routes) {
+      const found = matchSegments(route.segments, segments);
+      if (!found) continue;
+      if (route.method !== method.toUpperCase()) {
+        allowed.add(route.method);
+        continue;
+      }
+      if (!best || found.score > best.score) best = { route, params: found.params, score: found.score };
+    }
+    if (best) return { kind: 'found', route: best.route, params: best.params };
+    return allowed.size > 0 ? { kind: 'method-not-allowed', allowed: [...allowed] } : { kind: 'not-found' };
+  }
+
+  /** `METHOD pattern` of every route, in order of registration. */
+  list(): string[] {
+    return this.routes.map((r) => `${r.method} ${r.pattern}`);
+  }
+}
+
+function split(path: string): string[] {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.split('/').slice(1);
+}
+
+function matchSegments(
+  pattern: string[],
+  path: string[],
+): { params: Record<string, string>; score: number } | undefined {
+  if (pattern.length !== path.length) return undefined;
+  const params: Record<string, string> = {};
+  let score = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const want = pattern[i] ?? '';
+    const got = path[i] ?? '';
+    if (want.startsWith(':')) {
+      if (got === '') return undefined;
+      try {
+        params[want.slice(1)] = decodeURIComponent(got);
+      } catch {
+        return undefined;
+      }
+    } else if (want === got) {
+      score += 1;
+    } else {
+      return undefined;
+    }
+  }
+  return { params, score };
+}
