@@ -2,7 +2,13 @@ import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/errors.js';
 import { type Logger, Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
+import { Embeddings } from './resources/embeddings.js';
+import { Images } from './resources/images.js';
+import { Library } from './resources/library/index.js';
+import { Midjourney } from './resources/midjourney.js';
+import { Uploads } from './resources/uploads.js';
 import { Videos } from './resources/videos.js';
+import { Webhooks } from './resources/webhooks/index.js';
 
 /** Options of {@link MediaGateway}. */
 export interface ClientOptions {
@@ -38,8 +44,20 @@ export class MediaGateway {
   readonly baseURL: string;
   /** @internal The HTTP transport shared by the resources. */
   declare readonly _transport: Transport;
+  /** Image generation (JSON) and editing (multipart files), sync and async, and image tasks. */
+  readonly images: Images;
   /** Video generation: submit, wait, download, estimate reservations. */
   readonly videos: Videos;
+  /** Text embeddings. */
+  readonly embeddings: Embeddings;
+  /** Image upload: a local image in, a public URL out. */
+  readonly uploads: Uploads;
+  /** The media library: groups, materials and review tasks. */
+  readonly library: Library;
+  /** Webhook endpoints, capabilities and event records. Receiving lives in `mediagw/webhooks`. */
+  readonly webhooks: Webhooks;
+  /** The Midjourney-family asynchronous route. */
+  readonly midjourney: Midjourney;
 
   constructor(options: ClientOptions = {}) {
     const apiKey = options.apiKey ?? process.env.MEDIAGW_API_KEY;
@@ -67,6 +85,12 @@ export class MediaGateway {
       logger: options.logger,
     });
     Object.defineProperty(this, '_transport', { value: transport, enumerable: false });
+    this.images = new Images(transport);
     this.videos = new Videos(transport);
+    this.embeddings = new Embeddings(transport);
+    this.uploads = new Uploads(transport);
+    this.library = new Library(transport);
+    this.webhooks = new Webhooks(transport);
+    this.midjourney = new Midjourney(transport);
   }
 }

@@ -26,6 +26,14 @@ export {
   WaitTimeoutError,
 } from './core/errors.js';
 export { TaskEventHub, type TaskEventHubOptions, type TaskEventSource } from './core/events-hub.js';
+export {
+  type FileFromURLOptions,
+  type FileOptions,
+  fileFromBase64,
+  fileFromPath,
+  fileFromURL,
+  type Uploadable,
+} from './core/files.js';
 export { Page, type PageData, PagePromise } from './core/pagination.js';
 export type { TaskOutcome, WaitOptions } from './core/polling.js';
 export {
@@ -38,10 +46,52 @@ export {
 } from './core/reservation.js';
 export type { WebhookEventLike } from './core/task-events.js';
 export type { Logger, RequestOptions } from './internal/transport.js';
+export type { BatchOptions, Embeddings } from './resources/embeddings.js';
+export {
+  cosineSimilarity,
+  type Embedding,
+  type EmbeddingsResponse,
+} from './resources/embeddings-response.js';
+export type { ImageTask, ImageTaskState } from './resources/image-task.js';
+export type { ImageData, Images, ImagesResponse, ImageWaitOptions } from './resources/images.js';
+export type { Assets } from './resources/library/assets.js';
+export type { Groups } from './resources/library/groups.js';
+export type { Library } from './resources/library/index.js';
+export type { ReviewTasks } from './resources/library/review-tasks.js';
+export type { Asset, Group, ReviewTask } from './resources/library/types.js';
+export type { Midjourney } from './resources/midjourney.js';
 export type { TaskSubmission } from './resources/submission.js';
+export type { UploadedImage, Uploads } from './resources/uploads.js';
 export type { VideoTask, VideoTaskCompat } from './resources/video-task.js';
 export type { CreateAndWaitOptions, Videos, VideoWaitOptions } from './resources/videos.js';
+export type { Endpoints } from './resources/webhooks/endpoints.js';
+export type { WebhookEvents } from './resources/webhooks/events.js';
+export type { Webhooks } from './resources/webhooks/index.js';
+export type { EndpointCreated, WebhookManagementResponse } from './resources/webhooks/types.js';
 export type { Notifications } from './schemas/common.js';
+export { EMBEDDING_MODELS, type EmbeddingCreateParams, type EmbeddingModel } from './schemas/embeddings.js';
+export {
+  IMAGE_MODELS,
+  type ImageEditAsyncParams,
+  type ImageEditParams,
+  type ImageGenerateAsyncParams,
+  type ImageGenerateParams,
+  type ImageModel,
+} from './schemas/images.js';
+export {
+  ASSET_STATUSES,
+  ASSET_TYPES,
+  type AssetListParams,
+  type AssetStatus,
+  type AssetSubmitItem,
+  type AssetSubmitParams,
+  type AssetType,
+  type AssetUpdateParams,
+  type GroupCreateParams,
+  type GroupUpdateParams,
+  type ListParams,
+} from './schemas/library.js';
+export type { MidjourneyGenerateParams } from './schemas/midjourney.js';
 export {
   parseVideoRequest,
   VIDEO_MODELS,
@@ -63,4 +113,10 @@ export type {
   VideoTaskAdditions,
   WebSearchTool,
 } from './schemas/video-types.js';
+export type {
+  WebhookCapabilitiesParams,
+  WebhookEndpointCreateParams,
+  WebhookEndpointUpdateParams,
+  WebhookEventListParams,
+} from './schemas/webhook-endpoints.js';
 export { VERSION } from './version.js';

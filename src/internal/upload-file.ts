@@ -1,0 +1,243 @@
+import { openAsBlob, ReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import { MediaGatewayError, RequestValidationError } from '../core/errors.js';
+import type { Uploadable } from '../core/files.js';
+import {
+  type ByteReader,
+  blobReader,
+  bytesReader,
+  IMAGE_MIME_TYPES,
+  type ImageFormat,
+  SNIFF_BYTES,
+  sniffImageFormat,
+} from './image-header.js';
+
+/** The type of bytes whose kind is unknown. */
+export const OCTET_STREAM = 'application/octet-stream';
+const CHUNK = 64 * 1024;
+// A stream's first bytes are held back to sniff its type and read its image header.
+const STREAM_HEAD = 64 * 1024;
+const EXTENSIONS: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp' };
+
+/** The message for a string given where a file is expected. */
+export const BARE_STRING_MESSAGE =
+  'is a string, not a file: a path, URL or base64 text is not uploaded as is. Pass fileFromPath(path), ' +
+  'await fileFromURL(url) or fileFromBase64(data) instead';
+
+type Source =
+  | { kind: 'blob'; blob: Blob }
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'stream'; head: Uint8Array; rest: AsyncIterator<Uint8Array> | undefined; started: boolean };
+
+/**
+ * A file normalised for multipart encoding (the `File` shape form-data-encoder reads): `name`,
+ * `type`, `size` and `stream()`, which yields chunks of at most 64 KiB. `size` is `NaN` for a stream
+ * of unknown length; such a body is sent without `Content-Length`, and only once.
+ */
+export class UploadFile {
+  readonly name: string;
+  readonly type: string;
+  readonly size: number;
+  readonly lastModified: number = Date.now();
+  readonly #source: Source;
+  readonly #limit: { maxBytes: number; error: () => Error } | undefined;
+
+  constructor(
+    source: Source,
+    meta: { name: string; type: string },
+    limit?: { maxBytes: number; error: () => Error },
+  ) {
+    this.#source = source;
+    this.#limit = limit;
+    this.name = meta.name;
+    this.type = meta.type;
+    this.size =
+      source.kind === 'blob'
+        ? source.blob.size
+        : source.kind === 'bytes'
+          ? source.bytes.byteLength
+          : Number.NaN;
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'File';
+  }
+
+  /** Random access to the file's bytes; for a stream, only its first 64 KiB. */
+  reader(): ByteReader {
+    const source = this.#source;
+    if (source.kind === 'blob') return blobReader(source.blob);
+    return bytesReader(source.kind === 'bytes' ? source.bytes : source.head);
+  }
+
+  /** The same file, whose stream throws `error()` once more than `maxBytes` bytes were produced. */
+  withLimit(maxBytes: number, error: () => Error): UploadFile {
+    return new UploadFile(this.#source, this, { maxBytes, error });
+  }
+
+  /** The bytes, in chunks of at most 64 KiB (form-data-encoder mis-slices larger offset views). */
+  async *stream(): AsyncGenerator<Uint8Array, void, undefined> {
+    const source = this.#source;
+    let produced = 0;
+    for await (const chunk of this.#chunks(source)) {
+      for (let offset = 0; offset < chunk.byteLength; offset += CHUNK) {
+        const piece = chunk.subarray(offset, offset + CHUNK);
+        produced += piece.byteLength;
+        if (this.#limit && produced > this.#limit.maxBytes) throw this.#limit.error();
+        yield piece;
+      }
+    }
+  }
+
+  async *#chunks(source: Source): AsyncGenerator<Uint8Array, void, undefined> {
+    if (source.kind === 'bytes') {
+      yield source.bytes;
+    } else if (source.kind === 'blob') {
+      yield* source.blob.stream() as unknown as AsyncIterable<Uint8Array>;
+    } else {
+      if (source.started) {
+        throw new MediaGatewayError(
+          `${this.name}: a ReadableStream can be sent only once, so the request cannot be repeated. ` +
+            'Pass a Blob, a Buffer or fileFromPath() to allow retries.',
+        );
+      }
+      source.started = true;
+      yield source.head;
+      for (let next = await source.rest?.next(); next && !next.done; next = await source.rest?.next()) {
+        yield next.value;
+      }
+    }
+  }
+}
+
+/** Whether `value` is one of the {@link Uploadable} kinds (a string never is). */
+export function isUploadable(value: unknown): value is Uploadable {
+  if (value === null || typeof value !== 'object') return false;
+  return (
+    value instanceof UploadFile ||
+    isBlobLike(value) ||
+    value instanceof ArrayBuffer ||
+    ArrayBuffer.isView(value) ||
+    typeof (value as { getReader?: unknown }).getReader === 'function' ||
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/**
+ * Normalises an {@link Uploadable} into an {@link UploadFile} without reading it into memory: a
+ * Blob is sliced, an `fs.ReadStream` is reopened from its path (and the stream itself closed), a
+ * `ReadableStream` is peeked for its first 64 KiB only. The type is sniffed from the magic bytes
+ * when not given; the name defaults to `image.<ext>` by type.
+ *
+ * @throws RequestValidationError at `field` for a string or anything that is not a file.
+ */
+export async function toUploadFile(value: unknown, field: string, operation = 'upload'): Promise<UploadFile> {
+  if (value instanceof UploadFile) return value;
+  if (typeof value === 'string')
+    throw new RequestValidationError(operation, [{ path: field, message: BARE_STRING_MESSAGE }]);
+  if (!isUploadable(value)) {
+    throw new RequestValidationError(operation, [
+      {
+        path: field,
+        message:
+          'must be a file: a Blob, File, Buffer, Uint8Array, ArrayBuffer, fs.ReadStream or ReadableStream ' +
+          '(see fileFromPath, fileFromURL, fileFromBase64)',
+      },
+    ]);
+  }
+  let source: Source;
+  let name: string | undefined;
+  let type = '';
+  if (isBlobLike(value)) {
+    source = { kind: 'blob', blob: value };
+    name = (value as Partial<File>).name;
+    type = value.type;
+  } else if (value instanceof ArrayBuffer) {
+    source = { kind: 'bytes', bytes: new Uint8Array(value) };
+  } else if (ArrayBuffer.isView(value)) {
+    source = { kind: 'bytes', bytes: new Uint8Array(value.buffer, value.byteOffset, value.byteLength) };
+  } else if (value instanceof ReadStream && value.bytesRead === 0 && value.path !== undefined) {
+    const path = String(value.path);
+    const { start, end } = value as unknown as { start?: number; end?: number };
+    let blob = (await openAsBlob(path)) as Blob;
+    if (start || (end !== undefined && end !== Number.POSITIVE_INFINITY)) {
+      blob = blob.slice(
+        start ?? 0,
+        end === undefined || end === Number.POSITIVE_INFINITY ? undefined : end + 1,
+      );
+    }
+    value.destroy(); // its descriptor is not needed: the blob reads the path
+    source = { kind: 'blob', blob };
+    name = basename(path);
+  } else {
+    source = await peekStream(value as AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>);
+  }
+  const file = new UploadFile(source, { name: '', type: '' });
+  const sniffed = await sniffType(file.reader());
+  type = type && type !== OCTET_STREAM ? type : (sniffed ?? (type || OCTET_STREAM));
+  if (!name || name === 'blob') name = defaultNameForType(type);
+  return new UploadFile(source, { name, type });
+}
+
+function isBlobLike(value: object): value is Blob {
+  if (value instanceof Blob) return true;
+  const v = value as Partial<Blob>;
+  return (
+    typeof v.slice === 'function' &&
+    typeof v.stream === 'function' &&
+    typeof v.size === 'number' &&
+    /^(Blob|File)$/.test(String((value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag]))
+  );
+}
+
+async function peekStream(stream: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>): Promise<Source> {
+  const iterate = (stream as Partial<AsyncIterable<Uint8Array>>)[Symbol.asyncIterator];
+  const rest: AsyncIterator<Uint8Array> = iterate
+    ? iterate.call(stream)
+    : readerIterator((stream as ReadableStream<Uint8Array>).getReader());
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  let done = false;
+  while (length < STREAM_HEAD) {
+    const next = await rest.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    const chunk = typeof next.value === 'string' ? new TextEncoder().encode(next.value) : next.value;
+    parts.push(chunk);
+    length += chunk.byteLength;
+  }
+  return {
+    kind: 'stream',
+    head: Buffer.concat(parts, length),
+    rest: done ? undefined : rest,
+    started: false,
+  };
+}
+
+function readerIterator(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncIterator<Uint8Array> {
+  return {
+    next: async () => {
+      const { done, value } = await reader.read();
+      return done ? { done: true, value: undefined } : { done: false, value };
+    },
+  };
+}
+
+/** The MIME type named by the magic bytes, if the file is PNG, JPEG, GIF or WebP. */
+export async function sniffType(reader: ByteReader): Promise<string | undefined> {
+  const format = sniffImageFormat(await reader.read(0, SNIFF_BYTES));
+  return format ? IMAGE_MIME_TYPES[format] : undefined;
+}
+
+/** `image.<ext>` for a known image format, else `file`. */
+export function defaultName(format: ImageFormat | undefined): string {
+  return format ? `image.${EXTENSIONS[format]}` : 'file';
+}
+
+/** {@link defaultName} by MIME type. */
+export function defaultNameForType(type: string): string {
+  const format = (Object.keys(IMAGE_MIME_TYPES) as ImageFormat[]).find((f) => IMAGE_MIME_TYPES[f] === type);
+  return defaultName(format);
+}

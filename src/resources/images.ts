@@ -1,0 +1,217 @@
+import { Readable } from 'node:stream';
+import { MediaDownload } from '../core/download.js';
+import { MediaGatewayError, RequestValidationError } from '../core/errors.js';
+import { pollTask, type WaitOptions } from '../core/polling.js';
+import { openDownload } from '../internal/download.js';
+import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../internal/image-header.js';
+import { buildMultipart, imageEditParts } from '../internal/multipart.js';
+import { imageTimeout, TIMEOUTS } from '../internal/timeouts.js';
+import type { RequestOptions } from '../internal/transport.js';
+import { path } from '../internal/url.js';
+import {
+  type ImageEditAsyncParams,
+  type ImageEditParams,
+  type ImageGenerateAsyncParams,
+  type ImageGenerateParams,
+  parseImageEditAsyncParams,
+  parseImageEditParams,
+  parseImageGenerateAsyncParams,
+  parseImageGenerateParams,
+} from '../schemas/images.js';
+import { type ImageTask, imageTaskOutcome, toImageTask } from './image-task.js';
+import { APIResource } from './resource.js';
+import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
+
+/** One output image of a synchronous call: a temporary `url`, or the bytes as `b64_json`. */
+export interface ImageData {
+  url?: string | undefined;
+  b64_json?: string | undefined;
+  [key: string]: unknown;
+}
+
+/** The synchronous image response. A 200 alone does not prove reference details were kept. */
+export interface ImagesResponse {
+  /** Unix time. */
+  created: number;
+  /** One entry per output image. */
+  data: ImageData[];
+  _requestId?: string | undefined;
+  [key: string]: unknown;
+}
+
+/** Options of {@link Images.waitForTask}: the model used at submission is required. */
+export type ImageWaitOptions = WaitOptions<ImageTask> & { model: string };
+
+/** spec: States — image tasks are polled every 3-5 s. */
+const IMAGE_INTERVAL: readonly [number, number] = [3_000, 5_000];
+
+/**
+ * Image generation (JSON) and editing (multipart, real files). Every submission is billable:
+ * sent once, never retried after its bytes went out.
+ */
+export class Images extends APIResource {
+  /**
+   * Generates images synchronously (`POST /v1/images/generations`).
+   *
+   * @throws RequestValidationError for an unknown model, an empty prompt, a bad `n` or `size`,
+   * `image_urls` with a 2.5 model, or `image`/`images` fields (use `images.edit` with files).
+   * @example
+   * const { data } = await client.images.generate({ model: 'imgmodel-2', prompt: 'a paper crane', size: '1024x1024' });
+   */
+  async generate(params: ImageGenerateParams, options?: RequestOptions): Promise<ImagesResponse> {
+    const body = parseImageGenerateParams(params);
+    return this.transport.json<ImagesResponse>({
+      method: 'POST',
+      path: '/images/generations',
+      body,
+      retry: 'billable',
+      timeout: imageTimeout(body, 'generate'),
+      options,
+    });
+  }
+
+  /**
+   * Submits a generation task (`POST /v1/images/generations/async`) and returns its task ID.
+   * Accepts `notifications` and `client_reference_id` besides the synchronous fields.
+   *
+   * @throws RequestValidationError as `generate`, and for `notifications` not of the spec's shape,
+   * combined with `webhook`/`callback_url`, or a `client_reference_id` over 128 bytes.
+   * @example
+   * const { task_id } = await client.images.generateAsync({ model: 'imgmodel-2', prompt: 'a fox in snow' });
+   * const task = await client.images.waitForTask(task_id, { model: 'imgmodel-2' });
+   */
+  async generateAsync(params: ImageGenerateAsyncParams, options?: RequestOptions): Promise<TaskSubmission> {
+    const body = parseImageGenerateAsyncParams(params);
+    const envelope = await this.transport.json<SubmissionEnvelope>({
+      method: 'POST',
+      path: '/images/generations/async',
+      body,
+      retry: 'billable',
+      timeout: Math.max(TIMEOUTS.submission, imageTimeout(body, 'generate')),
+      options,
+    });
+    return toTaskSubmission(envelope, 'POST /v1/images/generations/async');
+  }
+
+  /**
+   * Edits with real uploaded files (`POST /v1/images/edits`, streamed multipart): one file is
+   * sent as `image`, several as repeated `image[]` in your order.
+   *
+   * @throws RequestValidationError for a bare string as a file (use `fileFromPath`, `fileFromURL`,
+   * `fileFromBase64`), a mask with a 2.5 model, or a mask that is not a PNG with alpha of the input's size.
+   * @example
+   * const edited = await client.images.edit({ model: 'imgmodel-2', prompt: 'make it night', image: await fileFromPath('day.png') });
+   */
+  async edit(params: ImageEditParams, options?: RequestOptions): Promise<ImagesResponse> {
+    const parsed = parseImageEditParams(params);
+    const parts = await imageEditParts(parsed, 'images.edit');
+    return this.transport.json<ImagesResponse>({
+      method: 'POST',
+      path: '/images/edits',
+      stream: async () => buildMultipart(parts),
+      retry: 'billable',
+      timeout: imageTimeout(parsed, 'edit'),
+      options,
+    });
+  }
+
+  /**
+   * Submits an edit task (`POST /v1/images/edits/async`): `notifications` goes as one
+   * JSON-string field and `client_reference_id` as its own field.
+   *
+   * @throws RequestValidationError as `edit`, and for bad `notifications` or `client_reference_id`.
+   * @example
+   * const { task_id } = await client.images.editAsync({ model: 'imgmodel-2', prompt: 'add snow', image: await fileFromPath('a.png') });
+   */
+  async editAsync(params: ImageEditAsyncParams, options?: RequestOptions): Promise<TaskSubmission> {
+    const parsed = parseImageEditAsyncParams(params);
+    const parts = await imageEditParts(parsed, 'images.editAsync');
+    const envelope = await this.transport.json<SubmissionEnvelope>({
+      method: 'POST',
+      path: '/images/edits/async',
+      stream: async () => buildMultipart(parts),
+      retry: 'billable',
+      // A synchronous upstream makes the gateway generate before it answers with the task ID.
+      timeout: Math.max(TIMEOUTS.submission, imageTimeout(parsed, 'edit')),
+      options,
+    });
+    return toTaskSubmission(envelope, 'POST /v1/images/edits/async');
+  }
+
+  /**
+   * Reads an image task (`GET /v1/tasks/{id}?model=`), with its status normalised as `state`
+   * and every image as a `{ url }` entry, whether the gateway listed objects or bare URLs.
+   *
+   * @throws RequestValidationError at `model` when it is missing (it must be the submission's model).
+   * @example
+   * const task = await client.images.getTask(taskId, { model: 'imgmodel-2' });
+   * if (task.state === 'succeeded') for (const image of task.images) console.log(image.url);
+   */
+  async getTask(taskId: string, params: { model: string }, options?: RequestOptions): Promise<ImageTask> {
+    if (typeof params?.model !== 'string' || !params.model) {
+      // spec: Endpoints — GET /v1/tasks/{task_id}?model=: "the same model ID used at submission".
+      throw new RequestValidationError('images.getTask', [
+        { path: 'model', message: 'is required: the model ID used at submission' },
+      ]);
+    }
+    const raw = await this.transport.json<unknown>({
+      method: 'GET',
+      path: path`/tasks/${taskId}`,
+      query: { model: params.model },
+      retry: 'safe',
+      timeout: TIMEOUTS.default,
+      options,
+    });
+    return toImageTask(taskId, raw);
+  }
+
+  /**
+   * Polls an image task every 3-5 s (with jitter) until it ends, calling `onProgress` after each
+   * poll. Never resubmits: at the deadline keep the task ID and query it later.
+   *
+   * @throws TaskFailedError when the task failed; WaitTimeoutError at the deadline (10 minutes by
+   * default), holding the task ID and the last task seen; APIUserAbortError when `signal` aborts.
+   * @example
+   * const task = await client.images.waitForTask(taskId, { model: 'imgmodel-2', onProgress: (t) => console.log(t.status) });
+   */
+  waitForTask(taskId: string, options: ImageWaitOptions): Promise<ImageTask> {
+    const { model, ...wait } = options;
+    return pollTask<ImageTask>(
+      {
+        taskId,
+        fetch: (signal) => this.getTask(taskId, { model }, { signal }),
+        outcome: imageTaskOutcome,
+        failure: (task) => task.error ?? {},
+        defaultInterval: IMAGE_INTERVAL,
+      },
+      wait,
+    );
+  }
+
+  /**
+   * Opens an output image: a `url` entry is downloaded (with the key only when the URL is on
+   * the gateway's origin), a `b64_json` entry is decoded.
+   *
+   * @example
+   * const [first] = (await client.images.generate(params)).data;
+   * await (await client.images.download(first)).saveTo('./out.png');
+   */
+  async download(
+    entry: ImageData | { url: string } | string,
+    options?: RequestOptions,
+  ): Promise<MediaDownload> {
+    const item: ImageData = typeof entry === 'string' ? { url: entry } : entry;
+    if (typeof item.b64_json === 'string') {
+      const bytes = Buffer.from(item.b64_json, 'base64');
+      const format = sniffImageFormat(bytes.subarray(0, SNIFF_BYTES));
+      return new MediaDownload(Readable.from([bytes]), {
+        contentLength: bytes.byteLength,
+        contentType: format ? IMAGE_MIME_TYPES[format] : undefined,
+      });
+    }
+    if (typeof item.url !== 'string' || !item.url) {
+      throw new MediaGatewayError('images.download needs an entry with url or b64_json, or a URL string');
+    }
+    return openDownload(this.transport, { path: '/', url: item.url }, options);
+  }
+}

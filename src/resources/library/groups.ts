@@ -1,0 +1,110 @@
+import { Page, type PageData, PagePromise } from '../../core/pagination.js';
+import { TIMEOUTS } from '../../internal/timeouts.js';
+import type { RequestOptions } from '../../internal/transport.js';
+import { path } from '../../internal/url.js';
+import {
+  type GroupCreateParams,
+  type GroupUpdateParams,
+  type ListParams,
+  parseGroupCreateParams,
+  parseGroupUpdateParams,
+  parseListParams,
+} from '../../schemas/library.js';
+import { APIResource } from '../resource.js';
+import { type Group, type LibraryEnvelope, unwrap } from './types.js';
+
+const BASE = '/vidmodel2/private-avatar/groups';
+
+/** Library groups: `/v1/vidmodel2/private-avatar/groups`. */
+export class Groups extends APIResource {
+  /**
+   * Creates a group. Creates state: retried only on 429 or a refused connection.
+   *
+   * @throws RequestValidationError for a name over 255 or a description over 4000 characters.
+   */
+  async create(params: GroupCreateParams, options?: RequestOptions): Promise<Group> {
+    const body = parseGroupCreateParams(params);
+    const answer = await this.transport.json<LibraryEnvelope<Group>>({
+      method: 'POST',
+      path: BASE,
+      body,
+      retry: 'create',
+      timeout: TIMEOUTS.default,
+      options,
+    });
+    return unwrap(answer);
+  }
+
+  /**
+   * Lists groups: await it for the first page, or `for await` over every group.
+   *
+   * @example for await (const group of client.library.groups.list()) console.log(group.name);
+   */
+  list(params: ListParams = {}, options?: RequestOptions): PagePromise<Group> {
+    const query = parseListParams(params, 'library.groups.list');
+    const load = async (page: number): Promise<Page<Group>> => {
+      const answer = await this.transport.json<LibraryEnvelope<PageData<Group>>>({
+        method: 'GET',
+        path: BASE,
+        query: { ...query, page },
+        retry: 'safe',
+        timeout: TIMEOUTS.default,
+        options,
+      });
+      return new Page(unwrap(answer), load);
+    };
+    return new PagePromise(() => load(query.page ?? 1));
+  }
+
+  /** Reads a group. @throws NotFoundError for an unknown or another account's group. */
+  async retrieve(groupId: string, options?: RequestOptions): Promise<Group> {
+    const answer = await this.transport.json<LibraryEnvelope<Group>>({
+      method: 'GET',
+      path: `${BASE}${path`/${groupId}`}`,
+      retry: 'safe',
+      timeout: TIMEOUTS.default,
+      options,
+    });
+    return unwrap(answer);
+  }
+
+  /**
+   * Renames or re-describes a group.
+   *
+   * @throws RequestValidationError when neither `name` nor `description` is given, or either is too long.
+   * @throws NotFoundError for an unknown, deleted or another account's group.
+   */
+  async update(groupId: string, params: GroupUpdateParams, options?: RequestOptions): Promise<Group> {
+    const body = parseGroupUpdateParams(params);
+    const answer = await this.transport.json<LibraryEnvelope<Group>>({
+      method: 'PATCH',
+      path: `${BASE}${path`/${groupId}`}`,
+      body,
+      retry: 'safe',
+      timeout: TIMEOUTS.default,
+      options,
+    });
+    return unwrap(answer);
+  }
+
+  /**
+   * Deletes an empty group and resolves with its ID (`{ id }`, whether the gateway answers the
+   * ID alone or an object holding it).
+   *
+   * @throws ConflictError (409) when the group still holds materials (of any status).
+   * @throws NotFoundError for an unknown, deleted or another account's group.
+   */
+  async delete(groupId: string, options?: RequestOptions): Promise<{ id: string; [key: string]: unknown }> {
+    const answer = await this.transport.json<LibraryEnvelope<{ id: string } | string>>({
+      method: 'DELETE',
+      path: `${BASE}${path`/${groupId}`}`,
+      retry: 'safe',
+      timeout: TIMEOUTS.default,
+      options,
+    });
+    // spec: Media library — the delete "returns the group ID"; its exact shape is not shown.
+    const data = unwrap(answer);
+    if (data && typeof data === 'object') return data;
+    return { id: typeof data === 'string' && data ? data : groupId };
+  }
+}

@@ -1,0 +1,45 @@
+import { pollTask, type WaitOptions } from '../../core/polling.js';
+import { TIMEOUTS } from '../../internal/timeouts.js';
+import type { RequestOptions } from '../../internal/transport.js';
+import { path } from '../../internal/url.js';
+import { APIResource } from '../resource.js';
+import { type ReviewTask, toReviewTask } from './types.js';
+
+/** spec: Limits — review tasks are polled every 5-10 s. */
+const REVIEW_INTERVAL: readonly [number, number] = [5_000, 10_000];
+
+/** Library review tasks: `GET /v1/tasks/{id}` without `model`. */
+export class ReviewTasks extends APIResource {
+  /** Reads a review task. `usable_assets` holds the `asset://` references ready for video requests. */
+  async retrieve(reviewTaskId: string, options?: RequestOptions): Promise<ReviewTask> {
+    const answer = await this.transport.json<unknown>({
+      method: 'GET',
+      path: path`/tasks/${reviewTaskId}`,
+      retry: 'safe',
+      timeout: TIMEOUTS.default,
+      options,
+    });
+    return toReviewTask(answer);
+  }
+
+  /**
+   * Polls a review task until it ends and resolves with it, completed or failed: a failed
+   * batch can still have usable materials (`usable_assets`).
+   *
+   * @throws WaitTimeoutError at the deadline (default 10 minutes).
+   */
+  waitForTask(reviewTaskId: string, options: WaitOptions<ReviewTask> = {}): Promise<ReviewTask> {
+    return pollTask<ReviewTask>(
+      {
+        taskId: reviewTaskId,
+        fetch: (signal) => this.retrieve(reviewTaskId, { signal }),
+        outcome: (task) =>
+          task.status === 'completed' ? 'succeeded' : task.status === 'failed' ? 'failed' : 'pending',
+        failure: () => ({}),
+        defaultInterval: REVIEW_INTERVAL,
+        resolveOnFailure: true,
+      },
+      options,
+    );
+  }
+}

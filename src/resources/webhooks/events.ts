@@ -1,0 +1,45 @@
+import { TIMEOUTS } from '../../internal/timeouts.js';
+import type { RequestOptions } from '../../internal/transport.js';
+import { path } from '../../internal/url.js';
+import { parseWebhookEventListParams, type WebhookEventListParams } from '../../schemas/webhook-endpoints.js';
+import { APIResource } from '../resource.js';
+import type { WebhookManagementResponse } from './types.js';
+
+/** Webhook events and their delivery attempts: `/v1/webhook-events`. Records are kept 30 days. */
+export class WebhookEvents extends APIResource {
+  /** The events of a task. */
+  async list(params: WebhookEventListParams, options?: RequestOptions): Promise<WebhookManagementResponse> {
+    const { task_id } = parseWebhookEventListParams(params);
+    return this.get('/webhook-events', options, { task_id });
+  }
+
+  /** The delivery attempts of an event. */
+  deliveries(eventId: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
+    return this.get(path`/webhook-events/${eventId}/deliveries`, options);
+  }
+
+  /**
+   * Replays an event (same ID and payload, a new 72-hour window). At most 5 per event per UTC
+   * day, refused while a delivery is in flight. Does not regenerate media or bill again.
+   */
+  redeliver(eventId: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
+    return this.transport.json<WebhookManagementResponse>({
+      method: 'POST',
+      path: path`/webhook-events/${eventId}/redeliver`,
+      retry: 'create',
+      timeout: TIMEOUTS.default,
+      options,
+    });
+  }
+
+  private get(apiPath: string, options?: RequestOptions, query?: Record<string, string>) {
+    return this.transport.json<WebhookManagementResponse>({
+      method: 'GET',
+      path: apiPath,
+      query,
+      retry: 'safe',
+      timeout: TIMEOUTS.default,
+      options,
+    });
+  }
+}

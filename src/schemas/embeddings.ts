@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { parseParams } from '../internal/validate.js';
+import { refuseFields } from './common.js';
+
+/** spec: Embeddings — the embedding model IDs. */
+export const EMBEDDING_MODELS = ['text-embedding-3-small', 'bge-m3'] as const;
+
+/** One of {@link EMBEDDING_MODELS}. */
+export type EmbeddingModel = (typeof EMBEDDING_MODELS)[number];
+
+/** spec: Embeddings — vector length of each model when `dimensions` is not set. */
+export const EMBEDDING_DIMENSIONS: Readonly<Record<EmbeddingModel, number>> = {
+  'text-embedding-3-small': 1536,
+  'bge-m3': 1024,
+};
+
+/** `encoding_format` values: `float` gives numeric arrays, `base64` packed float32 text. */
+export const ENCODING_FORMATS = ['float', 'base64'] as const;
+
+/** `POST /v1/embeddings`. Vectors only: no generated text, so chat fields are refused. */
+export interface EmbeddingCreateParams {
+  /** `model`: `text-embedding-3-small` (1536 dimensions by default) or `bge-m3` (1024). */
+  model: EmbeddingModel;
+  /**
+   * `input`: a non-empty string, or a non-empty array of non-empty strings. Each text is limited to
+   * 8192 tokens; split long documents and keep batches small.
+   */
+  input: string | string[];
+  /** `dimensions`: `text-embedding-3-small` only; a positive integer at most 1536 (512 is the tested reduced size). */
+  dimensions?: number | undefined;
+  /** `encoding_format`: `float` or `base64`. */
+  encoding_format?: (typeof ENCODING_FORMATS)[number] | undefined;
+}
+
+const INPUT_RULE = 'a non-empty string or a non-empty array of non-empty strings';
+
+const inputSchema = z
+  .custom<string | string[]>((value) => value !== undefined, { error: `is required: ${INPUT_RULE}` })
+  .superRefine((value, ctx) => {
+    if (typeof value === 'string') {
+      if (value.length === 0) ctx.addIssue({ code: 'custom', message: 'must be a non-empty string' });
+    } else if (!Array.isArray(value)) {
+      ctx.addIssue({ code: 'custom', message: `must be ${INPUT_RULE}` });
+    } else if (value.length === 0) {
+      ctx.addIssue({ code: 'custom', message: 'must hold at least one text' });
+    } else {
+      value.forEach((item, i) => {
+        if (typeof item !== 'string' || item.length === 0) {
+          ctx.addIssue({ code: 'custom', path: [i], message: 'must be a non-empty string' });
+        }
+      });
+    }
+  });
+
+/** `embeddings.create` body. */
+export const embeddingCreateSchema = z
+  .looseObject({
+    model: z.enum(EMBEDDING_MODELS, { error: `must be one of ${EMBEDDING_MODELS.join(', ')}` }),
+    input: inputSchema,
+    dimensions: z
+      .number({ error: 'must be a positive integer at most 1536' })
+      .int('must be a positive integer at most 1536')
+      .min(1, 'must be a positive integer at most 1536')
+      .max(1536, 'must be a positive integer at most 1536')
+      .optional(),
+    encoding_format: z
+      .enum(ENCODING_FORMATS, { error: `must be one of ${ENCODING_FORMATS.join(', ')}` })
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    // spec: Embeddings — `dimensions` is "for text-embedding-3-small".
+    if (value.dimensions !== undefined && value.model !== 'text-embedding-3-small') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dimensions'],
+        message: `is only supported by text-embedding-3-small (${value.model} always returns ${EMBEDDING_DIMENSIONS[value.model]} dimensions)`,
+      });
+    }
+    // spec: Embedding response — "holds vectors and no generated text".
+    refuseFields(
+      value,
+      ['messages', 'max_tokens', 'stream'],
+      ctx,
+      'to embeddings: the endpoint returns vectors, not generated text (pass the texts as input)',
+    );
+  });
+
+/**
+ * Checks an `embeddings.create` request. @throws RequestValidationError naming each broken rule.
+ * @example parseEmbeddingCreateParams({ model: 'bge-m3', input: ['first text', 'second text'] })
+ */
+export function parseEmbeddingCreateParams(params: unknown): EmbeddingCreateParams {
+  return parseParams(embeddingCreateSchema, params, 'embeddings.create') as EmbeddingCreateParams;
+}

@@ -1,0 +1,259 @@
+import { z } from 'zod';
+import { BARE_STRING_MESSAGE, isUploadable, type Uploadable } from '../core/files.js';
+import { parseParams } from '../internal/validate.js';
+import {
+  clientReferenceId,
+  httpUrl,
+  type Notifications,
+  notificationsSchema,
+  refuseFields,
+  refuseLegacyWebhookWithNotifications,
+} from './common.js';
+
+export { checkEditFiles } from './image-edit-files.js';
+
+/** spec: What the service does, 2 — the image model IDs; the 2.5 IDs are not aliases of `imgmodel-2`. */
+export const IMAGE_MODELS = ['imgmodel-2', 'imgmodel-2.5-sunburst', 'imgmodel-2.5-flare'] as const;
+
+/** One of {@link IMAGE_MODELS}. */
+export type ImageModel = (typeof IMAGE_MODELS)[number];
+
+/** Whether `model` is one of the `imgmodel-2.5-*` models, which refuse `image_urls` and `mask`. */
+export function isImageModel25(model: unknown): boolean {
+  return typeof model === 'string' && model.startsWith('imgmodel-2.5-');
+}
+
+/** Fields shared by generation and editing. Which values a route supports depends on the route. */
+export interface ImageOutputParams {
+  /** `model`: switching between `imgmodel-2` and the 2.5 IDs means changing this field. */
+  model: ImageModel;
+  /** `prompt`: required, non-empty; describes the result. Naming a reference image does not attach one. */
+  prompt: string;
+  /** `n`: number of output images (not of references), a positive integer; the maximum depends on the route. */
+  n?: number | undefined;
+  /** `size`: pixel dimensions `<W>x<H>`, e.g. `1024x1024`; supported values depend on the route. */
+  size?: string | undefined;
+  /** `resolution`: route-specific tier such as `1k`, `2k`, `4k`. */
+  resolution?: string | undefined;
+  /** `quality`: accepted values and cost depend on the route. */
+  quality?: string | undefined;
+  /** `background`: needs route support. */
+  background?: string | undefined;
+  /** `output_format`: needs route support. */
+  output_format?: string | undefined;
+  /** `output_compression`: needs route support. */
+  output_compression?: number | undefined;
+}
+
+/** `POST /v1/images/generations` (JSON, synchronous). Produces no task events. */
+export interface ImageGenerateParams extends ImageOutputParams {
+  /**
+   * `image_urls`: public `http(s)` reference URLs, an extension of some `imgmodel-2` routes only;
+   * refused for `imgmodel-2.5-*`. To attach reference images portably, use `images.edit` with files.
+   */
+  image_urls?: string[] | undefined;
+}
+
+/** Task request additions of the asynchronous routes (spec: Webhook management). */
+export interface ImageTaskAdditions {
+  /** `notifications`: the verified endpoint and the events to send; not with legacy `webhook`/`callback_url`. */
+  notifications?: Notifications | undefined;
+  /** `client_reference_id`: your reference, at most 128 bytes of UTF-8, echoed in events; not an idempotency key. */
+  client_reference_id?: string | undefined;
+}
+
+/**
+ * `POST /v1/images/generations/async` (JSON): the same body as synchronous generation, plus
+ * `notifications` and `client_reference_id`, since the spec names both asynchronous image
+ * endpoints as task-event producers and each task request names its own endpoint.
+ */
+export interface ImageGenerateAsyncParams extends ImageGenerateParams, ImageTaskAdditions {}
+
+/** `POST /v1/images/edits` (multipart, synchronous). Produces no task events. */
+export interface ImageEditParams extends ImageOutputParams {
+  /** The input image(s), as files: one is sent as part `image`, several as `image[]` in this order. */
+  image: Uploadable | Uploadable[];
+  /** `mask`: a PNG with an alpha channel, the size of the (first) input image; `imgmodel-2` only. */
+  mask?: Uploadable | undefined;
+}
+
+/** `POST /v1/images/edits/async` (multipart): edit files and fields plus the task additions. */
+export interface ImageEditAsyncParams extends ImageEditParams, ImageTaskAdditions {}
+
+/** "is required: <what>" when the field is missing, "must be <what>" when it has the wrong type. */
+const required =
+  (what: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
+
+const modelSchema = z.enum(IMAGE_MODELS, {
+  error: `must be one of ${IMAGE_MODELS.join(', ')} (the 2.5 IDs are separate models, not aliases of imgmodel-2)`,
+});
+
+const promptSchema = z
+  .string({ error: required('a non-empty string describing the result') })
+  .refine((value) => value.trim().length > 0, { message: 'must not be empty' });
+
+const countSchema = z
+  .number({ error: 'must be a positive integer (the number of output images)' })
+  .int('must be a positive integer (the number of output images)')
+  .min(1, 'must be a positive integer (the number of output images)');
+
+const sizeSchema = z
+  .string({ error: 'must be a string <W>x<H>, e.g. 1024x1024' })
+  .regex(/^[1-9]\d*x[1-9]\d*$/, 'must be <W>x<H> with positive integer pixel counts, e.g. 1024x1024');
+
+const text = z.string({ error: 'must be a string' });
+
+const outputShape = {
+  model: modelSchema,
+  prompt: promptSchema,
+  n: countSchema.optional(),
+  size: sizeSchema.optional(),
+  resolution: text.optional(),
+  quality: text.optional(),
+  background: text.optional(),
+  output_format: text.optional(),
+  output_compression: z.number({ error: 'must be a number' }).optional(),
+  image_urls: z.array(httpUrl, { error: 'must be an array of public http(s):// URLs' }).optional(),
+};
+
+const taskShape = {
+  notifications: notificationsSchema.optional(),
+  client_reference_id: clientReferenceId.optional(),
+};
+
+type Body = Record<string, unknown>;
+
+const EDIT_HINT =
+  'call images.edit (or images.editAsync) with the image files (fileFromPath, fileFromURL, fileFromBase64)';
+
+function refine25(value: Body, ctx: z.RefinementCtx): void {
+  if (!isImageModel25(value.model)) return;
+  // spec: Images — `image_urls` "must not be assumed for 2.5".
+  if (value.image_urls !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['image_urls'],
+      message: `is not supported by ${value.model} (an imgmodel-2 extension only): ${EDIT_HINT}`,
+    });
+  }
+  // spec: Images, edits — "the 2.5 multipart handler rejects uploaded mask files".
+  if (value.mask !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['mask'],
+      message: `is not accepted by ${value.model}: only imgmodel-2 takes a mask (the 2.5 edit route rejects mask files)`,
+    });
+  }
+}
+
+function refineSync(value: Body, ctx: z.RefinementCtx, route: string): void {
+  // spec: Events, 1 — "Synchronous image generation ... produce[s] no task events".
+  refuseFields(
+    value,
+    ['notifications', 'client_reference_id'],
+    ctx,
+    `to the synchronous ${route} route, which produces no task events: use images.${route}Async`,
+  );
+}
+
+const generationBase = (refineMore: (value: Body, ctx: z.RefinementCtx) => void) =>
+  z.looseObject({ ...outputShape, ...taskShape }).superRefine((value, ctx) => {
+    refine25(value, ctx);
+    // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
+    refuseFields(
+      value,
+      ['image', 'images'],
+      ctx,
+      `in a JSON generation body (it attaches no file): ${EDIT_HINT}`,
+    );
+    refineMore(value, ctx);
+  });
+
+/** `images.generate` body: model, non-empty prompt, `n`, `size` `<W>x<H>`, no `image_urls` on 2.5, no `image`/`images`. */
+export const imageGenerateSchema = generationBase((value, ctx) => refineSync(value, ctx, 'generate'));
+
+/** `images.generateAsync` body: as {@link imageGenerateSchema}, plus `notifications` and `client_reference_id`. */
+export const imageGenerateAsyncSchema = generationBase(refuseLegacyWebhookWithNotifications);
+
+const uploadable = z.custom<Uploadable>((value) => isUploadable(value), {
+  error: (issue) =>
+    typeof issue.input === 'string'
+      ? BARE_STRING_MESSAGE
+      : 'must be a file: a Blob, File, Buffer, Uint8Array, ArrayBuffer, fs.ReadStream or ReadableStream',
+});
+
+const FILES_REQUIRED =
+  'is required: one file, or an array of files for several references (fileFromPath, fileFromURL, fileFromBase64)';
+
+const FILES_EXPECTED =
+  'must be one file or an array of files: a Blob, File, Buffer, Uint8Array, ArrayBuffer, fs.ReadStream or ReadableStream';
+
+const imageFiles = z
+  .custom<Uploadable | Uploadable[]>((value) => value !== undefined && value !== null, {
+    error: FILES_REQUIRED,
+  })
+  .superRefine((value, ctx) => {
+    if (!Array.isArray(value)) {
+      if (typeof value === 'string' || !isUploadable(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: typeof value === 'string' ? BARE_STRING_MESSAGE : FILES_EXPECTED,
+        });
+      }
+      return;
+    }
+    if (value.length === 0) ctx.addIssue({ code: 'custom', message: 'must hold at least one file' });
+    value.forEach((item, i) => {
+      const result = uploadable.safeParse(item);
+      if (!result.success)
+        ctx.addIssue({ code: 'custom', path: [i], message: result.error.issues[0]?.message ?? '' });
+    });
+  });
+
+const editBase = (refineMore: (value: Body, ctx: z.RefinementCtx) => void) =>
+  z
+    .looseObject({ ...outputShape, ...taskShape, image: imageFiles, mask: uploadable.optional() })
+    .superRefine((value, ctx) => {
+      refine25(value, ctx);
+      refuseFields(
+        value,
+        ['images'],
+        ctx,
+        'to edits: pass the files as image (one file or an array of files)',
+      );
+      refineMore(value, ctx);
+    });
+
+/** `images.edit` params: the output fields, `image` (one file or a non-empty array), `mask` (imgmodel-2 only). */
+export const imageEditSchema = editBase((value, ctx) => refineSync(value, ctx, 'edit'));
+
+/** `images.editAsync` params: as {@link imageEditSchema}, plus `notifications` and `client_reference_id`. */
+export const imageEditAsyncSchema = editBase(refuseLegacyWebhookWithNotifications);
+
+/**
+ * Checks an `images.generate` request. @throws RequestValidationError naming each broken rule.
+ * @example parseImageGenerateParams({ model: 'imgmodel-2', prompt: 'a lighthouse at dusk', size: '1024x1024' })
+ */
+export function parseImageGenerateParams(params: unknown): ImageGenerateParams {
+  return parseParams(imageGenerateSchema, params, 'images.generate') as ImageGenerateParams;
+}
+
+/** Checks an `images.generateAsync` request. @throws RequestValidationError naming each broken rule. */
+export function parseImageGenerateAsyncParams(params: unknown): ImageGenerateAsyncParams {
+  return parseParams(imageGenerateAsyncSchema, params, 'images.generateAsync') as ImageGenerateAsyncParams;
+}
+
+/**
+ * Checks an `images.edit` request's fields (the file bytes are checked by `checkEditFiles`).
+ * @throws RequestValidationError naming each broken rule.
+ */
+export function parseImageEditParams(params: unknown): ImageEditParams {
+  return parseParams(imageEditSchema, params, 'images.edit') as ImageEditParams;
+}
+
+/** Checks an `images.editAsync` request's fields. @throws RequestValidationError naming each broken rule. */
+export function parseImageEditAsyncParams(params: unknown): ImageEditAsyncParams {
+  return parseParams(imageEditAsyncSchema, params, 'images.editAsync') as ImageEditAsyncParams;
+}
