@@ -11,8 +11,14 @@ const files = {
   'dist/index.cjs': { forbid: [] },
   'dist/testing/index.js': { forbid: [] },
   'dist/testing/index.cjs': { forbid: [] },
-  'dist/webhooks/index.js': { forbid: ['undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'], noNode: true },
-  'dist/webhooks/index.cjs': { forbid: ['undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'], noNode: true },
+  'dist/webhooks/index.js': {
+    forbid: ['undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'],
+    noNode: true,
+  },
+  'dist/webhooks/index.cjs': {
+    forbid: ['undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'],
+    noNode: true,
+  },
 };
 const importPattern = /(?:from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)["']([^"'./][^"']*)["']/g;
 let failed = false;

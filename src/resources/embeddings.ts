@@ -11,7 +11,9 @@ import {
 import { APIResource } from './resource.js';
 
 function positiveInteger(path: string, value: unknown): ValidationIssue[] {
-  return Number.isInteger(value) && (value as number) >= 1 ? [] : [{ path, message: 'must be a positive integer' }];
+  return Number.isInteger(value) && (value as number) >= 1
+    ? []
+    : [{ path, message: 'must be a positive integer' }];
 }
 
 /** Options of {@link Embeddings.createBatched}. */
@@ -71,15 +73,10 @@ export class Embeddings extends APIResource {
     if (issues.length > 0) throw new RequestValidationError('embeddings.createBatched', issues);
     // Validate the whole input once, before any request is sent.
     parseEmbeddingCreateParams({ ...params, input: [...texts] } as EmbeddingCreateParams);
-    const batches = await inBatches(
-      texts,
-      batchSize,
-      concurrency,
-      async (batch, offset) => ({
-        offset,
-        response: await this.create({ ...params, input: batch } as EmbeddingCreateParams, request),
-      }),
-    );
+    const batches = await inBatches(texts, batchSize, concurrency, async (batch, offset) => ({
+      offset,
+      response: await this.create({ ...params, input: batch } as EmbeddingCreateParams, request),
+    }));
     const responses = batches.map((b) => b.response);
     const data: Embedding[] = [];
     let promptTokens = 0;

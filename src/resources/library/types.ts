@@ -88,9 +88,7 @@ export function toReviewTask(raw: unknown): ReviewTask {
   const data = (unwrap(raw as LibraryEnvelope<Partial<ReviewTask>>) ?? {}) as Partial<ReviewTask>;
   const listed: unknown = data.result?.usable_assets;
   const usable: unknown[] = Array.isArray(listed) ? listed : [];
-  const refs = usable
-    .map((entry) => assetReference(entry))
-    .filter((ref): ref is string => ref !== undefined);
+  const refs = usable.map((entry) => assetReference(entry)).filter((ref): ref is string => ref !== undefined);
   const task = { ...data, usable_assets: refs } as ReviewTask;
   Object.defineProperty(task, '_requestId', {
     value: (data as { _requestId?: string })._requestId,
