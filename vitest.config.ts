@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Examples import the package by name, as users do; in the repository that is the source.
+    alias: [
+      { find: /^mediagw$/, replacement: src('index.ts') },
+      { find: /^mediagw\/webhooks$/, replacement: src('webhooks/index.ts') },
+      { find: /^mediagw\/testing$/, replacement: src('testing/index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
