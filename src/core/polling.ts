@@ -17,9 +17,14 @@ export interface WaitOptions<T = unknown> {
   onProgress?: ((task: T) => void) | undefined;
   /**
    * A {@link TaskEventSource} (a `TaskEventHub`): the wait ends when the task's terminal
-   * event arrives, confirmed by one query, and polls only every 60-120 s as a fallback.
+   * event arrives, confirmed by one query, and polls only every `fallbackInterval` as a fallback.
    */
   events?: TaskEventSource | undefined;
+  /**
+   * With `events`: milliseconds between fallback polls, a number or `[min, max]`.
+   * @default [60000, 120000] (spec: Events 10 — poll every 60-120 s when no terminal event came)
+   */
+  fallbackInterval?: number | readonly [number, number] | undefined;
 }
 
 /** Where a task stands, as a wait sees it. */
@@ -62,7 +67,9 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const signal = controller.signal;
   const events = options.events;
-  const interval = events ? EVENT_FALLBACK_INTERVAL : (options.interval ?? spec.defaultInterval);
+  const interval = events
+    ? (options.fallbackInterval ?? EVENT_FALLBACK_INTERVAL)
+    : (options.interval ?? spec.defaultInterval);
   let lastTask: T | undefined;
   // With events, the first query waits for the event (or the fallback interval).
   let pollNow = !events;
@@ -112,8 +119,11 @@ async function sleepOrEvent(events: TaskEventSource, taskId: string, ms: number,
   const local = new AbortController();
   const stop = () => local.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });
+  // A failing event source (a lost Redis connection, say) must not end the wait: the sleep
+  // then decides, and the wait goes on polling at the fallback interval.
+  const event = events.waitFor(taskId, local.signal).catch(() => new Promise<never>(() => {}));
   try {
-    await Promise.race([events.waitFor(taskId, local.signal), sleep(ms, local.signal)]);
+    await Promise.race([event, sleep(ms, local.signal)]);
   } finally {
     signal.removeEventListener('abort', stop);
     local.abort();

@@ -105,6 +105,14 @@ describe('pollTask with events', () => {
   });
 });
 
+test('a failing event source falls back to polling instead of ending the wait', async () => {
+  const { poll, calls } = spec(['queued', 'completed']);
+  const broken = { waitFor: () => Promise.reject(new Error('connection lost')) };
+  const task = await pollTask(poll, { events: broken, fallbackInterval: 5 });
+  expect(task.status).toBe('completed');
+  expect(calls).toHaveLength(2);
+});
+
 describe('TaskEventHub', () => {
   test('keeps early events bounded in count', () => {
     const hub = new TaskEventHub({ maxBuffered: 2 });
