@@ -43,6 +43,15 @@ export interface ImageOutputParams {
   output_format?: string | undefined;
   /** `output_compression`: needs route support. */
   output_compression?: number | undefined;
+  /**
+   * `nsfw_check`: moderate the prompt and images before generation; a flagged request is
+   * refused with `ContentModerationError` (no task, no charge).
+   */
+  nsfw_check?: boolean | undefined;
+  /** `response_format`: `url` or `b64_json` on routes that support it. */
+  response_format?: string | undefined;
+  /** Fields of specific routes pass through unchanged. */
+  [field: string]: unknown;
 }
 
 /** `POST /v1/images/generations` (JSON, synchronous). Produces no task events. */

@@ -1,5 +1,114 @@
+import { imageGenerateAsyncSchema, imageGenerateSchema } from '../../schemas/images.js';
+import type { RouteContext } from '../context.js';
 import type { MockGateway } from '../gateway.js';
+import { MockHttpError } from '../http-error.js';
 import type { Router } from '../router.js';
+import { readEditRequest } from './images-edits.js';
+import { registerMidjourneyRoutes } from './images-midjourney.js';
+import {
+  answerImages,
+  checkModeration,
+  imageCount,
+  readGenerationBody,
+  wantsBase64,
+} from './images-shared.js';
+import { answerSubmission, createImageTask, registerImageTasks } from './images-tasks.js';
+import { registerUploadRoutes } from './images-uploads.js';
 
-/** Registers the mock gateway's images routes. */
-export function registerImageRoutes(_router: Router, _gateway: MockGateway): void {}
+type Fields = Record<string, unknown>;
+
+function promptOf(fields: Fields): string | undefined {
+  return typeof fields.prompt === 'string' ? fields.prompt : undefined;
+}
+
+/**
+ * Registers the image routes: generation and edits (synchronous and asynchronous), the
+ * authenticated result URLs, image uploads, the Midjourney-family route and the image task
+ * query's renderer. Requests are checked with the SDK's own schemas.
+ */
+export function registerImageRoutes(router: Router, gateway: MockGateway): void {
+  registerImageTasks(gateway);
+
+  // spec: Images — POST /v1/images/generations (JSON, synchronous).
+  router.add(
+    'POST',
+    '/v1/images/generations',
+    (ctx) => {
+      const body = ctx.validate(imageGenerateSchema, readGenerationBody(ctx, '/v1/images/edits')) as Fields;
+      ctx.requireModel(body.model);
+      checkModeration(body);
+      return answerImages(ctx, imageCount(body.n), wantsBase64(body));
+    },
+    { body: 'raw' },
+  );
+
+  // spec: Images — POST /v1/images/generations/async: the same body, answered with a task ID.
+  router.add(
+    'POST',
+    '/v1/images/generations/async',
+    (ctx) => {
+      const raw = readGenerationBody(ctx, '/v1/images/edits/async');
+      const body = ctx.validate(imageGenerateAsyncSchema, raw) as Fields;
+      ctx.requireModel(body.model);
+      checkModeration(body);
+      const task = createImageTask(ctx, {
+        model: String(body.model),
+        prompt: promptOf(body),
+        count: imageCount(body.n),
+        route: 'generations',
+        fields: body,
+      });
+      return answerSubmission(ctx, [task]);
+    },
+    { body: 'raw' },
+  );
+
+  // spec: Images — POST /v1/images/edits (multipart, synchronous).
+  router.add(
+    'POST',
+    '/v1/images/edits',
+    async (ctx) => {
+      const { fields } = await readEditRequest(ctx, false);
+      ctx.requireModel(fields.model);
+      checkModeration(fields);
+      return answerImages(ctx, imageCount(fields.n), wantsBase64(fields));
+    },
+    { body: 'multipart' },
+  );
+
+  // spec: Images — POST /v1/images/edits/async (multipart), with `notifications` as a JSON-string field.
+  router.add(
+    'POST',
+    '/v1/images/edits/async',
+    async (ctx) => {
+      const { fields } = await readEditRequest(ctx, true);
+      ctx.requireModel(fields.model);
+      checkModeration(fields);
+      const task = createImageTask(ctx, {
+        model: String(fields.model),
+        prompt: promptOf(fields),
+        count: imageCount(fields.n),
+        route: 'edits',
+        fields,
+      });
+      return answerSubmission(ctx, [task]);
+    },
+    { body: 'multipart' },
+  );
+
+  // Result URLs are on the gateway's origin and need the key of the image's account.
+  // spec: Authentication 2 — downloading a result URL without authentication fails (401).
+  router.add(
+    'GET',
+    '/v1/images/results/:token',
+    (ctx) => {
+      const record = gateway.media.get(ctx.params.token);
+      if (!record || record.account !== ctx.account.id) throw MockHttpError.notFound('image');
+      return gateway.media.serve(ctx as RouteContext<unknown>, record);
+    },
+    { body: 'none' },
+  );
+
+  registerUploadRoutes(router, gateway);
+  registerMidjourneyRoutes(router, gateway);
+}

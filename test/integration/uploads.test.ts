@@ -1,0 +1,167 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, FormData, fetch } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { fileFromPath, MediaGateway, PayloadTooLargeError, RequestValidationError } from '../../src/index.js';
+import { type MockGateway, mp4Video, pngImage, startMockGateway } from '../../src/testing/index.js';
+import { rejection } from '../helpers/rejection.js';
+import { gif, jpeg, webpLossless } from '../internal/image-fixtures.js';
+import { apiRequests, partSummary, sha256, sha256File, writePaddedFile } from './images-helpers.js';
+
+const MiB = 1024 * 1024;
+let gateway: MockGateway;
+let client: MediaGateway;
+let dir: string;
+const agent = new Agent({ keepAliveTimeout: 1_000 });
+
+beforeAll(async () => {
+  gateway = await startMockGateway({ clock: 'manual' });
+  client = new MediaGateway({
+    apiKey: gateway.apiKey,
+    baseURL: gateway.url,
+    maxRetries: 2,
+    dispatcher: agent,
+  });
+  dir = await mkdtemp(join(tmpdir(), 'mediagw-uploads-'));
+});
+beforeEach(() => {
+  gateway.clearFaults();
+  gateway.resetRequests();
+});
+afterAll(async () => {
+  await gateway.close();
+  await agent.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const uploads = () => apiRequests(gateway, 'POST', '/v1/uploads/images');
+
+describe('uploads.image', () => {
+  test('a PNG goes in the one part file; the answer is the uploaded image with a public URL', async () => {
+    const bytes = pngImage({ seed: 11 });
+    const uploaded = await client.uploads.image(bytes);
+    expect(uploaded).toEqual({
+      url: expect.stringMatching(new RegExp(`^${gateway.mediaUrl}/`)),
+      filename: 'image.png',
+      content_type: 'image/png',
+      bytes: bytes.length,
+      created_at: gateway.clock.nowSeconds(),
+    });
+    const [sent] = uploads();
+    expect(partSummary(sent)).toEqual([{ name: 'file', filename: 'image.png', contentType: 'image/png' }]);
+    expect(sent?.parts?.[0]?.sha256).toBe(sha256(bytes));
+    // The URL is public: readable without a key.
+    const response = await fetch(uploaded.url, { dispatcher: agent });
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(bytes);
+  });
+
+  test.each([
+    ['JPEG', jpeg(40, 30), 'image/jpeg', 'photo.jpg'],
+    ['GIF', gif(10, 10), 'image/gif', 'anim.gif'],
+    ['WebP', webpLossless(12, 12, true), 'image/webp', 'pic.webp'],
+  ])('%s from disk keeps its name and detected type', async (_name, bytes, type, filename) => {
+    const path = join(dir, filename);
+    await writePaddedFile(path, bytes, bytes.length);
+    const uploaded = await client.uploads.image(await fileFromPath(path));
+    expect(uploaded).toMatchObject({ filename, content_type: type, bytes: bytes.length });
+  });
+
+  test('a file of exactly 20 MiB streams from disk and is accepted', async () => {
+    const path = join(dir, 'exactly-20.png');
+    await writePaddedFile(path, pngImage(), 20 * MiB);
+    const uploaded = await client.uploads.image(await fileFromPath(path));
+    expect(uploaded.bytes).toBe(20 * MiB);
+    const [sent] = uploads();
+    expect(sent?.parts?.[0]?.size).toBe(20 * MiB);
+    expect(sent?.parts?.[0]?.sha256).toBe(await sha256File(path));
+  });
+
+  test('over 20 MiB is refused before sending', async () => {
+    const path = join(dir, 'too-big.png');
+    await writePaddedFile(path, pngImage(), 20 * MiB + 1);
+    const error = await rejection(client.uploads.image(await fileFromPath(path)));
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues).toEqual([{ path: 'file', message: expect.stringMatching(/at most 20 MiB/) }]);
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  test.each([
+    ['a video', mp4Video()],
+    ['text', Buffer.from('just some text, no image')],
+  ])('%s is refused by its bytes before sending', async (_name, bytes) => {
+    const error = await rejection(
+      client.uploads.image(new Blob([new Uint8Array(bytes)], { type: 'image/png' })),
+    );
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues?.[0]?.path).toBe('file');
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  test('a bare string is refused with the file helpers named', async () => {
+    await expect(client.uploads.image('./photo.png' as never)).rejects.toThrow(/fileFromPath/);
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  test('413 from the gateway is PayloadTooLargeError, not retried', async () => {
+    gateway.inject({
+      match: { path: '/v1/uploads/images' },
+      fault: { status: 413, body: { code: 'payload_too_large', message: 'too large', data: null } },
+    });
+    const error = await rejection(client.uploads.image(pngImage()));
+    expect(error).toBeInstanceOf(PayloadTooLargeError);
+    expect(error.status).toBe(413);
+    expect(error.requestId).toMatch(/^req_/);
+    expect(uploads()).toHaveLength(1);
+  });
+});
+
+describe('the mock upload route', () => {
+  async function post(data: FormData) {
+    const response = await fetch(`${gateway.url}/v1/uploads/images`, {
+      method: 'POST',
+      body: data,
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${gateway.apiKey}` },
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  test('answers 413 over 20 MiB with the spec body shape', async () => {
+    const data = new FormData();
+    const big = Buffer.alloc(20 * MiB + 1);
+    pngImage().copy(big);
+    data.append('file', new Blob([big]), 'big.png');
+    const answer = await post(data);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ code: 'payload_too_large', data: null });
+  });
+
+  test.each([
+    ['no file part', () => new FormData(), /exactly one file part named file/],
+    [
+      'a URL as text',
+      () => {
+        const d = new FormData();
+        d.append('file', 'https://example.com/a.png');
+        return d;
+      },
+      /URLs or base64 text are not accepted/,
+    ],
+    [
+      'a non-image',
+      () => {
+        const d = new FormData();
+        d.append('file', new Blob([new Uint8Array(mp4Video())]), 'clip.mp4');
+        return d;
+      },
+      /JPEG, PNG, GIF or WebP/,
+    ],
+  ])('answers 400 for %s', async (_name, build, message) => {
+    const answer = await post(build());
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'invalid_request', data: null });
+    expect(String(answer.body.message)).toMatch(message);
+  });
+});
