@@ -102,7 +102,8 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
 
 /**
  * Runs `work` over `items` in batches of `batchSize`, at most `concurrency` at a time, and
- * returns the results in input order.
+ * returns the results in input order. After the first failure no further batch is started,
+ * and the failure is thrown once the batches in flight have settled.
  */
 export async function inBatches<T, R>(
   items: readonly T[],
@@ -116,13 +117,21 @@ export async function inBatches<T, R>(
   }
   const results = new Array<R>(batches.length);
   let next = 0;
+  let failed = false;
+  let failure: unknown;
   const worker = async () => {
-    while (next < batches.length) {
+    while (!failed && next < batches.length) {
       const i = next++;
       const { batch, offset } = batches[i]!;
-      results[i] = await work(batch, offset);
+      try {
+        results[i] = await work(batch, offset);
+      } catch (error) {
+        if (!failed) failure = error;
+        failed = true;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+  if (failed) throw failure;
   return results;
 }

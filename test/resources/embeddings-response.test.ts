@@ -76,4 +76,16 @@ describe('helpers', () => {
     expect(results.map((r) => r.offset)).toEqual([0, 5, 10, 15, 20]);
     expect(peak).toBe(2);
   });
+
+  test('inBatches starts no batch after a failure and throws the first error', async () => {
+    const started: number[] = [];
+    const run = inBatches([0, 1, 2, 3, 4, 5], 1, 2, async (_batch, offset) => {
+      started.push(offset);
+      await new Promise((r) => setTimeout(r, offset === 0 ? 1 : 5));
+      if (offset === 0) throw new Error('first failed');
+      return offset;
+    });
+    await expect(run).rejects.toThrow('first failed');
+    expect(started).toEqual([0, 1]);
+  });
 });

@@ -24,6 +24,11 @@ export class Assets extends APIResource {
    *
    * @throws RequestValidationError for any batch rule (size, type, URL, name, group and group_id together).
    * @throws MediaLibraryError with `assetIndex` when the gateway refuses one material.
+   * @throws NotFoundError when `group_id` is not a group of this account.
+   * @example
+   * const review = await client.library.assets.submit({ asset_type: 'Image', assets: [{ url: 'https://example.com/face.png' }] });
+   * const done = await client.library.reviewTasks.waitForTask(review.id);
+   * console.log(done.usable_assets); // ['asset://...']
    */
   async submit(params: AssetSubmitParams, options?: RequestOptions): Promise<ReviewTask> {
     const body = parseAssetSubmitParams(params);
@@ -39,26 +44,37 @@ export class Assets extends APIResource {
   }
 
   /**
-   * Lists materials (`status` is case-sensitive: `Pending`, `Active`, `Failed`). Lists do not
-   * refresh pending reviews; `retrieve` does.
+   * Lists materials: await it for the first page, or `for await` over every material of every
+   * page (each page is fetched when iteration reaches it). `status` is case-sensitive
+   * (`Pending`, `Active`, `Failed`). Lists do not refresh pending reviews; `retrieve` does.
+   *
+   * @throws RequestValidationError (as a rejection) for a `limit` outside 1-100, a `page` below 1 or a mis-cased `status`.
+   * @example for await (const asset of client.library.assets.list({ status: 'Active' })) console.log(asset.asset_url);
    */
   list(params: AssetListParams = {}, options?: RequestOptions): PagePromise<Asset> {
-    const query = parseAssetListParams(params);
-    const load = async (page: number): Promise<Page<Asset>> => {
-      const answer = await this.transport.json<LibraryEnvelope<PageData<Asset>>>({
-        method: 'GET',
-        path: BASE,
-        query: { ...query, page },
-        retry: 'safe',
-        timeout: TIMEOUTS.default,
-        options,
-      });
-      return new Page(unwrap(answer), load);
-    };
-    return new PagePromise(() => load(query.page ?? 1));
+    return new PagePromise(async () => {
+      // Validated inside the promise, so a refused query rejects like any other failure.
+      const query = parseAssetListParams(params);
+      const load = async (page: number): Promise<Page<Asset>> => {
+        const answer = await this.transport.json<LibraryEnvelope<PageData<Asset>>>({
+          method: 'GET',
+          path: BASE,
+          query: { ...query, page },
+          retry: 'safe',
+          timeout: TIMEOUTS.default,
+          options,
+        });
+        return new Page(unwrap(answer), load);
+      };
+      return load(query.page ?? 1);
+    });
   }
 
-  /** Reads a material; this refreshes its review status. */
+  /**
+   * Reads a material; this refreshes its review status.
+   *
+   * @throws NotFoundError for an unknown, deleted or another account's material.
+   */
   async retrieve(assetId: string, options?: RequestOptions): Promise<Asset> {
     const answer = await this.transport.json<LibraryEnvelope<Asset>>({
       method: 'GET',

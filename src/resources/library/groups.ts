@@ -18,9 +18,11 @@ const BASE = '/vidmodel2/private-avatar/groups';
 /** Library groups: `/v1/vidmodel2/private-avatar/groups`. */
 export class Groups extends APIResource {
   /**
-   * Creates a group. Creates state: retried only on 429 or a refused connection.
+   * Creates a group. The gateway uses `vidmodel-2.5` when `model` is left out. Creates state:
+   * retried only on 429 or a refused connection.
    *
    * @throws RequestValidationError for a name over 255 or a description over 4000 characters.
+   * @example const group = await client.library.groups.create({ name: 'Cast', description: 'lead actors' });
    */
   async create(params: GroupCreateParams, options?: RequestOptions): Promise<Group> {
     const body = parseGroupCreateParams(params);
@@ -36,24 +38,29 @@ export class Groups extends APIResource {
   }
 
   /**
-   * Lists groups: await it for the first page, or `for await` over every group.
+   * Lists groups: await it for the first page, or `for await` over every group of every page
+   * (each page is fetched when iteration reaches it).
    *
+   * @throws RequestValidationError (as a rejection) for a `limit` outside 1-100 or a `page` below 1.
    * @example for await (const group of client.library.groups.list()) console.log(group.name);
    */
   list(params: ListParams = {}, options?: RequestOptions): PagePromise<Group> {
-    const query = parseListParams(params, 'library.groups.list');
-    const load = async (page: number): Promise<Page<Group>> => {
-      const answer = await this.transport.json<LibraryEnvelope<PageData<Group>>>({
-        method: 'GET',
-        path: BASE,
-        query: { ...query, page },
-        retry: 'safe',
-        timeout: TIMEOUTS.default,
-        options,
-      });
-      return new Page(unwrap(answer), load);
-    };
-    return new PagePromise(() => load(query.page ?? 1));
+    return new PagePromise(async () => {
+      // Validated inside the promise, so a refused query rejects like any other failure.
+      const query = parseListParams(params, 'library.groups.list');
+      const load = async (page: number): Promise<Page<Group>> => {
+        const answer = await this.transport.json<LibraryEnvelope<PageData<Group>>>({
+          method: 'GET',
+          path: BASE,
+          query: { ...query, page },
+          retry: 'safe',
+          timeout: TIMEOUTS.default,
+          options,
+        });
+        return new Page(unwrap(answer), load);
+      };
+      return load(query.page ?? 1);
+    });
   }
 
   /** Reads a group. @throws NotFoundError for an unknown or another account's group. */

@@ -10,7 +10,11 @@ const REVIEW_INTERVAL: readonly [number, number] = [5_000, 10_000];
 
 /** Library review tasks: `GET /v1/tasks/{id}` without `model`. */
 export class ReviewTasks extends APIResource {
-  /** Reads a review task. `usable_assets` holds the `asset://` references ready for video requests. */
+  /**
+   * Reads a review task. `usable_assets` holds the `asset://` references ready for video requests.
+   *
+   * @throws NotFoundError for an unknown or another account's review task.
+   */
   async retrieve(reviewTaskId: string, options?: RequestOptions): Promise<ReviewTask> {
     const answer = await this.transport.json<unknown>({
       method: 'GET',
@@ -26,7 +30,11 @@ export class ReviewTasks extends APIResource {
    * Polls a review task until it ends and resolves with it, completed or failed: a failed
    * batch can still have usable materials (`usable_assets`).
    *
-   * @throws WaitTimeoutError at the deadline (default 10 minutes).
+   * @throws WaitTimeoutError at the deadline (default 10 minutes); nothing is resubmitted.
+   * @example
+   * const task = await client.library.reviewTasks.waitForTask(review.id);
+   * if (task.status === 'failed') console.warn(task.result?.failed_assets);
+   * const refs = task.usable_assets; // asset:// references of the Active materials
    */
   waitForTask(reviewTaskId: string, options: WaitOptions<ReviewTask> = {}): Promise<ReviewTask> {
     return pollTask<ReviewTask>(

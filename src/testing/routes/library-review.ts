@@ -1,0 +1,162 @@
+import { checkParams } from '../../internal/validate.js';
+import { assetSubmitSchema } from '../../schemas/library.js';
+import type { RouteContext } from '../context.js';
+import type { MockGateway } from '../gateway.js';
+import { MockHttpError, validationError } from '../http-error.js';
+import { type MockTask, outcomeFor, type TaskPlan } from '../tasks.js';
+import {
+  assetJSON,
+  LIBRARY_TRIGGERS,
+  type LibraryStore,
+  libraryStore,
+  type ReviewTaskData,
+} from './library-store.js';
+import { taskRenderers } from './task-renderers.js';
+
+/** spec: Review task — `data.object`. */
+export const REVIEW_TASK_OBJECT = 'vidmodel.avatar.asset.task';
+
+/** The models whose library the mock serves. spec: Media library — mini uses the same library. */
+export const LIBRARY_MODELS: readonly string[] = ['vidmodel-2.0', 'vidmodel-2.5', 'vidmodel-2.0-mini'];
+
+/** spec: Media library — a group's model defaults to `vidmodel-2.5`, a review batch's to `vidmodel-2.0`. */
+export const DEFAULT_GROUP_MODEL = 'vidmodel-2.5';
+export const DEFAULT_BATCH_MODEL = 'vidmodel-2.0';
+
+const BATCH_ERROR = 'the review service could not check this batch; submit it again later';
+
+/** Refuses a model the library does not serve (400), or one the key may not use (403). */
+export function checkLibraryModel(ctx: RouteContext<unknown>, model: string): void {
+  if (!LIBRARY_MODELS.includes(model)) {
+    throw MockHttpError.spec(
+      400,
+      'invalid_request',
+      `model: the media library serves ${LIBRARY_MODELS.join(', ')}, not ${model}`,
+    );
+  }
+  ctx.requireModel(model);
+}
+
+/**
+ * `POST /v1/vidmodel2/private-avatar/assets`: checks the batch with the SDK's schema (problems
+ * of one material answer as a `media_library_error` naming `assets[<i>]`), finds or creates the
+ * group, adds the materials as `Pending` and starts a review task. No ledger entry: spec: Billing
+ * — review and library operations carry no generation charge.
+ */
+export async function submitReviewBatch(ctx: RouteContext<unknown>): Promise<void> {
+  const store = libraryStore(ctx.gateway);
+  const issues = checkParams(assetSubmitSchema, ctx.body);
+  const material = issues.filter((issue) => /^assets\[\d+\]/.test(issue.path));
+  if (material.length > 0) {
+    // spec: Errors — a library input error starts with invalid_asset_material and may name assets[<index>].
+    const detail = material.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+    throw MockHttpError.library(400, `invalid_asset_material: ${detail}`);
+  }
+  if (issues.length > 0) throw validationError(issues);
+  const body = assetSubmitSchema.parse(ctx.body);
+  const model = body.model ?? DEFAULT_BATCH_MODEL;
+  checkLibraryModel(ctx, model);
+  const assetType = body.asset_type ?? 'Image';
+  body.assets.forEach((item, i) => {
+    if (item.url.includes(LIBRARY_TRIGGERS.invalid)) {
+      throw MockHttpError.library(
+        400,
+        `invalid_asset_material: assets[${i}] could not be read as ${assetType} material (${LIBRARY_TRIGGERS.invalid})`,
+      );
+    }
+  });
+  const account = ctx.account.id;
+  // spec: States — a group is created when neither group nor group_id is given.
+  const group =
+    body.group_id !== undefined
+      ? store.group(account, body.group_id)
+      : store.createGroup(account, {
+          model,
+          name: body.group?.name ?? `group ${new Date(ctx.gateway.clock.now()).toISOString()}`,
+          description: body.group?.description,
+        });
+
+  const urls = body.assets.map((item) => item.url);
+  const batchError = urls.some((url) => url.includes(LIBRARY_TRIGGERS.reviewError));
+  const rejected = urls.filter((url) => batchError || url.includes(LIBRARY_TRIGGERS.reject)).length;
+  const plan: TaskPlan = { scale: outcomeFor(urls.join(' ')).scale };
+  if (rejected > 0) {
+    // spec: States — the task may be failed while other materials are already Active.
+    plan.outcome = {
+      failed: {
+        code: 'review_failed',
+        message: batchError ? BATCH_ERROR : `${rejected} of ${urls.length} materials were rejected`,
+      },
+    };
+  }
+  const data: ReviewTaskData = { group_id: group.id, asset_ids: [] };
+  if (batchError) data.batch_error = BATCH_ERROR;
+  const task = ctx.gateway.tasks.create<ReviewTaskData>({ account, kind: 'review', model, plan, data });
+  for (const item of body.assets) {
+    const asset = store.addAsset({
+      account,
+      asset_type: assetType,
+      group_id: group.id,
+      source_url: item.url,
+      review_task_id: task.id,
+      verdict: batchError || item.url.includes(LIBRARY_TRIGGERS.reject) ? 'Failed' : 'Active',
+      name: item.name ?? nameFromUrl(item.url),
+    });
+    data.asset_ids.push(asset.id);
+  }
+  await ctx.json(200, {
+    code: 200,
+    data: {
+      id: task.id,
+      object: REVIEW_TASK_OBJECT,
+      model,
+      status: 'processing',
+      progress: 0,
+      group_id: group.id,
+    },
+  });
+}
+
+function nameFromUrl(url: string): string {
+  try {
+    const last = new URL(url).pathname.split('/').filter(Boolean).pop();
+    return last ? decodeURIComponent(last).slice(0, 255) : 'material';
+  } catch {
+    return 'material';
+  }
+}
+
+/**
+ * A review task as `GET /v1/tasks/{id}` (no `model`) answers it. Polling the task refreshes its
+ * materials. spec: Review task (library).
+ */
+export function renderReviewTask(gateway: MockGateway, store: LibraryStore, task: MockTask<unknown>) {
+  const state = gateway.tasks.state(task);
+  const data = task.data as ReviewTaskData;
+  const assets = store.assetsOf(task);
+  const out: Record<string, unknown> = {
+    id: task.id,
+    object: REVIEW_TASK_OBJECT,
+    model: task.model,
+    status: state.status,
+    progress: state.progress,
+    group_id: data.group_id,
+  };
+  if (state.terminal && data.batch_error) {
+    // spec: Review task — a failure before per-material results exist: a safe message, no result.
+    out.error = { message: data.batch_error };
+  } else {
+    out.result = {
+      assets: assets.map(assetJSON),
+      usable_assets: assets.filter((a) => a.status === 'Active').map(assetJSON),
+      failed_assets: assets.filter((a) => a.status === 'Failed').map(assetJSON),
+    };
+  }
+  return { code: 200, data: out };
+}
+
+/** Registers the `review` renderer of `GET /v1/tasks/:id`. */
+export function registerReviewRenderer(gateway: MockGateway): void {
+  const store = libraryStore(gateway);
+  taskRenderers(gateway).set('review', (task) => renderReviewTask(gateway, store, task));
+}
