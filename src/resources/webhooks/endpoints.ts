@@ -16,7 +16,13 @@ export class Endpoints extends APIResource {
    * Registers an endpoint: HTTPS on port 443, no credentials in the URL, immutable once made.
    * The answer's `signing_secret` is returned only this once: store it.
    *
-   * @throws RequestValidationError before sending for a URL the gateway would refuse.
+   * @throws RequestValidationError before sending for a URL the gateway would refuse (not
+   * `https://`, not port 443, or with a user name or password).
+   * @example
+   * const { endpoint, signing_secret } = await client.webhooks.endpoints.create({
+   *   url: 'https://hooks.example.com/mediagw',
+   * });
+   * await secretStore.put(endpoint.key_id, signing_secret); // shown only now
    */
   async create(params: WebhookEndpointCreateParams, options?: RequestOptions): Promise<EndpointCreated> {
     return this.transport.json<EndpointCreated>({
@@ -33,12 +39,23 @@ export class Endpoints extends APIResource {
    * Starts the verification challenge: the gateway sends a `webhook.endpoint_verification`
    * event, which the receiver must answer within 10 s with `{ challenge }` (the SDK's
    * handlers do). Only verified, enabled endpoints may be named in task requests.
+   *
+   * @example
+   * await client.webhooks.endpoints.verify(endpoint.id);
    */
   verify(endpointId: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
     return this.post(path`/webhook-endpoints/${endpointId}/verify`, options);
   }
 
-  /** Pauses (`enabled: false`) or resumes (`enabled: true`) an endpoint. */
+  /**
+   * Pauses (`enabled: false`) or resumes (`enabled: true`) an endpoint. While paused, task
+   * requests naming it are rejected and its events wait; on resume, events whose 72-hour
+   * window has not passed are delivered.
+   *
+   * @throws RequestValidationError before sending when `enabled` is not a JSON boolean.
+   * @example
+   * await client.webhooks.endpoints.update(endpoint.id, { enabled: false });
+   */
   async update(
     endpointId: string,
     params: WebhookEndpointUpdateParams,
@@ -56,7 +73,12 @@ export class Endpoints extends APIResource {
 
   /**
    * Issues a new secret and key ID. The previous pair stays valid for 24 hours: give your
-   * receiver both until then.
+   * receiver both until then. Never retried on an unknown outcome (a second rotation would
+   * replace the secret you have not seen).
+   *
+   * @example
+   * const rotated = await client.webhooks.endpoints.rotateSecret(endpoint.id);
+   * // store rotated.signing_secret now; keep the old pair in the receiver for 24 hours
    */
   rotateSecret(endpointId: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
     return this.post(path`/webhook-endpoints/${endpointId}/rotate-secret`, options);

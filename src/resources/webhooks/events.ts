@@ -7,13 +7,22 @@ import type { WebhookManagementResponse } from './types.js';
 
 /** Webhook events and their delivery attempts: `/v1/webhook-events`. Records are kept 30 days. */
 export class WebhookEvents extends APIResource {
-  /** The events of a task. */
+  /**
+   * The events of a task.
+   * @throws RequestValidationError before sending when `task_id` is missing or empty.
+   * @example
+   * const events = await client.webhooks.events.list({ task_id: 'cgt-123' });
+   */
   async list(params: WebhookEventListParams, options?: RequestOptions): Promise<WebhookManagementResponse> {
     const { task_id } = parseWebhookEventListParams(params);
     return this.get('/webhook-events', options, { task_id });
   }
 
-  /** The delivery attempts of an event. */
+  /**
+   * The delivery attempts of an event.
+   * @example
+   * const attempts = await client.webhooks.events.deliveries('evt_123');
+   */
   deliveries(eventId: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
     return this.get(path`/webhook-events/${eventId}/deliveries`, options);
   }
@@ -21,6 +30,9 @@ export class WebhookEvents extends APIResource {
   /**
    * Replays an event (same ID and payload, a new 72-hour window). At most 5 per event per UTC
    * day, refused while a delivery is in flight. Does not regenerate media or bill again.
+   *
+   * @example
+   * await client.webhooks.events.redeliver('evt_123');
    */
   redeliver(eventId: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
     return this.transport.json<WebhookManagementResponse>({

@@ -20,7 +20,12 @@ export class Webhooks extends APIResource {
     this.events = new WebhookEvents(transport);
   }
 
-  /** Whether a model can produce task events (`GET /v1/webhook-capabilities?model=`). */
+  /**
+   * Whether a model can produce task events (`GET /v1/webhook-capabilities?model=`).
+   * @throws RequestValidationError before sending when `model` is missing or empty.
+   * @example
+   * const capability = await client.webhooks.capabilities({ model: 'vidmodel-2.5' });
+   */
   async capabilities(
     params: WebhookCapabilitiesParams,
     options?: RequestOptions,

@@ -1,0 +1,110 @@
+/**
+ * Receiving the gateway's webhooks with Fastify 5, and ending a video wait on the event.
+ *
+ *   npx tsx examples/webhooks-fastify.ts
+ *
+ * Run directly, it starts a mock gateway and routes the registered HTTPS URL to the local
+ * server. In a project, import from `mediagw` and `mediagw/webhooks` instead of `../src/...`.
+ */
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { MediaGateway, TaskEventHub } from 'mediagw';
+import {
+  createNodeWebhookHandler,
+  type HandledWebhookEvent,
+  type WebhookHandlerOptions,
+} from 'mediagw/webhooks';
+
+/** What the receiver needs: the endpoint's secrets by key ID, and where verified events go. */
+export type ReceiverOptions = Pick<WebhookHandlerOptions, 'secrets' | 'onEvent'>;
+
+/**
+ * The Fastify app. Fastify parses JSON by default; in a scoped plugin the webhook route keeps
+ * `application/json` as a Buffer (the signature covers the raw bytes) and hands the raw
+ * request, with that Buffer as its `body`, to the Node handler. Other routes parse JSON as usual.
+ */
+export function createApp({ secrets, onEvent }: ReceiverOptions): FastifyInstance {
+  const app = Fastify();
+  const handle = createNodeWebhookHandler({ secrets, onEvent });
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+      done(null, body);
+    });
+    scope.post('/webhooks', (request, reply) => {
+      reply.hijack();
+      handle(Object.assign(request.raw, { body: request.body }), reply.raw);
+    });
+  });
+  app.get('/health', async () => ({ ok: true }));
+  return app;
+}
+
+/** Options of {@link main}. */
+export interface MainOptions {
+  baseURL: string;
+  apiKey: string;
+  /** The public HTTPS URL the gateway delivers to. @default 'https://hooks.example.com/fastify' */
+  publicUrl?: string;
+  /** Connects `publicUrl` to the local server (a tunnel; with the mock, `mockWebhooks(gateway).route`). */
+  route?: (publicUrl: string, localUrl: string) => void;
+}
+
+/** Registers and verifies a receiver, submits a video that notifies it, and waits on the event. */
+export async function main(opts: MainOptions) {
+  const client = new MediaGateway({ baseURL: opts.baseURL, apiKey: opts.apiKey });
+  const publicUrl = opts.publicUrl ?? 'https://hooks.example.com/fastify';
+
+  // 1. Register. The signing secret is returned only now: store it (a secret manager).
+  const { endpoint, signing_secret } = await client.webhooks.endpoints.create({ url: publicUrl });
+
+  // 2. Serve the receiver. In production, store the event durably in onEvent; here it is
+  //    also handed to a TaskEventHub so a wait in this process ends on it.
+  const hub = new TaskEventHub();
+  const events: HandledWebhookEvent[] = [];
+  const app = createApp({
+    secrets: { [endpoint.key_id]: signing_secret },
+    onEvent: (event) => {
+      events.push(event);
+      hub.publish(event);
+    },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const localUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/webhooks`;
+    opts.route?.(publicUrl, localUrl);
+
+    // 3. Verify: the gateway sends a signed challenge, which the handler answers.
+    await client.webhooks.endpoints.verify(endpoint.id);
+
+    // 4. Submit a video that notifies the endpoint, and wait: the event ends the wait (one
+    //    confirming query); polling every 60-120 s is only the fallback.
+    const { task_id } = await client.videos.create({
+      model: 'vidmodel-2.0-mini',
+      prompt: 'a paper boat drifting on a pond',
+      duration: 5,
+      notifications: { webhook: { endpoint_id: endpoint.id, events: ['task.completed', 'task.failed'] } },
+      client_reference_id: 'example-fastify',
+    });
+    const task = await client.videos.waitForTask(task_id, { events: hub, model: 'vidmodel-2.0-mini' });
+    console.log(`task ${task_id} ${task.status}; events: ${events.map((e) => e.type).join(', ')}`);
+    return { endpointId: endpoint.id, taskId: task_id, task, events };
+  } finally {
+    await app.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { startMockGateway } = await import('../src/testing/index.js');
+  const { mockWebhooks } = await import('../src/testing/webhooks/index.js');
+  const gateway = await startMockGateway({ speed: 10 });
+  try {
+    await main({
+      baseURL: gateway.url,
+      apiKey: gateway.apiKey,
+      route: (publicUrl, localUrl) => mockWebhooks(gateway).route(publicUrl, localUrl),
+    });
+  } finally {
+    await gateway.close();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * A Next.js App Router route handler that receives the gateway's webhooks. Save it as
+ * `app/api/webhooks/route.ts` and set `MEDIAGW_WEBHOOK_KEY_ID` and `MEDIAGW_WEBHOOK_SECRET`
+ * (from `client.webhooks.endpoints.create`). During a secret rotation also set
+ * `MEDIAGW_WEBHOOK_PREVIOUS_KEY_ID` and `MEDIAGW_WEBHOOK_PREVIOUS_SECRET` for 24 hours.
+ *
+ * The handler reads the raw body from the `Request` itself and uses Web Crypto only, so the
+ * route runs on the Node.js and the Edge runtime alike. In a project, import from
+ * `mediagw/webhooks` instead of `../src/...`.
+ */
+import { createWebhookHandler, type HandledWebhookEvent, type WebhookHandlerOptions } from 'mediagw/webhooks';
+
+/** What the route needs: the endpoint's secrets by key ID, and where verified events go. */
+export type ReceiverOptions = Pick<WebhookHandlerOptions, 'secrets' | 'onEvent'>;
+
+/** Builds the route handler: `(req: Request) => Promise<Response>`. */
+export function createRoute({ secrets, onEvent }: ReceiverOptions): (req: Request) => Promise<Response> {
+  return createWebhookHandler({ secrets, onEvent });
+}
+
+/** The current pair, and the previous one while a rotation is in progress. */
+export function secretsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  if (env.MEDIAGW_WEBHOOK_KEY_ID && env.MEDIAGW_WEBHOOK_SECRET) {
+    secrets[env.MEDIAGW_WEBHOOK_KEY_ID] = env.MEDIAGW_WEBHOOK_SECRET;
+  }
+  if (env.MEDIAGW_WEBHOOK_PREVIOUS_KEY_ID && env.MEDIAGW_WEBHOOK_PREVIOUS_SECRET) {
+    secrets[env.MEDIAGW_WEBHOOK_PREVIOUS_KEY_ID] = env.MEDIAGW_WEBHOOK_PREVIOUS_SECRET;
+  }
+  return secrets;
+}
+
+/**
+ * Where this example keeps events: replace with a table or a queue. Store, answer, and do slow
+ * work (downloads) elsewhere: the gateway waits at most 10 seconds for the 2xx.
+ */
+export const receivedEvents: HandledWebhookEvent[] = [];
+
+async function saveEvent(event: HandledWebhookEvent): Promise<void> {
+  receivedEvents.push(event); // e.g. await db.webhookEvents.insert({ id: event.id, payload: event })
+}
+
+/** `POST /api/webhooks`. Fails at import when no secret is configured. */
+export const POST = createRoute({ secrets: secretsFromEnv(), onEvent: saveEvent });

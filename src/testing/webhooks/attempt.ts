@@ -1,0 +1,74 @@
+/**
+ * One delivery attempt: sign the event's body with the endpoint's current secret, POST it to the
+ * local route, and record what happened. spec: Authentication 5-6; Events 5 and 7.
+ */
+import { signWebhook } from '../../webhooks/sign.js';
+import type { MockClock } from '../clock.js';
+import { newId } from '../ids.js';
+import type { PostOutcome } from './http.js';
+import type { MockDeliveryAttempt, MockWebhookEndpoint, MockWebhookEvent } from './types.js';
+
+/** What an attempt needs from the webhook state. */
+export interface AttemptHost {
+  readonly gateway: { readonly clock: MockClock };
+  targetFor(url: string): string | undefined;
+  post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
+}
+
+/** The attempt as recorded, and the answer's `Retry-After`, if any. */
+export interface AttemptResult {
+  attempt: MockDeliveryAttempt;
+  retryAfter: string | undefined;
+}
+
+/**
+ * Sends `event.body` once and appends the attempt to `event.attempts`. Each attempt has a new
+ * delivery ID, timestamp and signature; the event ID and body stay the same. Never throws.
+ */
+export async function sendAttempt(
+  host: AttemptHost,
+  event: MockWebhookEvent,
+  endpoint: MockWebhookEndpoint,
+  duplicate: boolean,
+): Promise<AttemptResult> {
+  const clock = host.gateway.clock;
+  const body = event.body ?? '';
+  const target = host.targetFor(endpoint.url);
+  const attempt: MockDeliveryAttempt = {
+    id: newId('dlv_'),
+    attempt: event.attempts.length + 1,
+    startedAt: clock.now(),
+    finishedAt: undefined,
+    timestamp: clock.nowSeconds(),
+    keyId: endpoint.keyId,
+    target,
+    outcome: 'in_flight',
+    statusCode: undefined,
+    error: undefined,
+    duplicate,
+  };
+  event.attempts.push(attempt);
+  if (target === undefined) {
+    attempt.finishedAt = clock.now();
+    attempt.outcome = 'failed';
+    attempt.error = `no local route for ${endpoint.url}: call mockWebhooks(gateway).route(url, localUrl)`;
+    return { attempt, retryAfter: undefined };
+  }
+  const headers = signWebhook({
+    body,
+    secret: endpoint.secret,
+    keyId: endpoint.keyId,
+    timestamp: attempt.timestamp,
+    eventId: event.id,
+    deliveryId: attempt.id,
+  });
+  const answer = await host.post(target, body, headers);
+  const status = answer.statusCode;
+  attempt.finishedAt = clock.now();
+  attempt.statusCode = status;
+  // spec: Events 5 and 7 — any 2xx acknowledges; redirects are not followed.
+  attempt.outcome = status !== undefined && status >= 200 && status < 300 ? 'delivered' : 'failed';
+  const redirect = status !== undefined && status >= 300 && status < 400;
+  attempt.error = answer.error ?? (redirect ? `redirect (${status}) not followed` : undefined);
+  return { attempt, retryAfter: answer.headers['retry-after'] };
+}

@@ -1,0 +1,264 @@
+/**
+ * The mock gateway's delivery engine: turns finished tasks into events, delivers them signed,
+ * and retries on the spec's schedule on the mock clock. spec: Events 2-8.
+ */
+import { parseRetryAfter } from '../../core/errors.js';
+import type { CancelTimer } from '../clock.js';
+import type { MockGateway } from '../gateway.js';
+import { newId } from '../ids.js';
+import type { MockTask } from '../tasks.js';
+import { sendAttempt } from './attempt.js';
+import { batchEventPayload, batchIdOf, subscriptionOf, taskEventPayload } from './envelope.js';
+import type { PostOutcome } from './http.js';
+import { DELIVERY_WINDOW_MS, retryDelay } from './schedule.js';
+import type { MockWebhookEndpoint, MockWebhookEvent, MockWebhookOptions } from './types.js';
+
+/** What the engine needs from the webhook state around it. */
+export interface EngineHost {
+  readonly gateway: MockGateway;
+  readonly options: MockWebhookOptions;
+  readonly endpoints: ReadonlyMap<string, MockWebhookEndpoint>;
+  /** The local URL deliveries for this registered URL go to. */
+  targetFor(url: string): string | undefined;
+  post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
+  /** Pauses an endpoint that answered 410. */
+  pauseGone(endpoint: MockWebhookEndpoint): void;
+}
+
+type EventType = MockWebhookEvent['type'];
+
+/** Creates, delivers and retries events. One per gateway, owned by the webhook state. */
+export class DeliveryEngine {
+  readonly events = new Map<string, MockWebhookEvent>();
+  private readonly builders = new Map<string, () => Record<string, unknown>>();
+  private readonly timers = new Map<string, CancelTimer>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly batchesSent = new Set<string>();
+  private shuffled: MockWebhookEvent[] = [];
+  private queued = 0;
+
+  constructor(private readonly host: EngineHost) {}
+
+  /** Task listener: events for a finished task whose request subscribed to them. spec: Events 1. */
+  onTerminal(task: MockTask<unknown>): void {
+    const subscription = subscriptionOf(task);
+    if (!subscription) return;
+    const type: EventType = task.outcome === 'succeeded' ? 'task.completed' : 'task.failed';
+    if (subscription.events.includes(type)) {
+      this.create(task.account, subscription.endpointId, type, [task.id], undefined, (id, at) =>
+        taskEventPayload(this.host.gateway, task, id, at),
+      );
+    }
+    const batchId = batchIdOf(task);
+    if (batchId && subscription.events.includes('batch.completed'))
+      this.checkBatch(task, batchId, subscription.endpointId);
+  }
+
+  /** Sends `batch.completed` once every child of the batch has ended. spec: Events — batch.completed. */
+  private checkBatch(task: MockTask<unknown>, batchId: string, endpointId: string): void {
+    const key = `${task.account}/${batchId}`;
+    if (this.batchesSent.has(key)) return;
+    const now = this.host.gateway.clock.now();
+    const children = this.host.gateway.tasks
+      .list({ account: task.account })
+      .filter((t) => batchIdOf(t) === batchId);
+    if (children.some((t) => t.endsAt > now)) return;
+    this.batchesSent.add(key);
+    const ids = children.map((t) => t.id);
+    this.create(task.account, endpointId, 'batch.completed', ids, batchId, (id, at) =>
+      batchEventPayload(batchId, children, id, at),
+    );
+  }
+
+  private create(
+    account: string,
+    endpointId: string,
+    type: EventType,
+    taskIds: string[],
+    batchId: string | undefined,
+    build: (id: string, createdAt: number) => Record<string, unknown>,
+  ): void {
+    const endpoint = this.host.endpoints.get(endpointId);
+    if (!endpoint || endpoint.account !== account) return;
+    const now = this.host.gateway.clock.now();
+    const event: MockWebhookEvent = {
+      id: newId('evt_'),
+      account,
+      endpointId,
+      type,
+      taskIds,
+      batchId,
+      createdAt: now,
+      payload: undefined,
+      body: undefined,
+      status: endpoint.enabled ? 'pending' : 'paused',
+      deadline: now + DELIVERY_WINDOW_MS,
+      retryIndex: 0,
+      nextAttemptAt: undefined,
+      attempts: [],
+      replays: [],
+    };
+    this.events.set(event.id, event);
+    this.builders.set(event.id, () => build(event.id, now));
+    // Other terminal listeners (the producers publishing media) run in the same turn; the body
+    // is built after them, once, and every attempt sends the same bytes.
+    this.queued++;
+    queueMicrotask(() => {
+      this.queued--;
+      this.ensureBody(event);
+      if (event.status !== 'pending') return;
+      if (this.host.options.shuffleDeliveries) this.enqueueShuffled(event);
+      else this.start(event);
+    });
+  }
+
+  /** Builds the event's body once. */
+  ensureBody(event: MockWebhookEvent): string {
+    if (event.body === undefined) {
+      const build = this.builders.get(event.id);
+      event.payload = build ? build() : {};
+      event.body = JSON.stringify(event.payload);
+      this.builders.delete(event.id);
+    }
+    return event.body;
+  }
+
+  private enqueueShuffled(event: MockWebhookEvent): void {
+    this.shuffled.push(event);
+    if (this.shuffled.length > 1) return;
+    queueMicrotask(() => {
+      const batch = this.shuffled.splice(0).reverse();
+      this.track(
+        (async () => {
+          for (const next of batch) await this.attempt(next);
+        })(),
+      );
+    });
+  }
+
+  /** Starts an attempt now. */
+  start(event: MockWebhookEvent): void {
+    this.track(this.attempt(event));
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => console.error('mock webhooks:', error));
+    this.running.add(tracked);
+    void tracked.finally(() => this.running.delete(tracked));
+  }
+
+  private async attempt(event: MockWebhookEvent): Promise<void> {
+    this.cancelTimer(event.id);
+    event.nextAttemptAt = undefined;
+    const endpoint = this.host.endpoints.get(event.endpointId);
+    if (!endpoint?.enabled) {
+      event.status = 'paused';
+      return;
+    }
+    if (this.host.gateway.clock.now() > event.deadline) {
+      event.status = 'exhausted';
+      return;
+    }
+    event.status = 'in_flight';
+    this.ensureBody(event);
+    const { attempt, retryAfter } = await sendAttempt(this.host, event, endpoint, false);
+    if (attempt.outcome === 'delivered') {
+      event.status = 'delivered';
+      if (this.host.options.duplicateDeliveries) await sendAttempt(this.host, event, endpoint, true);
+      return;
+    }
+    // spec: Webhook endpoint — any state: a delivery answered 410 pauses the endpoint.
+    if (attempt.statusCode === 410) this.host.pauseGone(endpoint);
+    if (!endpoint.enabled) {
+      event.status = 'paused';
+      return;
+    }
+    this.scheduleRetry(event, attempt.statusCode, retryAfter);
+  }
+
+  private scheduleRetry(event: MockWebhookEvent, status: number | undefined, retryAfter: string | undefined) {
+    const { gateway, options } = this.host;
+    const now = gateway.clock.now();
+    let delay = retryDelay(event.retryIndex, options.jitter, options.random);
+    event.retryIndex++;
+    // spec: Events 7 — a valid Retry-After on 429 or 503 is honored inside the window.
+    if (status === 429 || status === 503) {
+      const asked = parseRetryAfter(retryAfter, now);
+      if (asked !== undefined && now + asked <= event.deadline) delay = asked;
+    }
+    const due = now + delay;
+    if (due > event.deadline) {
+      event.status = 'exhausted';
+      return;
+    }
+    event.status = 'retrying';
+    event.nextAttemptAt = due;
+    this.timers.set(
+      event.id,
+      gateway.clock.at(due, () => this.start(event)),
+    );
+  }
+
+  /** Stops the scheduled attempts of an endpoint's events. spec: Webhook endpoint — paused. */
+  pauseEndpoint(endpointId: string): void {
+    for (const event of this.events.values()) {
+      if (event.endpointId !== endpointId) continue;
+      if (event.status === 'pending' || event.status === 'retrying') {
+        this.cancelTimer(event.id);
+        event.nextAttemptAt = undefined;
+        event.status = 'paused';
+      }
+    }
+  }
+
+  /**
+   * Continues the paused events of a resumed endpoint whose deadline has not passed; the others
+   * are exhausted. spec: Webhook endpoint — paused -> active.
+   */
+  resumeEndpoint(endpointId: string): void {
+    const now = this.host.gateway.clock.now();
+    for (const event of this.events.values()) {
+      if (event.endpointId !== endpointId || event.status !== 'paused') continue;
+      if (now > event.deadline) event.status = 'exhausted';
+      else {
+        event.status = 'pending';
+        this.start(event);
+      }
+    }
+  }
+
+  /**
+   * Replays an event: same ID and body, a new 72-hour window, an attempt now (or when the
+   * endpoint resumes). The caller checks the daily limit and the in-flight rule. spec: Events 8.
+   */
+  replay(event: MockWebhookEvent): void {
+    const now = this.host.gateway.clock.now();
+    this.cancelTimer(event.id);
+    event.replays.push(now);
+    event.deadline = now + DELIVERY_WINDOW_MS;
+    event.retryIndex = 0;
+    event.nextAttemptAt = undefined;
+    event.status = 'pending';
+    this.start(event);
+  }
+
+  /** Resolves once no delivery is under way or about to start (bounded). */
+  async flush(): Promise<void> {
+    for (let round = 0; round < 1000; round++) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.running.size === 0 && this.queued === 0 && this.shuffled.length === 0) return;
+      await Promise.all([...this.running]);
+    }
+  }
+
+  /** Drops every scheduled attempt. */
+  close(): void {
+    for (const cancel of this.timers.values()) cancel();
+    this.timers.clear();
+  }
+
+  private cancelTimer(id: string): void {
+    this.timers.get(id)?.();
+    this.timers.delete(id);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Records the mock gateway keeps about webhook endpoints, events and delivery attempts.
+ * spec: Webhook endpoint; Webhook event envelope; Event delivery statuses.
+ */
+
+/** spec: Event delivery statuses. */
+export type MockDeliveryStatus = 'pending' | 'in_flight' | 'retrying' | 'delivered' | 'paused' | 'exhausted';
+
+/** A registered webhook endpoint. */
+export interface MockWebhookEndpoint {
+  /** `whep_...` */
+  readonly id: string;
+  readonly account: string;
+  /** The registered HTTPS URL; immutable. */
+  readonly url: string;
+  /** Key ID and secret that sign deliveries now. */
+  keyId: string;
+  secret: string;
+  /** The pair before the last rotation and the mock ms until which it stays valid (24 h). */
+  previous: { keyId: string; secret: string; expiresAt: number } | undefined;
+  verified: boolean;
+  enabled: boolean;
+  /** Why a paused endpoint is paused: a PATCH `enabled: false`, or a delivery answered 410. */
+  pausedBy: 'request' | 'gone' | undefined;
+  /** Mock ms. */
+  readonly createdAt: number;
+}
+
+/** One HTTP attempt to deliver an event. */
+export interface MockDeliveryAttempt {
+  /** `dlv_...`, new per attempt; sent as `X-Service-Delivery-ID`. */
+  readonly id: string;
+  /** 1-based number among the event's attempts. */
+  readonly attempt: number;
+  /** Mock ms the attempt started and ended. */
+  readonly startedAt: number;
+  finishedAt: number | undefined;
+  /** `X-Service-Timestamp` sent (Unix seconds, mock clock). */
+  readonly timestamp: number;
+  /** `kid` of the signature. */
+  readonly keyId: string;
+  /** The local URL the attempt went to; `undefined` when no route maps the endpoint's URL. */
+  readonly target: string | undefined;
+  outcome: 'in_flight' | 'delivered' | 'failed';
+  /** HTTP status answered; `undefined` after a network error or timeout. */
+  statusCode: number | undefined;
+  /** Why the attempt failed: a network error, a timeout, a redirect, a missing route. */
+  error: string | undefined;
+  /** Sent only because `duplicateDeliveries` is on. */
+  readonly duplicate: boolean;
+}
+
+/** An event of a task (or of a batch) for one endpoint, with its delivery state. */
+export interface MockWebhookEvent {
+  /** `evt_...`; kept by retries and replays. */
+  readonly id: string;
+  readonly account: string;
+  readonly endpointId: string;
+  readonly type: 'task.completed' | 'task.failed' | 'batch.completed';
+  /** The task it reports, or every child task of the batch. */
+  readonly taskIds: readonly string[];
+  readonly batchId: string | undefined;
+  /** Mock ms. */
+  readonly createdAt: number;
+  /** The envelope; built once, just after the task ends, then never changed. */
+  payload: Record<string, unknown> | undefined;
+  /** The exact bytes sent on every attempt. */
+  body: string | undefined;
+  status: MockDeliveryStatus;
+  /** Mock ms until which attempts are made: 72 h from creation, or from the last replay. */
+  deadline: number;
+  /** How many retry delays of the schedule have been used in this window. */
+  retryIndex: number;
+  /** Mock ms of the next scheduled attempt. */
+  nextAttemptAt: number | undefined;
+  readonly attempts: MockDeliveryAttempt[];
+  /** Mock ms of each manual replay. */
+  readonly replays: number[];
+}
+
+/** A verification challenge the mock sent. */
+export interface MockVerificationRecord {
+  readonly endpointId: string;
+  readonly eventId: string;
+  readonly challenge: string;
+  /** Mock ms. */
+  readonly at: number;
+  readonly target: string | undefined;
+  statusCode: number | undefined;
+  verified: boolean;
+  /** Why it failed. */
+  reason: string | undefined;
+}
+
+/** Settings of the mock's webhook side. Change them with `mockWebhooks(gateway).configure()`. */
+export interface MockWebhookOptions {
+  /**
+   * Adds up to 20% to each retry delay, as the gateway does. Turn off for exact delays in tests.
+   * @default true
+   */
+  jitter: boolean;
+  /** Random source of the jitter, in [0, 1). @default Math.random */
+  random: () => number;
+  /** Sends every delivered event a second time (new delivery ID, timestamp and signature). @default false */
+  duplicateDeliveries: boolean;
+  /**
+   * Sends events that become due together in reverse order of creation, one after another, so
+   * receivers see them out of order. @default false
+   */
+  shuffleDeliveries: boolean;
+  /** Total real-time limit of one delivery or verification request, in ms. spec: Events 5. @default 10000 */
+  timeoutMs: number;
+  /** Real-time limit for the response headers, in ms. spec: Events 5. @default 8000 */
+  headersTimeoutMs: number;
+}

@@ -1,0 +1,65 @@
+/**
+ * The verification challenge. spec: Events 4 — "the receiver returns HTTP 200 with
+ * `{challenge: <received value>}` within 10 seconds"; Webhook endpoint — created -> verified.
+ */
+import { signWebhook } from '../../webhooks/sign.js';
+import { newId } from '../ids.js';
+import { verificationPayload } from './envelope.js';
+import type { PostOutcome } from './http.js';
+import type { MockVerificationRecord, MockWebhookEndpoint } from './types.js';
+
+/** What the challenge needs from the webhook state. */
+export interface VerifyHost {
+  readonly gateway: { readonly clock: { now(): number; nowSeconds(): number } };
+  targetFor(url: string): string | undefined;
+  post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
+}
+
+/** Sends a signed `webhook.endpoint_verification` event and checks the answer. Never throws. */
+export async function verifyEndpoint(
+  host: VerifyHost,
+  endpoint: MockWebhookEndpoint,
+): Promise<MockVerificationRecord> {
+  const clock = host.gateway.clock;
+  const eventId = newId('evt_');
+  const challenge = newId('chl_', 16);
+  const target = host.targetFor(endpoint.url);
+  const record: MockVerificationRecord = {
+    endpointId: endpoint.id,
+    eventId,
+    challenge,
+    at: clock.now(),
+    target,
+    statusCode: undefined,
+    verified: false,
+    reason: undefined,
+  };
+  if (target === undefined) {
+    record.reason = `no local route for ${endpoint.url}: call mockWebhooks(gateway).route(url, localUrl)`;
+    return record;
+  }
+  const body = JSON.stringify(verificationPayload(eventId, challenge, clock.now()));
+  const headers = signWebhook({
+    body,
+    secret: endpoint.secret,
+    keyId: endpoint.keyId,
+    timestamp: clock.nowSeconds(),
+    eventId,
+  });
+  const answer = await host.post(target, body, headers);
+  record.statusCode = answer.statusCode;
+  if (answer.error !== undefined) record.reason = answer.error;
+  else if (answer.statusCode !== 200) record.reason = `the receiver answered ${answer.statusCode}, not 200`;
+  else if (echoed(answer.text) !== challenge) {
+    record.reason = 'the receiver did not answer {"challenge": <the value sent>}';
+  } else record.verified = true;
+  return record;
+}
+
+function echoed(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { challenge?: unknown } | null)?.challenge;
+  } catch {
+    return undefined;
+  }
+}
