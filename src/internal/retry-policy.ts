@@ -21,7 +21,10 @@ export type RetryClass = 'safe' | 'billable' | 'create';
 /** Marks a connection error raised before any byte of the request left this process. */
 export class NotSentError extends APIConnectionError {}
 
-/** The longest `Retry-After` the SDK waits for; a longer one is cut to this. */
+/**
+ * The longest `Retry-After` the SDK waits for. An answer asking for longer (a daily limit,
+ * say) is not retried: the error reaches the caller at once, with the wait it asked for.
+ */
 export const MAX_RETRY_AFTER_MS = 60_000;
 const INITIAL_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
@@ -31,6 +34,8 @@ export function isRetryable(retryClass: RetryClass, error: unknown): boolean {
   if (!(error instanceof MediaGatewayError)) return false;
   if (error instanceof NotSentError) return true;
   if (error instanceof APIError) {
+    const asked = parseRetryAfter(error.headers['retry-after']);
+    if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return false;
     if (error.status === 429) return true;
     if (retryClass !== 'safe') return false; // spec: only a 429 proves a billable submission was not taken
     return error.status === 408 || error.status >= 500;
@@ -41,7 +46,7 @@ export function isRetryable(retryClass: RetryClass, error: unknown): boolean {
 
 /**
  * The wait before retry number `attempt` (1-based): `Retry-After` when the answer carried one
- * (capped at {@link MAX_RETRY_AFTER_MS}), else exponential backoff from 0.5 s up to 8 s with
+ * (at most {@link MAX_RETRY_AFTER_MS}; longer ones are not retried), else exponential backoff from 0.5 s up to 8 s with
  * up to 25% jitter below the step.
  */
 export function retryDelay(attempt: number, error: unknown, random: () => number = Math.random): number {
