@@ -58,7 +58,7 @@ export type { Assets } from './resources/library/assets.js';
 export type { Groups } from './resources/library/groups.js';
 export type { Library } from './resources/library/index.js';
 export type { ReviewTasks } from './resources/library/review-tasks.js';
-export type { Asset, Group, ReviewTask } from './resources/library/types.js';
+export { type Asset, assetReference, type Group, type ReviewTask } from './resources/library/types.js';
 export type { Midjourney } from './resources/midjourney.js';
 export type { TaskSubmission } from './resources/submission.js';
 export type { UploadedImage, Uploads } from './resources/uploads.js';
@@ -69,7 +69,12 @@ export type { WebhookEvents } from './resources/webhooks/events.js';
 export type { Webhooks } from './resources/webhooks/index.js';
 export type { EndpointCreated, WebhookManagementResponse } from './resources/webhooks/types.js';
 export type { Notifications } from './schemas/common.js';
-export { EMBEDDING_MODELS, type EmbeddingCreateParams, type EmbeddingModel } from './schemas/embeddings.js';
+export {
+  EMBEDDING_DIMENSIONS,
+  EMBEDDING_MODELS,
+  type EmbeddingCreateParams,
+  type EmbeddingModel,
+} from './schemas/embeddings.js';
 export {
   IMAGE_MODELS,
   type ImageEditAsyncParams,

@@ -65,3 +65,17 @@ export {
   type TaskPlan,
   type TaskState,
 } from './tasks.js';
+export {
+  DELIVERY_WINDOW_MS,
+  LATER_RETRY_DELAY_MS,
+  type MockDeliveryAttempt,
+  type MockDeliveryStatus,
+  type MockVerificationRecord,
+  type MockWebhookEndpoint,
+  type MockWebhookEvent,
+  type MockWebhookOptions,
+  type MockWebhooks,
+  mockWebhooks,
+  RETRY_DELAYS_MS,
+  retryDelay as webhookRetryDelay,
+} from './webhooks/index.js';
