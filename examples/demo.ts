@@ -58,6 +58,30 @@ async function main(): Promise<void> {
       say(`edited with two reference files (sent as image[]) → ${saved.path}`);
     }
 
+    step('Video, waited for by polling');
+    const kite: VideoMiniParams = {
+      model: 'vidmodel-2.0-mini',
+      prompt: 'a red kite over a grey sea, slow pan',
+      duration: 5,
+      resolution: '720p',
+      aspect_ratio: '16:9',
+      return_last_frame: true,
+    };
+    const estimate = client.videos.estimateReservation(kite);
+    say(`submission reserves ${estimate.seconds} s at tier ${estimate.tier}`);
+    const polled = await client.videos.createAndWait(kite, {
+      interval: 150,
+      onSubmitted: (id) => say(`submitted task ${id}`),
+      onProgress: (t) => say(`${t.status} ${t.progress ?? ''}`),
+    });
+    const video = await (await client.videos.downloadContent(polled.id)).saveTo(`${outDir}/video.mp4`, {
+      onProgress: (p) => {
+        if (p.bytes === p.total) say(`streamed ${p.bytes} bytes`);
+      },
+    });
+    const frame = await (await client.videos.downloadLastFrame(polled.id)).saveTo(`${outDir}/last-frame.png`);
+    say(`video → ${video.path}; last frame → ${frame.path}`);
+
     step('A local webhook receiver');
     const hub = new TaskEventHub();
     const events: HandledWebhookEvent[] = [];
@@ -80,20 +104,15 @@ async function main(): Promise<void> {
     await client.webhooks.endpoints.verify(created.endpoint.id);
     say(`endpoint ${created.endpoint.id} registered and verified; receiver on 127.0.0.1:${port}`);
 
-    step('Video');
+    step('Video, waited for through its webhook event');
     const params: VideoMiniParams = {
       model: 'vidmodel-2.0-mini',
-      prompt: 'a red kite over a grey sea, slow pan',
+      prompt: 'a paper boat drifting on a pond',
       duration: 5,
-      resolution: '720p',
-      aspect_ratio: '16:9',
-      return_last_frame: true,
       notifications: {
         webhook: { endpoint_id: created.endpoint.id, events: ['task.completed', 'task.failed'] },
       },
     };
-    const estimate = client.videos.estimateReservation(params);
-    say(`submission reserves ${estimate.seconds} s at tier ${estimate.tier}`);
     gateway.resetRequests();
     const task = await client.videos.createAndWait(params, {
       events: hub,
@@ -108,13 +127,8 @@ async function main(): Promise<void> {
         ? `the wait ended on the webhook event (${queries} confirming task query, no polling)`
         : `the wait ended by polling (${queries} task queries)`,
     );
-    const video = await (await client.videos.downloadContent(task.id)).saveTo(`${outDir}/video.mp4`, {
-      onProgress: (p) => {
-        if (p.bytes === p.total) say(`streamed ${p.bytes} bytes`);
-      },
-    });
-    const frame = await (await client.videos.downloadLastFrame(task.id)).saveTo(`${outDir}/last-frame.png`);
-    say(`video → ${video.path}; last frame → ${frame.path}`);
+    const boat = await (await client.videos.downloadContent(task.id)).saveTo(`${outDir}/video-by-event.mp4`);
+    say(`video → ${boat.path}`);
 
     step('Embeddings');
     const texts = ['a red kite over the sea', 'a kite flying above the ocean'];
