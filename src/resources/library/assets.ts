@@ -1,7 +1,5 @@
-import { Page, type PageData, PagePromise } from '../../core/pagination.js';
-import { TIMEOUTS } from '../../internal/timeouts.js';
+import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../internal/transport.js';
-import { path } from '../../internal/url.js';
 import {
   type AssetListParams,
   type AssetSubmitParams,
@@ -10,13 +8,15 @@ import {
   parseAssetSubmitParams,
   parseAssetUpdateParams,
 } from '../../schemas/library.js';
-import { APIResource } from '../resource.js';
-import { type Asset, type LibraryEnvelope, type ReviewTask, toReviewTask, unwrap } from './types.js';
+import { LibraryCollection } from './collection.js';
+import { type Asset, type ReviewTask, toReviewTask } from './types.js';
 
 const BASE = '/vidmodel2/private-avatar/assets';
 
 /** Library materials: `/v1/vidmodel2/private-avatar/assets`. */
-export class Assets extends APIResource {
+export class Assets extends LibraryCollection {
+  protected readonly base = BASE;
+
   /**
    * Submits a review batch (1-20 materials of one type). Returns the review task
    * (`processing`, progress 0); wait for it with `library.reviewTasks.waitForTask`. Creates
@@ -32,14 +32,7 @@ export class Assets extends APIResource {
    */
   async submit(params: AssetSubmitParams, options?: RequestOptions): Promise<ReviewTask> {
     const body = parseAssetSubmitParams(params);
-    const answer = await this.transport.json<unknown>({
-      method: 'POST',
-      path: BASE,
-      body,
-      retry: 'create',
-      timeout: TIMEOUTS.default,
-      options,
-    });
+    const answer = await this.call<unknown>('POST', { body, retry: 'create', options });
     return toReviewTask(answer);
   }
 
@@ -52,22 +45,7 @@ export class Assets extends APIResource {
    * @example for await (const asset of client.library.assets.list({ status: 'Active' })) console.log(asset.asset_url);
    */
   list(params: AssetListParams = {}, options?: RequestOptions): PagePromise<Asset> {
-    return new PagePromise(async () => {
-      // Validated inside the promise, so a refused query rejects like any other failure.
-      const query = parseAssetListParams(params);
-      const load = async (page: number): Promise<Page<Asset>> => {
-        const answer = await this.transport.json<LibraryEnvelope<PageData<Asset>>>({
-          method: 'GET',
-          path: BASE,
-          query: { ...query, page },
-          retry: 'safe',
-          timeout: TIMEOUTS.default,
-          options,
-        });
-        return new Page(unwrap(answer), load);
-      };
-      return load(query.page ?? 1);
-    });
+    return this.pages(() => parseAssetListParams(params), options);
   }
 
   /**
@@ -76,39 +54,17 @@ export class Assets extends APIResource {
    * @throws NotFoundError for an unknown, deleted or another account's material.
    */
   async retrieve(assetId: string, options?: RequestOptions): Promise<Asset> {
-    const answer = await this.transport.json<LibraryEnvelope<Asset>>({
-      method: 'GET',
-      path: `${BASE}${path`/${assetId}`}`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    });
-    return unwrap(answer);
+    return this.call<Asset>('GET', { id: assetId, options });
   }
 
   /** Renames a material (no new review). @throws ConflictError (409) while it is `Pending`. */
   async update(assetId: string, params: AssetUpdateParams, options?: RequestOptions): Promise<Asset> {
     const body = parseAssetUpdateParams(params);
-    const answer = await this.transport.json<LibraryEnvelope<Asset>>({
-      method: 'PATCH',
-      path: `${BASE}${path`/${assetId}`}`,
-      body,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    });
-    return unwrap(answer);
+    return this.call<Asset>('PATCH', { id: assetId, body, options });
   }
 
   /** Deletes a material. @throws ConflictError (409) while it is `Pending`. */
   async delete(assetId: string, options?: RequestOptions): Promise<{ id: string; deleted: boolean }> {
-    const answer = await this.transport.json<LibraryEnvelope<{ id: string; deleted: boolean }>>({
-      method: 'DELETE',
-      path: `${BASE}${path`/${assetId}`}`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    });
-    return unwrap(answer);
+    return this.call<{ id: string; deleted: boolean }>('DELETE', { id: assetId, options });
   }
 }

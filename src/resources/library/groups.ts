@@ -1,7 +1,5 @@
-import { Page, type PageData, PagePromise } from '../../core/pagination.js';
-import { TIMEOUTS } from '../../internal/timeouts.js';
+import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../internal/transport.js';
-import { path } from '../../internal/url.js';
 import {
   type GroupCreateParams,
   type GroupUpdateParams,
@@ -10,13 +8,15 @@ import {
   parseGroupUpdateParams,
   parseListParams,
 } from '../../schemas/library.js';
-import { APIResource } from '../resource.js';
-import { type Group, type LibraryEnvelope, unwrap } from './types.js';
+import { LibraryCollection } from './collection.js';
+import type { Group } from './types.js';
 
 const BASE = '/vidmodel2/private-avatar/groups';
 
 /** Library groups: `/v1/vidmodel2/private-avatar/groups`. */
-export class Groups extends APIResource {
+export class Groups extends LibraryCollection {
+  protected readonly base = BASE;
+
   /**
    * Creates a group. The gateway uses `vidmodel-2.5` when `model` is left out. Creates state:
    * retried only on 429 or a refused connection.
@@ -26,15 +26,7 @@ export class Groups extends APIResource {
    */
   async create(params: GroupCreateParams, options?: RequestOptions): Promise<Group> {
     const body = parseGroupCreateParams(params);
-    const answer = await this.transport.json<LibraryEnvelope<Group>>({
-      method: 'POST',
-      path: BASE,
-      body,
-      retry: 'create',
-      timeout: TIMEOUTS.default,
-      options,
-    });
-    return unwrap(answer);
+    return this.call<Group>('POST', { body, retry: 'create', options });
   }
 
   /**
@@ -45,34 +37,12 @@ export class Groups extends APIResource {
    * @example for await (const group of client.library.groups.list()) console.log(group.name);
    */
   list(params: ListParams = {}, options?: RequestOptions): PagePromise<Group> {
-    return new PagePromise(async () => {
-      // Validated inside the promise, so a refused query rejects like any other failure.
-      const query = parseListParams(params, 'library.groups.list');
-      const load = async (page: number): Promise<Page<Group>> => {
-        const answer = await this.transport.json<LibraryEnvelope<PageData<Group>>>({
-          method: 'GET',
-          path: BASE,
-          query: { ...query, page },
-          retry: 'safe',
-          timeout: TIMEOUTS.default,
-          options,
-        });
-        return new Page(unwrap(answer), load);
-      };
-      return load(query.page ?? 1);
-    });
+    return this.pages(() => parseListParams(params, 'library.groups.list'), options);
   }
 
   /** Reads a group. @throws NotFoundError for an unknown or another account's group. */
   async retrieve(groupId: string, options?: RequestOptions): Promise<Group> {
-    const answer = await this.transport.json<LibraryEnvelope<Group>>({
-      method: 'GET',
-      path: `${BASE}${path`/${groupId}`}`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    });
-    return unwrap(answer);
+    return this.call<Group>('GET', { id: groupId, options });
   }
 
   /**
@@ -83,15 +53,7 @@ export class Groups extends APIResource {
    */
   async update(groupId: string, params: GroupUpdateParams, options?: RequestOptions): Promise<Group> {
     const body = parseGroupUpdateParams(params);
-    const answer = await this.transport.json<LibraryEnvelope<Group>>({
-      method: 'PATCH',
-      path: `${BASE}${path`/${groupId}`}`,
-      body,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    });
-    return unwrap(answer);
+    return this.call<Group>('PATCH', { id: groupId, body, options });
   }
 
   /**
@@ -102,15 +64,8 @@ export class Groups extends APIResource {
    * @throws NotFoundError for an unknown, deleted or another account's group.
    */
   async delete(groupId: string, options?: RequestOptions): Promise<{ id: string; [key: string]: unknown }> {
-    const answer = await this.transport.json<LibraryEnvelope<{ id: string } | string>>({
-      method: 'DELETE',
-      path: `${BASE}${path`/${groupId}`}`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    });
+    const data = await this.call<{ id: string } | string>('DELETE', { id: groupId, options });
     // spec: Media library — the delete "returns the group ID"; its exact shape is not shown.
-    const data = unwrap(answer);
     if (data && typeof data === 'object') return data;
     return { id: typeof data === 'string' && data ? data : groupId };
   }
