@@ -6,6 +6,7 @@ export default defineConfig([
       index: 'src/index.ts',
       'webhooks/index': 'src/webhooks/index.ts',
       'testing/index': 'src/testing/index.ts',
+      'redis/index': 'src/redis/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,

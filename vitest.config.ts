@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^mediagw$/, replacement: src('index.ts') },
       { find: /^mediagw\/webhooks$/, replacement: src('webhooks/index.ts') },
       { find: /^mediagw\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^mediagw\/redis$/, replacement: src('redis/index.ts') },
     ],
   },
   test: {

@@ -11,6 +11,14 @@ const files = {
   'dist/index.cjs': { forbid: [] },
   'dist/testing/index.js': { forbid: [] },
   'dist/testing/index.cjs': { forbid: [] },
+  'dist/redis/index.js': {
+    forbid: ['redis', 'undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'],
+    noNode: true,
+  },
+  'dist/redis/index.cjs': {
+    forbid: ['redis', 'undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'],
+    noNode: true,
+  },
   'dist/webhooks/index.js': {
     forbid: ['undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'],
     noNode: true,

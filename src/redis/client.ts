@@ -1,0 +1,108 @@
+/**
+ * The few Redis calls `mediagw/redis` makes, typed structurally so that no Redis package is
+ * imported: a node-redis 4 or 5 client fits as it is, and an ioredis client through a
+ * one-line adapter (see docs/scaling.md).
+ */
+import { MediaGatewayError } from '../core/base-error.js';
+
+/**
+ * A connection that runs commands. node-redis (`createClient()`, 4.x and 5.x) has this method
+ * as `client.sendCommand(args)`; with ioredis pass `{ sendCommand: ([name, ...args]) => redis.call(name, ...args) }`.
+ *
+ * Commands sent: `SET key value NX EX s`, `SET key value EX s`, `GET key`, `DEL key`,
+ * `PUBLISH channel message`, and `EVAL script 1 key arg...` (compare-and-delete, compare-and-set).
+ * Replies are read as RESP2 gives them: `'OK'` or `null` for `SET`, a string or `null` for
+ * `GET`, an integer for `EVAL`.
+ */
+export interface RedisCommandClient {
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+/**
+ * A connection in subscriber mode, for one channel. node-redis clients fit as they are: use a
+ * dedicated connection, `client.duplicate()`, since a subscribed connection runs no other
+ * command. With ioredis, adapt `subscribe(channel)` plus its `'message'` event.
+ */
+export interface RedisSubscriberClient {
+  /** Subscribes to `channel`; resolves once Redis confirmed the subscription. */
+  subscribe(channel: string, listener: (message: string, channel: string) => unknown): Promise<unknown>;
+  /** Removes `listener` from `channel` (and unsubscribes when it was the last). */
+  unsubscribe(channel: string, listener: (message: string, channel: string) => unknown): Promise<unknown>;
+}
+
+/** Options shared by the Redis-backed pieces. */
+export interface RedisKeyOptions {
+  /** Prepended to every key and channel name, so several apps can share one Redis. @default 'mediagw:' */
+  prefix?: string | undefined;
+  /**
+   * Longest wait for one Redis call, in milliseconds; past it the call fails. A node-redis
+   * client keeps commands in its offline queue while disconnected, so without this limit a
+   * webhook answer could hang past the gateway's 10-second acknowledgement window.
+   * @default 2000
+   */
+  timeoutMs?: number | undefined;
+}
+
+export const DEFAULT_PREFIX = 'mediagw:';
+export const DEFAULT_TIMEOUT_MS = 2_000;
+
+/** Raised when a Redis call fails or does not answer within `timeoutMs`. */
+export class RedisUnavailableError extends MediaGatewayError {
+  override readonly name = 'RedisUnavailableError';
+  /** The command that failed, e.g. `SET`. */
+  readonly command: string;
+
+  constructor(command: string, message: string, options?: { cause?: unknown }) {
+    super(`mediagw/redis: ${command} failed: ${message}`, options);
+    this.command = command;
+  }
+}
+
+/** Runs `promise` with a time limit; a failure or timeout becomes a {@link RedisUnavailableError}. */
+export async function bounded<T>(command: string, promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new RedisUnavailableError(command, `no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } catch (error) {
+    if (error instanceof RedisUnavailableError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new RedisUnavailableError(command, message, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs `send` and returns its promise, turning a synchronous throw into a rejection. */
+export function attempt<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(send());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** Sends one command with a time limit. */
+export function run(client: RedisCommandClient, args: string[], timeoutMs: number): Promise<unknown> {
+  return bounded(
+    args[0] ?? 'command',
+    attempt(() => client.sendCommand(args)),
+    timeoutMs,
+  );
+}
+
+/**
+ * Checks a whole number of seconds or milliseconds option.
+ * @throws {MediaGatewayError} when `value` is not an integer of at least `min`.
+ */
+export function checkInteger(name: string, value: number, min: number, why: string): number {
+  if (!Number.isInteger(value) || value < min) {
+    throw new MediaGatewayError(`mediagw/redis: ${name} must be an integer of at least ${min} (${why}).`);
+  }
+  return value;
+}

@@ -1,0 +1,154 @@
+/**
+ * A webhook dedupe store shared by every replica through Redis.
+ * spec: Events — item 6 (at-least-once delivery; duplicates are dropped by `id`), item 7
+ * (retries for up to 72 hours after the event was created) and item 8 (a replay opens a new window).
+ */
+import type { DedupeStore } from '../webhooks/dedupe.js';
+import {
+  attempt,
+  checkInteger,
+  DEFAULT_PREFIX,
+  DEFAULT_TIMEOUT_MS,
+  type RedisCommandClient,
+  type RedisKeyOptions,
+  run,
+} from './client.js';
+
+/** Deletes KEYS[1] only while it holds ARGV[1]: a claim is released only by its owner. */
+const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/**
+ * Sets KEYS[1] to ARGV[2] for ARGV[3] seconds while it holds ARGV[1], or is gone (the lease
+ * lapsed), but never over another replica's claim.
+ */
+const MARK_DONE_SCRIPT = `local v = redis.call('GET', KEYS[1]) if v == ARGV[1] or not v then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0`;
+
+/** The value of a handled event's key. */
+export const DONE_VALUE = 'done';
+
+const RETRY_WINDOW_SECONDS = 72 * 3_600;
+
+/** Options of {@link RedisDedupeStore}. */
+export interface RedisDedupeStoreOptions extends RedisKeyOptions {
+  /** A connected client (node-redis `createClient()`, or an adapter: see `RedisCommandClient`). */
+  client: RedisCommandClient;
+  /**
+   * How long a handled event ID is kept, in seconds, from the time `onEvent` resolved. At
+   * least the gateway's 72-hour retry window; the default adds a day of margin. A manual
+   * replay arriving later than this is processed again.
+   * @default 345600 (96 hours)
+   */
+  ttlSeconds?: number | undefined;
+  /**
+   * How long a claim holds while `onEvent` runs, in seconds. A replica that dies inside
+   * `onEvent` leaves its claim behind; it lapses after this, so a later retry is processed.
+   * Keep it longer than your slowest `onEvent` (the gateway itself stops waiting after 10 s).
+   * @default 300
+   */
+  leaseSeconds?: number | undefined;
+}
+
+/**
+ * A {@link DedupeStore} on Redis, for webhook receivers spread over several processes: of all
+ * deliveries of one event ID, on any replica, exactly one runs `onEvent`. Pass it as the
+ * `dedupe` option of `createWebhookHandler` or `createNodeWebhookHandler`.
+ *
+ * Key `<prefix>dedupe:<event_id>`, always with an expiry:
+ * - `claim`: `SET key pending:<token> NX EX leaseSeconds`; only the first caller gets `OK`.
+ * - `release` (when `onEvent` threw): deletes the key if it still holds this claim's token
+ *   (an `EVAL` compare-and-delete), so the gateway's retry is processed by whichever replica gets it.
+ * - `markDone` (after `onEvent` resolved): sets the key to `done` for `ttlSeconds`, unless
+ *   another replica claimed it meanwhile (`EVAL` compare-and-set).
+ *
+ * When Redis fails or does not answer within `timeoutMs`, `claim` throws a
+ * `RedisUnavailableError`, which the handler answers with 500, so the gateway retries later.
+ * A claim that reached Redis although its answer was lost is withdrawn by a compare-and-delete
+ * queued right behind it.
+ *
+ * @throws {MediaGatewayError} at construction when `ttlSeconds` is under 72 hours or `leaseSeconds` under 1.
+ * @example
+ * import { createClient } from 'redis';
+ * import { RedisDedupeStore } from 'mediagw/redis';
+ * const redis = await createClient({ url: process.env.REDIS_URL }).on('error', log.warn).connect();
+ * app.post('/webhooks', express.raw({ type: 'application/json' }),
+ *   createNodeWebhookHandler({ secrets, onEvent, dedupe: new RedisDedupeStore({ client: redis }) }));
+ */
+export class RedisDedupeStore implements DedupeStore {
+  readonly #client: RedisCommandClient;
+  readonly #prefix: string;
+  readonly #ttl: string;
+  readonly #lease: string;
+  readonly #timeoutMs: number;
+  /** Event ID -> the token of this store's claim, until it is released or marked done. */
+  readonly #tokens = new Map<string, string>();
+
+  constructor(options: RedisDedupeStoreOptions) {
+    this.#client = options.client;
+    this.#prefix = options.prefix ?? DEFAULT_PREFIX;
+    // spec: Events 7 — the gateway retries for up to 72 hours; an ID forgotten sooner is processed twice.
+    const ttl = options.ttlSeconds ?? RETRY_WINDOW_SECONDS + 24 * 3_600;
+    this.#ttl = String(checkInteger('ttlSeconds', ttl, RETRY_WINDOW_SECONDS, 'the 72-hour retry window'));
+    this.#lease = String(checkInteger('leaseSeconds', options.leaseSeconds ?? 300, 1, 'seconds'));
+    this.#timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, 'milliseconds');
+  }
+
+  /** The Redis key of an event ID. */
+  keyOf(eventId: string): string {
+    return `${this.#prefix}dedupe:${eventId}`;
+  }
+
+  /**
+   * Resolves `true` when this call claimed the event ID (no replica holds or handled it).
+   * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
+   */
+  async claim(eventId: string): Promise<boolean> {
+    const key = this.keyOf(eventId);
+    const token = `pending:${globalThis.crypto.randomUUID()}`;
+    try {
+      const reply = await run(this.#client, ['SET', key, token, 'NX', 'EX', this.#lease], this.#timeoutMs);
+      if (reply === null || reply === undefined) return false;
+      this.#tokens.set(eventId, token);
+      return true;
+    } catch (error) {
+      // The SET may still reach Redis (sent before the connection dropped, or held in the
+      // client's offline queue). Queued behind it, this withdraws it, so the retry is not
+      // taken for a duplicate.
+      attempt(() => this.#client.sendCommand(['EVAL', RELEASE_SCRIPT, '1', key, token])).catch(() => {});
+      throw error;
+    }
+  }
+
+  /**
+   * Withdraws this store's claim of the event ID, so the next delivery of it is processed.
+   * Does nothing when the key no longer holds this store's claim.
+   * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
+   */
+  async release(eventId: string): Promise<void> {
+    const token = this.#tokens.get(eventId);
+    if (!token) return;
+    this.#tokens.delete(eventId);
+    await run(this.#client, ['EVAL', RELEASE_SCRIPT, '1', this.keyOf(eventId), token], this.#timeoutMs);
+  }
+
+  /**
+   * Records that the event was handled: the key becomes `done` for `ttlSeconds`.
+   * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
+   */
+  async markDone(eventId: string): Promise<void> {
+    const token = this.#tokens.get(eventId);
+    if (!token) return;
+    this.#tokens.delete(eventId);
+    const args = ['EVAL', MARK_DONE_SCRIPT, '1', this.keyOf(eventId), token, DONE_VALUE, this.#ttl];
+    await run(this.#client, args, this.#timeoutMs);
+  }
+
+  /**
+   * Deletes the record of an event ID whatever its state, so that a manual replay of an
+   * event already handled is processed again.
+   * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
+   */
+  async forget(eventId: string): Promise<void> {
+    this.#tokens.delete(eventId);
+    await run(this.#client, ['DEL', this.keyOf(eventId)], this.#timeoutMs);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * `mediagw/redis`: webhook receivers and task waits spread over several processes, on a Redis
+ * the application already runs. A dedupe store so that one replica handles each event, and a
+ * task event hub so that a wait on any replica ends when any replica receives the event.
+ * Imports no Redis package: pass a connected node-redis client (4.x or 5.x) or an adapter
+ * with the same few methods (see `RedisCommandClient` and `RedisSubscriberClient`).
+ */
+export {
+  type RedisCommandClient,
+  type RedisKeyOptions,
+  type RedisSubscriberClient,
+  RedisUnavailableError,
+} from './client.js';
+export { RedisDedupeStore, type RedisDedupeStoreOptions } from './dedupe-store.js';
+export { RedisTaskEventHub, type RedisTaskEventHubOptions } from './task-event-hub.js';
