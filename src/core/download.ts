@@ -95,13 +95,17 @@ export class MediaDownload {
         done(null, chunk);
       },
     });
+    const file = createWriteStream(temporary);
     try {
-      await pipeline(source, counter, createWriteStream(temporary));
+      await pipeline(source, counter, file);
       if (total !== undefined && bytes !== total) {
         throw new MediaGatewayError(`Download ended after ${bytes} of ${total} bytes`);
       }
       await rename(temporary, path);
     } catch (error) {
+      // The file may still be opening when a transfer breaks off at once: wait for the stream
+      // to close, or the unlink would run before the file exists and leave it behind.
+      if (!file.closed) await new Promise<void>((done) => file.once('close', () => done()));
       await unlink(temporary).catch(() => undefined);
       throw error;
     }

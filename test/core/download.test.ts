@@ -1,10 +1,13 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, test } from 'vitest';
 import { MediaDownload } from '../../src/core/download.js';
 
+// The CommonJS module object: fs.WriteStream opens files through it, and it can be patched.
+const fs: typeof import('node:fs') = createRequire(import.meta.url)('node:fs');
 const dir = mkdtempSync(join(tmpdir(), 'mediagw-download-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -34,6 +37,24 @@ describe('MediaDownload', () => {
     await expect(download.saveTo(join(dir, 'b.mp4'))).rejects.toThrow('socket hang up');
     expect(existsSync(join(dir, 'b.mp4'))).toBe(false);
     expect(readdirSync(dir).filter((f) => f.includes('b.mp4'))).toEqual([]);
+  });
+
+  test('a transfer that fails before the file is even opened leaves nothing behind', async () => {
+    // Slow the file's open down, so the transfer fails while the write stream is still opening.
+    const open = fs.open;
+    const slowOpen = ((...args: Parameters<typeof fs.open>) => {
+      setTimeout(() => (open as (...a: unknown[]) => void)(...args), 30);
+    }) as typeof fs.open;
+    fs.open = slowOpen;
+    try {
+      const failing = new Readable({ read() {} });
+      failing.destroy(new Error('reset'));
+      await expect(new MediaDownload(failing, {}).saveTo(join(dir, 'early.mp4'))).rejects.toThrow('reset');
+    } finally {
+      fs.open = open;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(readdirSync(dir).filter((f) => f.includes('early'))).toEqual([]);
   });
 
   test('a body shorter than its Content-Length is an error and leaves no file', async () => {
