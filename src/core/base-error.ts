@@ -1,8 +1,32 @@
 /**
- * The root of every error the SDK throws. Kept free of imports so that the
- * `mediagw/webhooks` entry can extend it without pulling in undici or zod.
+ * The root of every error the SDK throws, in all three entries: catch it to catch them all.
+ * Thrown as itself for a misconfigured client (no key or base URL) and for misuse such as
+ * reading a download twice. Kept free of imports so that the `mediagw/webhooks` entry can
+ * extend it without pulling in undici or zod.
+ *
+ * @example
+ * try { await client.images.generate(params) }
+ * catch (e) { if (e instanceof MediaGatewayError) log.error(e.toJSON()); throw e }
  */
+// Each entry point is bundled on its own, so an error made in `mediagw/webhooks` comes from
+// another copy of this class than the one `mediagw` exports. A registered brand lets
+// `instanceof MediaGatewayError` hold across copies.
+const BRAND = Symbol.for('mediagw.error');
+
 export class MediaGatewayError extends Error {
+  /** `instanceof MediaGatewayError` is true for errors of every entry point's copy of the class. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return this === MediaGatewayError
+      ? (value as Record<symbol, unknown> | null)?.[BRAND] === true
+      : Function.prototype[Symbol.hasInstance].call(this, value);
+  }
+
+  /** @internal The brand behind `instanceof` across entry points. */
+  get [BRAND](): true {
+    return true;
+  }
+
+  /** The class name: `'MediaGatewayError'` or the subclass's name. */
   override readonly name: string = 'MediaGatewayError';
 
   /** A JSON form with no secrets in it: name, message and the error's own public fields. */

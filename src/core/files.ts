@@ -96,6 +96,9 @@ export function fileFromBase64(base64OrDataURL: string, options: FileOptions = {
   return new File([bytes as Uint8Array<ArrayBuffer>], options.filename ?? defaultName(format), { type });
 }
 
+/** The agent of `fileFromURL`, made on first use. */
+let downloadAgent: import('undici').Agent | undefined;
+
 /**
  * Downloads `url` and returns a file of its bytes, for uploading them (the gateway takes uploaded
  * bytes, not URLs, as edit inputs). The download is streamed into a temporary file, never held in
@@ -109,9 +112,12 @@ export function fileFromBase64(base64OrDataURL: string, options: FileOptions = {
  * const image = await fileFromURL('https://example.com/photo.jpg');
  */
 export async function fileFromURL(url: string | URL, options: FileFromURLOptions = {}): Promise<File> {
-  const { request, getGlobalDispatcher, interceptors } = await import('undici');
+  const { Agent, request, interceptors } = await import('undici');
   const target = new URL(url);
-  const dispatcher = (options.dispatcher ?? getGlobalDispatcher()).compose(
+  // Not the global dispatcher: once Node's own fetch has run, that slot can hold the older
+  // undici bundled with Node 20 and 22, which refuses undici 7's redirect handler.
+  downloadAgent ??= new Agent();
+  const dispatcher = (options.dispatcher ?? downloadAgent).compose(
     interceptors.redirect({ maxRedirections: 5 }),
   );
   const response = await request(target, { method: 'GET', dispatcher, signal: options.signal ?? null });

@@ -7,6 +7,7 @@ import {
   ContentModerationError,
   InternalServerError,
   MediaExpiredError,
+  MediaGatewayError,
   MediaLibraryError,
   NotFoundError,
   PayloadTooLargeError,
@@ -126,4 +127,30 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', Date.parse('2026-11-22T10:00:00Z'))).toBe(0);
   });
   test('garbage is undefined', () => expect(parseRetryAfter('soon')).toBeUndefined());
+});
+
+describe('instanceof MediaGatewayError across entry points', () => {
+  // Each entry point is bundled with its own copy of the base class; the brand stands in for it.
+  class OtherCopy extends Error {
+    get [Symbol.for('mediagw.error')]() {
+      return true;
+    }
+  }
+
+  test("an error of another entry's copy of the class is a MediaGatewayError", () => {
+    expect(new OtherCopy('from mediagw/webhooks')).toBeInstanceOf(MediaGatewayError);
+  });
+
+  test('plain errors and non-objects are not', () => {
+    expect(new Error('x')).not.toBeInstanceOf(MediaGatewayError);
+    expect(MediaGatewayError[Symbol.hasInstance]('MediaGatewayError')).toBe(false);
+    expect(MediaGatewayError[Symbol.hasInstance](null)).toBe(false);
+  });
+
+  test('subclasses keep their own prototype check', () => {
+    const base = new MediaGatewayError('m');
+    expect(base).toBeInstanceOf(MediaGatewayError);
+    expect(base).not.toBeInstanceOf(APIError);
+    expect(new OtherCopy('x')).not.toBeInstanceOf(APIError);
+  });
 });

@@ -322,6 +322,27 @@ describe('fileFromURL', () => {
     ).rejects.toThrow();
   });
 
+  test("works in a process where Node's own fetch ran first (its older undici holds the global dispatcher)", async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'mediagw-fetch-first-'));
+    try {
+      const script = join(tmp, 'child.mts');
+      const filesModule = fileURLToPath(new URL('../../src/core/files.ts', import.meta.url));
+      await writeFile(
+        script,
+        `await (await fetch(${JSON.stringify(`${base}/img/photo.png`)})).arrayBuffer();
+         const { fileFromURL } = await import(${JSON.stringify(filesModule)});
+         const file = await fileFromURL(${JSON.stringify(`${base}/redirect`)}, { tempDir: ${JSON.stringify(tmp)} });
+         console.log(file.size);`,
+      );
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
+        timeout: 15_000,
+      });
+      expect(Number(stdout.trim())).toBe(png(6, 6).byteLength);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+
   test('the temporary file is deleted once the File is collected, and at exit', async () => {
     const tmp = await mkdtemp(join(tmpdir(), 'mediagw-exit-test-'));
     try {
