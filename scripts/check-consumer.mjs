@@ -1,0 +1,284 @@
+// Uses the package as a consumer does. Run after `npm run build`:
+// 1. `npm pack`, then install the tarball into a new project in the system's temp folder;
+// 2. load every entry point with `import` (.mjs) and with `require` (.cjs), check both give the same
+//    names, start the mock gateway, make requests with the client, sign and verify webhooks
+//    (scripts/consumer/checks.cjs); start the `mediagw-mock` bin;
+// 3. type-check a TypeScript consumer against the published declarations with moduleResolution
+//    node16 (as .mts and .cts) and bundler, and an edge consumer of mediagw/webhooks without @types/node;
+// 4. bundle mediagw/webhooks (verifyWebhookAsync and createWebhookHandler) for browser and neutral
+//    targets, assert no `node:` reference, and run the bundle in a context with no Node API.
+// Exits non-zero, naming each failed check. `--keep` leaves the temporary project in place.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const fixtures = join(root, 'scripts/consumer');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const keep = process.argv.includes('--keep');
+const tmp = mkdtempSync(join(tmpdir(), 'mediagw-consumer-'));
+const project = join(tmp, 'project');
+const failures = [];
+
+function cleanUp() {
+  if (keep) console.log(`check-consumer: kept ${tmp}`);
+  else rmSync(tmp, { recursive: true, force: true });
+}
+process.on('exit', cleanUp);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1));
+
+/** Runs a command; throws with its output when it exits non-zero or runs past `timeout` ms. */
+function run(command, args, { cwd = project, timeout = 120_000 } = {}) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env } });
+  if (result.status === 0) return result.stdout;
+  const why = result.error ? result.error.message : `exit ${result.status ?? result.signal}`;
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-40).join('\n');
+  throw new Error(`${command} ${args.join(' ')}: ${why}\n${output}`);
+}
+
+async function check(name, fn) {
+  const start = performance.now();
+  try {
+    await fn();
+    console.log(`ok   ${name} (${((performance.now() - start) / 1000).toFixed(1)} s)`);
+  } catch (error) {
+    failures.push(name);
+    console.log(`FAIL ${name}\n     ${String(error?.stack ?? error).replaceAll('\n', '\n     ')}`);
+  }
+}
+
+const entries = Object.keys(pkg.exports)
+  .filter((key) => key !== './package.json')
+  .map((key) => (key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`));
+
+async function pack() {
+  for (const entry of ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts']) {
+    if (!existsSync(join(root, entry))) throw new Error(`${entry} is missing: run npm run build first`);
+  }
+  const [info] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: root }));
+  const outside = info.files
+    .map((f) => f.path)
+    .filter((p) => !/^(dist\/|package\.json$|[A-Z]+\.md$|LICENSE)/.test(p));
+  if (outside.length) throw new Error(`the tarball holds files outside dist/: ${outside.join(', ')}`);
+  return join(tmp, info.filename);
+}
+
+function install(tarball) {
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }, null, 2));
+  const flags = ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball];
+  try {
+    run('npm', [...flags, '--offline']);
+  } catch (offline) {
+    console.log(
+      `     npm install --offline failed; retrying with --prefer-offline\n     ${offline.message.split('\n')[0]}`,
+    );
+    run('npm', [...flags, '--prefer-offline']);
+  }
+  for (const name of ['checks.cjs', 'esm.mjs', 'cjs.cjs', 'edge.ts', 'edge-entry.mjs']) {
+    copyFileSync(join(fixtures, name), join(project, name));
+  }
+}
+
+function runtime(file) {
+  const line = run(process.execPath, [file], { timeout: 60_000 }).trim().split('\n').at(-1);
+  return JSON.parse(line);
+}
+
+async function runtimeChecks() {
+  let esm;
+  await check('ESM: import every entry point, client against the mock gateway, webhooks', () => {
+    esm = runtime('esm.mjs');
+    for (const [entry, file] of Object.entries(esm.files))
+      if (!file.endsWith('.js')) throw new Error(`import('${entry}') loaded ${file}`);
+  });
+  let cjs;
+  await check('CJS: require every entry point, client against the mock gateway, webhooks', () => {
+    cjs = runtime('cjs.cjs');
+    for (const [entry, file] of Object.entries(cjs.files))
+      if (!file.endsWith('.cjs')) throw new Error(`require('${entry}') loaded ${file}`);
+  });
+  await check(`ESM and CJS builds export the same names (${entries.join(', ')})`, () => {
+    if (!esm || !cjs) throw new Error('needs both runtime checks');
+    for (const entry of entries) {
+      const a = esm.names[entry] ?? [];
+      const b = cjs.names[entry] ?? [];
+      const diff = [...a.filter((n) => !b.includes(n)), ...b.filter((n) => !a.includes(n))];
+      if (!a.length || diff.length)
+        throw new Error(`${entry}: only in one build: ${diff.join(', ') || '(none)'}`);
+    }
+  });
+  await check('every error class of every entry point is instanceof the MediaGatewayError of mediagw', () => {
+    if (!esm || !cjs) throw new Error('needs both runtime checks');
+    const foreign = [...new Set([...esm.foreignErrors, ...cjs.foreignErrors])];
+    if (foreign.length)
+      throw new Error(
+        `not instanceof MediaGatewayError from 'mediagw' (each entry bundles its own copy of the class): ${foreign.join(', ')}`,
+      );
+  });
+}
+
+async function binCheck() {
+  await check('bin mediagw-mock starts, prints its base URL and stops on SIGTERM', async () => {
+    const child = spawn(join(project, 'node_modules/.bin/mediagw-mock'), ['--port', '0'], { cwd: project });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+    const deadline = Date.now() + 20_000;
+    while (
+      !/base URL:\s+http:\/\/127\.0\.0\.1:\d+/.test(output) &&
+      Date.now() < deadline &&
+      child.exitCode === null
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const url = /base URL:\s+(\S+)/.exec(output)?.[1];
+    try {
+      if (!url) throw new Error(`no base URL printed:\n${output}`);
+      const answer = await fetch(`${url}/v1/embeddings`, { method: 'POST', body: '{}' });
+      if (answer.status !== 401) throw new Error(`unauthenticated request answered ${answer.status}`);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const code = await Promise.race([
+      exited,
+      new Promise((r) => setTimeout(() => r('still running'), 10_000)),
+    ]);
+    if (code !== 0) {
+      child.kill('SIGKILL');
+      throw new Error(`mediagw-mock ended with ${code}:\n${output}`);
+    }
+  });
+}
+
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+const strict = {
+  strict: true,
+  noEmit: true,
+  skipLibCheck: false,
+  target: 'ES2022',
+  exactOptionalPropertyTypes: true,
+};
+
+async function typeChecks() {
+  const consumer = readFileSync(join(fixtures, 'consumer.ts'), 'utf8');
+  // Every entry point, the ones named in consumer.ts and any other, must resolve with types.
+  const others = entries.map((e, i) => `export type * as entry${i} from '${e}';`).join('\n');
+  const source = `${consumer}\n${others}\n`;
+  writeFileSync(join(project, 'consumer.mts'), source);
+  writeFileSync(join(project, 'consumer.cts'), source);
+  writeFileSync(join(project, 'consumer.ts'), source);
+  const typeRoots = [join(root, 'node_modules/@types')];
+  const configs = {
+    'node16 (module node16): consumer.mts as ESM and consumer.cts as CommonJS': {
+      ...strict,
+      module: 'node16',
+      moduleResolution: 'node16',
+      lib: ['ES2023'],
+      typeRoots,
+      types: ['node'],
+      files: ['consumer.mts', 'consumer.cts'],
+    },
+    'bundler (module esnext): consumer.ts': {
+      ...strict,
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      lib: ['ES2023', 'DOM'],
+      typeRoots,
+      types: ['node'],
+      files: ['consumer.ts'],
+    },
+    'bundler, ES and DOM libraries, no @types/node: edge.ts uses mediagw/webhooks': {
+      ...strict,
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      lib: ['ES2023', 'DOM'],
+      types: [],
+      files: ['edge.ts'],
+    },
+  };
+  let i = 0;
+  for (const [name, { files, ...compilerOptions }] of Object.entries(configs)) {
+    const file = `tsconfig.${i++}.json`;
+    writeFileSync(join(project, file), JSON.stringify({ compilerOptions, files }, null, 2));
+    await check(`types, ${name}`, () => run(process.execPath, [tsc, '-p', file]));
+  }
+}
+
+async function bundler() {
+  const { build } = createRequire(join(root, 'package.json'))('esbuild');
+  return async (entry, options) => {
+    const base = { entryPoints: [join(project, entry)], absWorkingDir: project, bundle: true, write: false };
+    const result = await build({ ...base, logLevel: 'silent', ...options });
+    return result.outputFiles[0].text;
+  };
+}
+
+/** Bundles edge-entry.mjs for `platform`, checks it reaches no Node built-in, and runs it without Node. */
+async function edgeRun(bundle, platform) {
+  const esm = await bundle('edge-entry.mjs', { platform, format: 'esm' });
+  if (/node:|getBuiltinModule|\brequire\(/.test(esm)) throw new Error('the bundle reaches a Node built-in');
+  if (!esm.includes('crypto.subtle')) throw new Error('the bundle has no Web Crypto call');
+  const iife = await bundle('edge-entry.mjs', { platform, format: 'iife', globalName: 'edge' });
+  // Web APIs only: no process, Buffer or require, as in an edge runtime.
+  const web = { crypto, TextEncoder, TextDecoder, Request, Response, Headers, URL, console, setTimeout };
+  const context = { ...web, SECRETS: { kid_edge: 'whsec_edge_0123' }, HANDLED: [] };
+  runInNewContext(`${iife}\nglobalThis.edge = edge;`, context);
+  const { signWebhook } = createRequire(join(project, 'package.json'))('mediagw/webhooks');
+  const body = JSON.stringify({ id: 'evt_edge', type: 'task.failed', api_version: '2026-10-03', data: {} });
+  const headers = signWebhook({ body, secret: 'whsec_edge_0123', keyId: 'kid_edge' });
+  const post = (text) =>
+    context.edge.handler(new Request('http://edge/', { method: 'POST', body: text, headers }));
+  const answer = await post(body);
+  if (answer.status !== 200) throw new Error(`the handler answered ${answer.status}: ${await answer.text()}`);
+  if ((await post(`${body} `)).status !== 400) throw new Error('a tampered body was not answered 400');
+  if (context.HANDLED.join() !== 'evt_edge') throw new Error('onEvent was not called once');
+}
+
+async function edgeBundle() {
+  const bundle = await bundler();
+  for (const platform of ['browser', 'neutral']) {
+    const name = `mediagw/webhooks bundles for platform ${platform} with no node: import, and runs without Node`;
+    await check(name, () => edgeRun(bundle, platform));
+  }
+  await check('control: bundling the sync verifyWebhook does reach node:crypto', async () => {
+    writeFileSync(join(project, 'sync-entry.mjs'), "export { verifyWebhook } from 'mediagw/webhooks';\n");
+    const out = await bundle('sync-entry.mjs', { platform: 'neutral', format: 'esm', external: ['node:*'] });
+    if (!out.includes('node:crypto')) throw new Error('the no-node: assertions above could not fail');
+  });
+}
+
+const started = performance.now();
+try {
+  const tarball = await pack();
+  console.log(`packed ${tarball}`);
+  install(tarball);
+  console.log(`installed into ${project}`);
+} catch (error) {
+  console.error(`check-consumer: could not pack and install the package\n${error.message}`);
+  process.exit(1);
+}
+await runtimeChecks();
+await binCheck();
+await typeChecks();
+await edgeBundle();
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+if (failures.length) {
+  console.error(
+    `check-consumer: ${failures.length} check(s) failed in ${seconds} s:\n- ${failures.join('\n- ')}`,
+  );
+  process.exit(1);
+}
+console.log(`check-consumer: the packed package works as a consumer uses it (${seconds} s)`);

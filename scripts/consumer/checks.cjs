@@ -1,0 +1,133 @@
+// Runtime checks of the installed package, shared by esm.mjs (import) and cjs.cjs (require).
+// `load(name)` loads an entry point the wrapper's way; `resolve(name)` says which file it is.
+// Prints one JSON line, { format, files, names, foreignErrors }, for check-consumer.mjs to compare.
+const assert = require('node:assert/strict');
+const { readFileSync } = require('node:fs');
+
+const KEY_ID = 'kid_consumer';
+const SECRET = 'whsec_consumer_0123456789';
+
+/** A `task.completed` event as the gateway sends it. */
+function completedEvent(id) {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    id,
+    type: 'task.completed',
+    api_version: '2026-10-03',
+    created_at: now,
+    data: {
+      task_id: 'task_consumer',
+      model: 'vidmodel-2.5',
+      kind: 'video',
+      status: 'completed',
+      completed_at: now,
+      task_url: 'https://gw.example/v1/videos/task_consumer',
+      result: { outputs: [] },
+      error: null,
+    },
+  };
+}
+
+async function rejection(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function checkClient(sdk, testing) {
+  assert.equal(typeof sdk.MediaGateway, 'function');
+  assert.ok(sdk.RateLimitError.prototype instanceof sdk.APIError);
+  assert.ok(sdk.APIError.prototype instanceof sdk.MediaGatewayError);
+  const gateway = await testing.startMockGateway();
+  try {
+    assert.match(gateway.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const client = new sdk.MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+    const answer = await client.embeddings.create({ model: 'text-embedding-3-small', input: 'hello' });
+    assert.equal(answer.data.length, 1);
+    assert.ok(answer.data[0].embedding.length > 0, 'the embedding has numbers');
+    const sent = gateway.requests.length;
+    const invalid = await rejection(client.embeddings.create({ model: 'no-such-model', input: 'x' }));
+    assert.ok(invalid instanceof sdk.RequestValidationError, `got ${invalid}`);
+    assert.equal(gateway.requests.length, sent, 'a refused request is never sent');
+    const wrongKey = new sdk.MediaGateway({ apiKey: 'sk-wrong', baseURL: gateway.url, maxRetries: 0 });
+    const denied = await rejection(wrongKey.embeddings.create({ model: 'bge-m3', input: 'x' }));
+    assert.ok(denied instanceof sdk.AuthenticationError, `got ${denied}`);
+    assert.equal(denied.status, 401);
+  } finally {
+    await gateway.close();
+  }
+}
+
+async function checkWebhooks(webhooks) {
+  const secrets = { [KEY_ID]: SECRET };
+  const body = JSON.stringify(completedEvent('evt_consumer_1'));
+  const headers = webhooks.signWebhook({ body, secret: SECRET, keyId: KEY_ID });
+  const event = await webhooks.verifyWebhookAsync({ body, headers, secrets });
+  assert.equal(event.id, 'evt_consumer_1');
+  assert.equal(webhooks.verifyWebhook({ body, headers, secrets }).type, 'task.completed');
+  const asyncHeaders = await webhooks.signWebhookAsync({ body, secret: SECRET, keyId: KEY_ID });
+  assert.equal(webhooks.verifyWebhook({ body, headers: asyncHeaders, secrets }).id, 'evt_consumer_1');
+
+  const tampered = await rejection(webhooks.verifyWebhookAsync({ body: `${body} `, headers, secrets }));
+  assert.ok(tampered instanceof webhooks.WebhookVerificationError, `got ${tampered}`);
+  assert.equal(tampered.reason, 'signature_mismatch');
+
+  const handled = [];
+  const handler = webhooks.createWebhookHandler({ secrets, onEvent: (e) => handled.push(e.id) });
+  const deliver = () =>
+    handler(new Request('http://127.0.0.1/hooks', { method: 'POST', body, headers: new Headers(headers) }));
+  assert.equal((await deliver()).status, 200);
+  assert.equal((await deliver()).status, 200, 'a duplicate is answered 200');
+  assert.deepEqual(handled, ['evt_consumer_1'], 'a duplicate does not reach onEvent');
+  const bad = await handler(new Request('http://127.0.0.1/hooks', { method: 'POST', body, headers: {} }));
+  assert.equal(bad.status, 400);
+}
+
+/**
+ * The error classes of other entry points that descend from a class named MediaGatewayError but
+ * are not `instanceof` the one `mediagw` exports, as `entry: Class`.
+ */
+function foreignErrorClasses(sdk, modules) {
+  const found = [];
+  for (const [entry, mod] of Object.entries(modules)) {
+    for (const [name, value] of Object.entries(mod)) {
+      if (typeof value !== 'function' || !(value.prototype instanceof Error)) continue;
+      let proto = value.prototype;
+      while (proto && proto.constructor.name !== 'MediaGatewayError') proto = Object.getPrototypeOf(proto);
+      if (proto && !(value.prototype instanceof sdk.MediaGatewayError) && value !== sdk.MediaGatewayError)
+        found.push(`${entry}: ${name}`);
+    }
+  }
+  return found;
+}
+
+/** Runs every check; throws on the first failure. */
+async function run(format, load, resolve) {
+  const pkg = JSON.parse(readFileSync(resolve('mediagw/package.json'), 'utf8'));
+  const entries = Object.keys(pkg.exports)
+    .filter((key) => key !== './package.json')
+    .map((key) => (key === '.' ? 'mediagw' : `mediagw/${key.slice(2)}`));
+  const files = {};
+  const names = {};
+  const modules = {};
+  for (const entry of entries) {
+    files[entry] = resolve(entry);
+    const mod = await load(entry);
+    modules[entry] = mod;
+    names[entry] = Object.keys(mod)
+      .filter((name) => name !== 'default' && name !== '__esModule' && name !== 'module.exports')
+      .sort();
+    assert.ok(names[entry].length > 0, `${entry} exports nothing`);
+  }
+  const sdk = await load('mediagw');
+  assert.equal(sdk.VERSION, pkg.version, 'VERSION is the package version');
+  await checkClient(sdk, await load('mediagw/testing'));
+  await checkWebhooks(await load('mediagw/webhooks'));
+  const foreignErrors = foreignErrorClasses(sdk, modules);
+  console.log(JSON.stringify({ format, files, names, foreignErrors }));
+}
+
+module.exports = { run };
