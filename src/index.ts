@@ -1,3 +1,18 @@
+/**
+ * `mediagw`: the client of the Media Generation Gateway. {@link MediaGateway} holds one resource
+ * per area (`images`, `videos`, `embeddings`, `uploads`, `library`, `webhooks`, `midjourney`);
+ * requests are checked against the gateway's rules before they are sent, and every failure is
+ * a {@link MediaGatewayError}. Receiving webhooks lives in `mediagw/webhooks`, the mock gateway
+ * in `mediagw/testing`.
+ *
+ * @example
+ * import { MediaGateway } from 'mediagw';
+ * const client = new MediaGateway(); // MEDIAGW_API_KEY and MEDIAGW_BASE_URL
+ * const task = await client.videos.createAndWait({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
+ * await (await client.videos.downloadContent(task.id)).saveTo('./kite.mp4');
+ *
+ * @module mediagw
+ */
 export { type ClientOptions, MediaGateway } from './client.js';
 export { type DownloadProgress, MediaDownload, type SaveOptions } from './core/download.js';
 export {
@@ -67,7 +82,11 @@ export type { CreateAndWaitOptions, Videos, VideoWaitOptions } from './resources
 export type { Endpoints } from './resources/webhooks/endpoints.js';
 export type { WebhookEvents } from './resources/webhooks/events.js';
 export type { Webhooks } from './resources/webhooks/index.js';
-export type { EndpointCreated, WebhookManagementResponse } from './resources/webhooks/types.js';
+export type {
+  EndpointCreated,
+  SecretRotation,
+  WebhookManagementResponse,
+} from './resources/webhooks/types.js';
 export type { Notifications } from './schemas/common.js';
 export {
   EMBEDDING_DIMENSIONS,

@@ -8,7 +8,7 @@ import {
   type WebhookEndpointUpdateParams,
 } from '../../schemas/webhook-endpoints.js';
 import { APIResource } from '../resource.js';
-import type { EndpointCreated, WebhookManagementResponse } from './types.js';
+import type { EndpointCreated, SecretRotation, WebhookManagementResponse } from './types.js';
 
 /** Webhook endpoints: `/v1/webhook-endpoints`. */
 export class Endpoints extends APIResource {
@@ -18,6 +18,8 @@ export class Endpoints extends APIResource {
    *
    * @throws RequestValidationError before sending for a URL the gateway would refuse (not
    * `https://`, not port 443, or with a user name or password).
+   * @throws APIError (a subclass by status) when the gateway refuses the URL (a private address,
+   * say) or the account already has its 20 endpoints.
    * @example
    * const { endpoint, signing_secret } = await client.webhooks.endpoints.create({
    *   url: 'https://hooks.example.com/mediagw',
@@ -40,6 +42,7 @@ export class Endpoints extends APIResource {
    * event, which the receiver must answer within 10 s with `{ challenge }` (the SDK's
    * handlers do). Only verified, enabled endpoints may be named in task requests.
    *
+   * @throws NotFoundError for an unknown endpoint or one of another account.
    * @example
    * await client.webhooks.endpoints.verify(endpoint.id);
    */
@@ -53,6 +56,7 @@ export class Endpoints extends APIResource {
    * window has not passed are delivered.
    *
    * @throws RequestValidationError before sending when `enabled` is not a JSON boolean.
+   * @throws NotFoundError for an unknown endpoint or one of another account.
    * @example
    * await client.webhooks.endpoints.update(endpoint.id, { enabled: false });
    */
@@ -76,11 +80,12 @@ export class Endpoints extends APIResource {
    * receiver both until then. Never retried on an unknown outcome (a second rotation would
    * replace the secret you have not seen).
    *
+   * @throws NotFoundError for an unknown endpoint or one of another account.
    * @example
    * const rotated = await client.webhooks.endpoints.rotateSecret(endpoint.id);
    * // store rotated.signing_secret now; keep the old pair in the receiver for 24 hours
    */
-  rotateSecret(endpointId: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
+  rotateSecret(endpointId: string, options?: RequestOptions): Promise<SecretRotation> {
     return this.post(path`/webhook-endpoints/${endpointId}/rotate-secret`, options);
   }
 
