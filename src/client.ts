@@ -27,7 +27,7 @@ export interface ClientOptions {
   dispatcher?: Dispatcher | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
-  /** Receives debug lines (requests), warnings (retries) and errors. The API key is never passed to it. */
+  /** Receives debug lines (requests and answers) and warnings (retries). The API key is never passed to it. */
   logger?: Logger | undefined;
 }
 

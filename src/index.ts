@@ -26,6 +26,7 @@ export {
   BadRequestError,
   ConflictError,
   ContentModerationError,
+  type ErrorFields,
   InternalServerError,
   InvalidResponseError,
   MediaExpiredError,
@@ -67,7 +68,7 @@ export {
   type Embedding,
   type EmbeddingsResponse,
 } from './resources/embeddings-response.js';
-export type { ImageTask, ImageTaskState } from './resources/image-task.js';
+export type { ImageTask, ImageTaskData, ImageTaskState } from './resources/image-task.js';
 export type { ImageData, Images, ImagesResponse, ImageWaitOptions } from './resources/images.js';
 export type { Assets } from './resources/library/assets.js';
 export type { Groups } from './resources/library/groups.js';
@@ -75,7 +76,7 @@ export type { Library } from './resources/library/index.js';
 export type { ReviewTasks } from './resources/library/review-tasks.js';
 export { type Asset, assetReference, type Group, type ReviewTask } from './resources/library/types.js';
 export type { Midjourney } from './resources/midjourney.js';
-export type { TaskSubmission } from './resources/submission.js';
+export type { SubmissionEnvelope, TaskSubmission } from './resources/submission.js';
 export type { UploadedImage, Uploads } from './resources/uploads.js';
 export type { VideoTask, VideoTaskCompat } from './resources/video-task.js';
 export type { CreateAndWaitOptions, Videos, VideoWaitOptions } from './resources/videos.js';

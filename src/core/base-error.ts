@@ -1,3 +1,8 @@
+// Each entry point is bundled on its own, so an error made in `mediagw/webhooks` comes from
+// another copy of this class than the one `mediagw` exports. A registered brand lets
+// `instanceof MediaGatewayError` hold across copies.
+const BRAND = Symbol.for('mediagw.error');
+
 /**
  * The root of every error the SDK throws, in all three entries: catch it to catch them all.
  * Thrown as itself for a misconfigured client (no key or base URL) and for misuse such as
@@ -8,17 +13,16 @@
  * try { await client.images.generate(params) }
  * catch (e) { if (e instanceof MediaGatewayError) log.error(e.toJSON()); throw e }
  */
-// Each entry point is bundled on its own, so an error made in `mediagw/webhooks` comes from
-// another copy of this class than the one `mediagw` exports. A registered brand lets
-// `instanceof MediaGatewayError` hold across copies.
-const BRAND = Symbol.for('mediagw.error');
-
 export class MediaGatewayError extends Error {
   /** `instanceof MediaGatewayError` is true for errors of every entry point's copy of the class. */
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // `this` is the class on the right of instanceof: the base class checks the brand, a
+    // subclass keeps the ordinary prototype check. Naming the class instead would lose that.
+    // biome-ignore lint/complexity/noThisInStatic: see above.
     return this === MediaGatewayError
       ? (value as Record<symbol, unknown> | null)?.[BRAND] === true
-      : Function.prototype[Symbol.hasInstance].call(this, value);
+      : // biome-ignore lint/complexity/noThisInStatic: see above.
+        Function.prototype[Symbol.hasInstance].call(this, value);
   }
 
   /** @internal The brand behind `instanceof` across entry points. */

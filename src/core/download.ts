@@ -58,17 +58,30 @@ export class MediaDownload {
     return source;
   }
 
-  /** The bytes as a Web `ReadableStream`. */
+  /**
+   * The bytes as a Web `ReadableStream`.
+   *
+   * @throws MediaGatewayError when the download was already read.
+   */
   get body(): ReadableStream<Uint8Array> {
     return Readable.toWeb(this.take()) as ReadableStream<Uint8Array>;
   }
 
-  /** The bytes as a Node `Readable`, the fastest way to pipe them elsewhere in Node. */
+  /**
+   * The bytes as a Node `Readable`, the fastest way to pipe them elsewhere in Node.
+   *
+   * @throws MediaGatewayError when the download was already read.
+   */
   nodeStream(): Readable {
     return this.take();
   }
 
-  /** Reads the whole file into memory. Use `saveTo` or `body` for large media. */
+  /**
+   * Reads the whole file into memory. Use `saveTo` or `body` for large media.
+   *
+   * @throws MediaGatewayError when the download was already read; the stream's error when the
+   * transfer breaks off.
+   */
   async arrayBuffer(): Promise<ArrayBuffer> {
     const chunks: Buffer[] = [];
     for await (const chunk of this.take()) chunks.push(chunk as Buffer);
@@ -81,9 +94,19 @@ export class MediaDownload {
    * place when complete: a failed download leaves no partial file behind.
    *
    * @returns the path and the number of bytes written.
-   * @throws APIConnectionError-like errors from the stream when the transfer breaks off.
+   * @throws the stream's error when the transfer breaks off (a network error, or the caller's
+   * abort); a `MediaGatewayError` when fewer bytes arrived than `Content-Length` announced, or
+   * when the download was already read; the `fs` error when the folder cannot be written.
    */
-  async saveTo(path: string, options: SaveOptions = {}): Promise<{ path: string; bytes: number }> {
+  async saveTo(
+    path: string,
+    options: SaveOptions = {},
+  ): Promise<{
+    /** The path written, as given. */
+    path: string;
+    /** Bytes written. */
+    bytes: number;
+  }> {
     const source = this.take();
     const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.part`);
     let bytes = 0;

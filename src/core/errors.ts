@@ -19,9 +19,15 @@ export interface ValidationIssue {
  * catch (e) { if (e instanceof RequestValidationError) console.log(e.issues) } // [{ path: 'duration', ... }]
  */
 export class RequestValidationError extends MediaGatewayError {
+  /** Always `'RequestValidationError'`. */
   override readonly name = 'RequestValidationError';
+  /** Every rule the request breaks, one issue per field path, in the order found. */
   readonly issues: ValidationIssue[];
 
+  /**
+   * @param operation - what was refused, e.g. `videos.create`; starts the message.
+   * @param issues - the rules broken; listed in the message as `path: rule`.
+   */
   constructor(operation: string, issues: ValidationIssue[]) {
     const list = issues.map((i) => `${i.path || '(request)'}: ${i.message}`).join('; ');
     super(`${operation} was not sent: ${list}`);
@@ -31,18 +37,29 @@ export class RequestValidationError extends MediaGatewayError {
 
 /** What an {@link APIError} is built from. */
 export interface APIErrorInit {
+  /** HTTP status of the answer. */
   status: number;
+  /** The parsed JSON body, or its text when it was not JSON. */
   body: unknown;
+  /** The answer's headers, names lower-cased. */
   headers: Record<string, string>;
+  /** `X-Service-Request-Id` of the answer, when it had one. */
   requestId: string | undefined;
   /** `METHOD /v1/path`, for the message. */
   operation: string;
 }
 
-/** The parts of an error body that the spec's three body shapes carry. */
-interface ErrorFields {
+/**
+ * The parts of an error body that the spec's three body shapes carry.
+ *
+ * @inline
+ */
+export interface ErrorFields {
+  /** `code`, or `error.code` (falling back to `error.type`) of a wrapped body. */
   code: string | undefined;
+  /** `message` or `error.message`; the text itself for a non-JSON body. */
   message: string | undefined;
+  /** `error.type` of a wrapped body, e.g. `media_library_error`. */
   type: string | undefined;
 }
 
@@ -72,9 +89,19 @@ function readErrorFields(body: unknown): ErrorFields {
 
 /**
  * The gateway answered with a non-2xx status. Subclasses name the status; `fromResponse`
- * picks the right one.
+ * picks the right one. The message reads `METHOD /v1/path failed with <status> <code>: <message>
+ * [request <id>]`.
+ *
+ * @example
+ * try {
+ *   await client.library.assets.retrieve('asset_missing');
+ * } catch (error) {
+ *   if (error instanceof NotFoundError) console.log(error.status, error.code, error.requestId);
+ *   else throw error;
+ * }
  */
 export class APIError extends MediaGatewayError {
+  /** The class name, e.g. `'APIError'` or `'NotFoundError'`. */
   override readonly name: string = 'APIError';
   /** HTTP status of the answer. */
   readonly status: number;
@@ -87,6 +114,12 @@ export class APIError extends MediaGatewayError {
   /** The parsed body (or its text when it was not JSON). */
   readonly body: unknown;
 
+  /**
+   * Prefer {@link APIError.fromResponse}, which picks the subclass.
+   *
+   * @param init - the answer.
+   * @param fields - the code, message and type of the body; read from `init.body` when omitted.
+   */
   constructor(init: APIErrorInit, fields: ErrorFields = readErrorFields(init.body)) {
     const detail = fields.message ?? '(no message in the body)';
     const id = init.requestId ? ` [request ${init.requestId}]` : '';
@@ -100,7 +133,18 @@ export class APIError extends MediaGatewayError {
     Object.defineProperty(this, 'headers', { value: init.headers, enumerable: false });
   }
 
-  /** Builds the subclass that fits the status and body. */
+  /**
+   * Builds the subclass that fits the status and body: `error.type` `media_library_error` gives
+   * {@link MediaLibraryError}; 400 with code `nsfw_content_detected` gives
+   * {@link ContentModerationError}; then 400, 401, 403, 404, 409, 410, 413, 429 and 5xx each
+   * map to their class, and any other status to a plain `APIError`.
+   *
+   * @example
+   * const error = APIError.fromResponse({
+   *   status: 404, body: { code: 'not_found', message: 'no such task', data: null },
+   *   headers: {}, requestId: 'req_1', operation: 'GET /v1/videos/task_1',
+   * }); // a NotFoundError
+   */
   static fromResponse(init: APIErrorInit): APIError {
     const fields = readErrorFields(init.body);
     if (fields.type === 'media_library_error') return new MediaLibraryError(init, fields);
@@ -131,34 +175,42 @@ export class APIError extends MediaGatewayError {
 
 /** 400: the gateway refused the request; no task was created and nothing was reserved. */
 export class BadRequestError extends APIError {
+  /** `'BadRequestError'`, or the subclass's name. */
   override readonly name: string = 'BadRequestError';
 }
 /** 401: missing or invalid key, or a download without the task account's key. */
 export class AuthenticationError extends APIError {
+  /** Always `'AuthenticationError'`. */
   override readonly name = 'AuthenticationError';
 }
 /** 403: the key may not use this model. */
 export class PermissionDeniedError extends APIError {
+  /** Always `'PermissionDeniedError'`. */
   override readonly name = 'PermissionDeniedError';
 }
 /** 404: unknown, deleted or another account's resource; or a last frame that is not available. */
 export class NotFoundError extends APIError {
+  /** Always `'NotFoundError'`. */
   override readonly name = 'NotFoundError';
 }
 /** 409: material not ready, pending rename or delete, or a non-empty group delete. */
 export class ConflictError extends APIError {
+  /** Always `'ConflictError'`. */
   override readonly name = 'ConflictError';
 }
 /** 410: the media has expired or is no longer available. A replay does not bring it back. */
 export class MediaExpiredError extends APIError {
+  /** Always `'MediaExpiredError'`. */
   override readonly name = 'MediaExpiredError';
 }
 /** 413: the upload is over the gateway's size limit. */
 export class PayloadTooLargeError extends APIError {
+  /** Always `'PayloadTooLargeError'`. */
   override readonly name = 'PayloadTooLargeError';
 }
 /** 429: a rate or quota limit. The gateway did not take the request. */
 export class RateLimitError extends APIError {
+  /** Always `'RateLimitError'`. */
   override readonly name = 'RateLimitError';
   /** Milliseconds the gateway asked to wait (`Retry-After`), when it said. */
   get retryAfterMs(): number | undefined {
@@ -167,6 +219,7 @@ export class RateLimitError extends APIError {
 }
 /** 5xx: the gateway or an upstream failed. */
 export class InternalServerError extends APIError {
+  /** Always `'InternalServerError'`. */
   override readonly name = 'InternalServerError';
 }
 
@@ -175,9 +228,12 @@ export class InternalServerError extends APIError {
  * reservation. `categories` holds the flagged categories named in the message.
  */
 export class ContentModerationError extends BadRequestError {
+  /** Always `'ContentModerationError'`. */
   override readonly name = 'ContentModerationError';
+  /** The flagged categories named in the message, e.g. `['violence', 'hate']`; empty when it names none. */
   readonly categories: string[];
 
+  /** Built by {@link APIError.fromResponse}. */
   constructor(init: APIErrorInit, fields: ErrorFields) {
     super(init, fields);
     this.categories = parseCategories(fields.message ?? '');
@@ -204,9 +260,12 @@ function parseCategories(message: string): string[] {
  * index of the batch item the message names (`assets[<n>]`), when it names one.
  */
 export class MediaLibraryError extends APIError {
+  /** Always `'MediaLibraryError'`. */
   override readonly name = 'MediaLibraryError';
+  /** Zero-based index of the batch item the message names (`assets[<n>]`), when it names one. */
   readonly assetIndex: number | undefined;
 
+  /** Built by {@link APIError.fromResponse}. */
   constructor(init: APIErrorInit, fields: ErrorFields) {
     super(init, fields);
     const match = /assets\[(\d+)\]/.exec(fields.message ?? '');
@@ -214,32 +273,62 @@ export class MediaLibraryError extends APIError {
   }
 }
 
-/** No answer came back, and nothing billable can have happened (or the call was not billable). */
+/**
+ * No answer came back (refused or reset connection, DNS failure, TLS error), and nothing
+ * billable can have happened (or the call was not billable). `cause` holds the network error.
+ * Calls that are safe to repeat were retried first (up to `maxRetries` times).
+ */
 export class APIConnectionError extends MediaGatewayError {
+  /** `'APIConnectionError'`, or the subclass's name. */
   override readonly name: string = 'APIConnectionError';
+  /**
+   * @param message - what failed, naming the method and path.
+   * @param options - `cause`: the underlying network error.
+   */
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
 }
 
-/** No answer came back in time. */
+/**
+ * No answer came back within the attempt's timeout (`timeout` of the client or the call).
+ * For a billable submission the SDK throws {@link AmbiguousSubmissionError} instead.
+ */
 export class APIConnectionTimeoutError extends APIConnectionError {
+  /** Always `'APIConnectionTimeoutError'`. */
   override readonly name = 'APIConnectionTimeoutError';
 }
 
-/** The caller's `signal` aborted the call. */
+/** The caller's `signal` aborted the call or the wait. Never retried. */
 export class APIUserAbortError extends MediaGatewayError {
+  /** Always `'APIUserAbortError'`. */
   override readonly name = 'APIUserAbortError';
+  /**
+   * @param message - what was aborted. @default 'The request was aborted by the caller.'
+   * @param options - `cause`: the signal's reason.
+   */
   constructor(message = 'The request was aborted by the caller.', options?: { cause?: unknown }) {
     super(message, options);
   }
 }
 
-/** An answer came back but its body could not be read as the JSON the gateway sends. */
+/**
+ * An answer came back but its body could not be read as the JSON the gateway sends (not JSON,
+ * cut short, or missing the fields the operation needs).
+ */
 export class InvalidResponseError extends MediaGatewayError {
+  /** Always `'InvalidResponseError'`. */
   override readonly name = 'InvalidResponseError';
+  /** HTTP status of the unreadable answer. */
   readonly status: number;
+  /** `X-Service-Request-Id` of the answer, when it had one. */
   readonly requestId: string | undefined;
+  /**
+   * @param message - what could not be read, naming the method and path.
+   * @param status - HTTP status of the answer.
+   * @param requestId - `X-Service-Request-Id` of the answer.
+   * @param options - `cause`: the parse error.
+   */
   constructor(message: string, status: number, requestId: string | undefined, options?: { cause?: unknown }) {
     super(message, options);
     this.status = status;
@@ -254,9 +343,15 @@ export class InvalidResponseError extends MediaGatewayError {
  * submission is a separate billable task.
  */
 export class AmbiguousSubmissionError extends MediaGatewayError {
+  /** Always `'AmbiguousSubmissionError'`. */
   override readonly name = 'AmbiguousSubmissionError';
   /** `METHOD /v1/path` of the submission. */
   readonly operation: string;
+  /**
+   * @param operation - `METHOD /v1/path` of the submission.
+   * @param reason - why the outcome is unknown, e.g. `timed out after 180000 ms`.
+   * @param options - `cause`: the underlying error.
+   */
   constructor(operation: string, reason: string, options?: { cause?: unknown }) {
     super(
       `${operation} was sent but its outcome is unknown (${reason}). The task may exist and be billed: ` +
@@ -267,14 +362,30 @@ export class AmbiguousSubmissionError extends MediaGatewayError {
   }
 }
 
-/** A waited-for task ended failed. */
+/**
+ * A waited-for task ended failed (thrown by `waitForTask` and `createAndWait`); `task` holds
+ * it as last read. For a video task the gateway refunds the reservation. Submitting again makes
+ * a new, separately billed task.
+ *
+ * @example
+ * try { await client.videos.createAndWait(params) }
+ * catch (e) { if (e instanceof TaskFailedError) console.log(e.taskId, e.code) } // 'task_failed'
+ */
 export class TaskFailedError extends MediaGatewayError {
+  /** Always `'TaskFailedError'`. */
   override readonly name = 'TaskFailedError';
   /** The task as last read. */
   readonly task: unknown;
+  /** The public task ID. */
   readonly taskId: string;
   /** The task's error code (`task_failed`, `FormatUnsupported`, `InvalidParameter.TaskTypeMismatch`, ...). */
   readonly code: string | undefined;
+  /**
+   * @param taskId - the public task ID.
+   * @param task - the task as last read.
+   * @param code - the task's error code.
+   * @param message - the task's error message; `no detail given` when absent.
+   */
   constructor(taskId: string, task: unknown, code: string | undefined, message: string | undefined) {
     super(`Task ${taskId} failed${code ? ` (${code})` : ''}: ${message ?? 'no detail given'}`);
     this.taskId = taskId;
@@ -283,12 +394,22 @@ export class TaskFailedError extends MediaGatewayError {
   }
 }
 
-/** The wait's deadline passed. Nothing was resubmitted: keep `taskId` and look again later. */
+/**
+ * The wait's deadline (`timeout`, 10 minutes by default) passed before the task ended. Nothing
+ * was resubmitted: keep `taskId` and query it again later; the task may still succeed and bill.
+ */
 export class WaitTimeoutError extends MediaGatewayError {
+  /** Always `'WaitTimeoutError'`. */
   override readonly name = 'WaitTimeoutError';
+  /** The public task ID, to query again later. */
   readonly taskId: string;
   /** The task as last read, if any poll answered. */
   readonly lastTask: unknown;
+  /**
+   * @param taskId - the public task ID.
+   * @param timeoutMs - the deadline that passed, for the message.
+   * @param lastTask - the task as last read, if any poll answered.
+   */
   constructor(taskId: string, timeoutMs: number, lastTask: unknown) {
     super(
       `Task ${taskId} was not finished after ${Math.round(timeoutMs / 1000)} s. It was not resubmitted; ` +
@@ -299,7 +420,14 @@ export class WaitTimeoutError extends MediaGatewayError {
   }
 }
 
-/** Parses `Retry-After` (seconds or an HTTP date) into milliseconds from now. */
+/**
+ * Parses `Retry-After` (seconds or an HTTP date) into milliseconds from `now`.
+ *
+ * @returns the delay in milliseconds (0 for a date in the past), or `undefined` when the value
+ * is absent or unreadable.
+ * @example
+ * parseRetryAfter('2'); // 2000
+ */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();

@@ -39,6 +39,7 @@ export class TaskEventHub implements TaskEventSource {
   private readonly maxAgeMs: number;
   private readonly now: () => number;
 
+  /** @param options - bounds of the early-event buffer, and a clock for tests. */
   constructor(options: TaskEventHubOptions = {}) {
     this.maxBuffered = options.maxBuffered ?? 1000;
     this.maxAgeMs = options.maxAgeMs ?? 600_000;
@@ -65,6 +66,13 @@ export class TaskEventHub implements TaskEventSource {
     }
   };
 
+  /**
+   * Resolves with the task's terminal event: at once when it arrived early (and is still
+   * kept), or when {@link TaskEventHub.publish} receives it. Called by waits; each event
+   * ends every wait of its task.
+   *
+   * @throws the signal's reason (a rejection) when `signal` aborts first.
+   */
   waitFor(taskId: string, signal: AbortSignal): Promise<WebhookEventLike> {
     this.prune();
     const kept = this.early.get(taskId);
@@ -91,7 +99,12 @@ export class TaskEventHub implements TaskEventSource {
   }
 
   /** Number of waits listening now and events kept for later waits (for monitoring and tests). */
-  get size(): { waiting: number; buffered: number } {
+  get size(): {
+    /** Waits listening now. */
+    waiting: number;
+    /** Early events kept for waits that have not started. */
+    buffered: number;
+  } {
     let waiting = 0;
     for (const set of this.waiters.values()) waiting += set.size;
     return { waiting, buffered: this.early.size };

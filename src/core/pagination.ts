@@ -1,8 +1,12 @@
 /** One page of a list, as the gateway returns it: `{code:200, data:{items, total, page, limit}}`. */
 export interface PageData<T> {
+  /** The records of this page. */
   items: T[];
+  /** Records in the whole list. */
   total: number;
+  /** This page's number, from 1. */
   page: number;
+  /** Records per page (1-100; the gateway's default is 20). */
   limit: number;
 }
 
@@ -14,11 +18,19 @@ export interface PageData<T> {
  * for await (const asset of client.library.assets.list({ status: 'Active' })) console.log(asset.asset_url);
  */
 export class Page<T> implements AsyncIterable<T> {
+  /** The records of this page (empty when the answer held none). */
   readonly items: T[];
+  /** Records in the whole list. */
   readonly total: number;
+  /** This page's number, from 1. */
   readonly page: number;
+  /** Records per page. */
   readonly limit: number;
 
+  /**
+   * @param data - the `data` of a list answer.
+   * @param fetchPage - loads a page by number; {@link Page.getNextPage} calls it.
+   */
   constructor(
     data: PageData<T>,
     private readonly fetchPage: (page: number) => Promise<Page<T>>,
@@ -34,11 +46,22 @@ export class Page<T> implements AsyncIterable<T> {
     return this.items.length > 0 && this.page * this.limit < this.total;
   }
 
-  /** Fetches the following page. @throws MediaGatewayError-family errors of the request */
+  /**
+   * Fetches the following page. Check {@link Page.hasNextPage} first: past the end the
+   * gateway answers an empty page.
+   *
+   * @throws the list request's errors (an APIError subclass, APIConnectionError, ...).
+   */
   getNextPage(): Promise<Page<T>> {
     return this.fetchPage(this.page + 1);
   }
 
+  /**
+   * Every item of this page and of each following page, fetching a page only when iteration
+   * reaches it.
+   *
+   * @throws the list request's errors, from the `for await` loop.
+   */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     let current: Page<T> = this;
     for (;;) {
@@ -56,11 +79,13 @@ export class Page<T> implements AsyncIterable<T> {
 export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   private readonly promise: Promise<Page<T>>;
 
+  /** @param load - loads the first page; called at once. */
   constructor(load: () => Promise<Page<T>>) {
     this.promise = load();
     this.promise.catch(() => undefined); // rejections surface where the caller awaits or iterates
   }
 
+  /** Resolves with the first {@link Page}; rejects with the list request's error. */
   // biome-ignore lint/suspicious/noThenProperty: awaiting a list() call is its purpose.
   then<A = Page<T>, B = never>(
     onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
@@ -69,10 +94,16 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return this.promise.then(onFulfilled, onRejected);
   }
 
+  /** Handles a failure of the first page's request, as `Promise.prototype.catch` does. */
   catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
     return this.promise.catch(onRejected);
   }
 
+  /**
+   * Every item of every page, fetching each page when iteration reaches it.
+   *
+   * @throws the list request's errors (a refused query included), from the `for await` loop.
+   */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     yield* await this.promise;
   }

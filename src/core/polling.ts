@@ -32,9 +32,11 @@ export type TaskOutcome = 'pending' | 'succeeded' | 'failed';
 
 /** What a resource tells the wait loop about its task kind. */
 export interface PollSpec<T> {
+  /** The task to poll. */
   taskId: string;
   /** Reads the task once. */
   fetch: (signal: AbortSignal) => Promise<T>;
+  /** Where a task read stands. */
   outcome: (task: T) => TaskOutcome;
   /** The error code and message of a failed task. */
   failure: (task: T) => { code?: string | undefined; message?: string | undefined };
@@ -46,6 +48,7 @@ export interface PollSpec<T> {
 
 /** spec: Events 10 — fallback polling for a task without a terminal event, every 60-120 s. */
 export const EVENT_FALLBACK_INTERVAL: readonly [number, number] = [60_000, 120_000];
+/** spec: States — the suggested overall polling deadline, 10 minutes. */
 export const DEFAULT_WAIT_TIMEOUT = 600_000;
 
 function pick(interval: number | readonly [number, number]): number {

@@ -40,7 +40,12 @@ export interface ReservationEstimate {
   /** Tier whose unit price applies: see {@link MINI_TIERS}, {@link V25_TIERS}, {@link MOTION_TIERS}. */
   tier: string;
   /** How `seconds` splits between generated output and reference video. */
-  billableSeconds: { generated: number; referenceVideo: number };
+  billableSeconds: {
+    /** Output seconds reserved (the requested duration, or the default the spec names). */
+    generated: number;
+    /** Reference-video seconds added, each input rounded up to whole seconds. */
+    referenceVideo: number;
+  };
   /** `seconds` times the tier's price, present only when `hints.prices` names the tier. */
   cost?: number;
   /** What was assumed, in words, e.g. `duration omitted: 5 s reserved`. */

@@ -3,7 +3,17 @@
  * `mediagw/webhooks`; this structural type keeps the client free of that entry.
  */
 export interface WebhookEventLike {
+  /** The event ID (`evt_...`). */
   id?: string | undefined;
+  /** The event type; waits act on `task.completed` and `task.failed` only. */
   type: string;
-  data?: { task_id?: string | undefined; status?: string | undefined } | undefined;
+  /** The event's data: the task it is about and its status. */
+  data?:
+    | {
+        /** Public task ID. */
+        task_id?: string | undefined;
+        /** `completed` or `failed`. */
+        status?: string | undefined;
+      }
+    | undefined;
 }

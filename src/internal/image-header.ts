@@ -17,8 +17,11 @@ export const IMAGE_MIME_TYPES: Readonly<Record<ImageFormat, string>> = {
 
 /** What the header of an image says. A field is `undefined` when the bytes at hand do not tell. */
 export interface ImageHeader {
+  /** `png`, `jpeg`, `gif` or `webp`. */
   format: ImageFormat;
+  /** Width in pixels. */
   width?: number | undefined;
+  /** Height in pixels. */
   height?: number | undefined;
   /** PNG: colour type 4 or 6, or a `tRNS` chunk before `IDAT`. WebP: the alpha flag. JPEG: always false. */
   hasAlpha?: boolean | undefined;
@@ -29,6 +32,7 @@ export interface ImageHeader {
  * file, or when only part of the file is available (a stream's peeked head).
  */
 export interface ByteReader {
+  /** Reads up to `length` bytes from `offset`. */
   read(offset: number, length: number): Promise<Uint8Array>;
 }
 

@@ -29,50 +29,73 @@ export interface RequestOptions {
 
 /** Where the SDK writes what it does. Every method is optional; the API key is never passed to it. */
 export interface Logger {
+  /** Each request sent (`→ POST /v1/...`) and each answer's status, with its request ID. */
   debug?(message: string, data?: Record<string, unknown>): void;
+  /** Accepted for symmetry; the SDK writes nothing at this level today. */
   info?(message: string, data?: Record<string, unknown>): void;
+  /** Each retry: what failed and the delay before the next attempt. */
   warn?(message: string, data?: Record<string, unknown>): void;
+  /** Accepted for symmetry; the SDK writes nothing at this level today (errors are thrown). */
   error?(message: string, data?: Record<string, unknown>): void;
 }
 
 /** A streamed request body with its headers (multipart). Built anew for every attempt. */
 export interface StreamBody {
+  /** The body's chunks. */
   body: AsyncIterable<Uint8Array>;
+  /** Headers of the body (content type with boundary, length). */
   headers: Record<string, string>;
 }
 
 /** One request as a resource describes it. */
 export interface RequestSpec {
+  /** HTTP method. */
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path below `/v1`, built with the `path` helper. */
   path: string;
+  /** Query parameters. */
   query?: Record<string, QueryValue> | undefined;
   /** JSON body. */
   body?: unknown;
   /** Streamed body factory (multipart); called once per attempt. */
   stream?: (() => Promise<StreamBody>) | undefined;
+  /** How the request may be retried. */
   retry: RetryClass;
   /** The operation's default timeout in milliseconds. */
   timeout: number;
+  /** The caller's per-call options. */
   options?: RequestOptions | undefined;
 }
 
 /** An answer whose headers arrived, its body not yet read. */
 export interface RawResponse {
+  /** HTTP status. */
   status: number;
+  /** Headers, lower-cased names. */
   headers: Record<string, string>;
+  /** `X-Service-Request-Id`, when present. */
   requestId: string | undefined;
+  /** The body, not yet read. */
   body: Dispatcher.ResponseData['body'];
+  /** The URL that answered (after redirects). */
   url: string;
 }
 
+/** What the client hands the transport: its resolved options. */
 export interface TransportConfig {
+  /** The API key; never logged. */
   apiKey: string;
+  /** The normalised base URL, without `/v1`. */
   baseURL: string;
+  /** Milliseconds per attempt, overriding every operation's default. */
   timeout?: number | undefined;
+  /** Retries where a retry is safe. */
   maxRetries: number;
+  /** An undici dispatcher. */
   dispatcher?: Dispatcher | undefined;
+  /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
+  /** Where requests and retries are logged. */
   logger?: Logger | undefined;
 }
 
@@ -109,8 +132,11 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
  * mapping and redaction. Resources describe requests; this sends them.
  */
 export class Transport {
+  /** The normalised base URL, without `/v1`. */
   readonly baseURL: string;
+  /** The base URL's origin: the key is sent only there. */
   readonly origin: string;
+  /** Replaces the API key with a mask anywhere in a value. */
   readonly redact: <T>(value: T) => T;
   private readonly userAgent = `mediagw/${VERSION} node/${process.version}`;
   declare private readonly apiKey: string;

@@ -35,9 +35,13 @@ type Source =
  * of unknown length; such a body is sent without `Content-Length`, and only once.
  */
 export class UploadFile {
+  /** Filename sent in the part. */
   readonly name: string;
+  /** MIME type sent in the part. */
   readonly type: string;
+  /** Byte length; `NaN` for a stream of unknown length. */
   readonly size: number;
+  /** Creation time of this object, as `File` has. */
   readonly lastModified: number = Date.now();
   readonly #source: Source;
   readonly #limit: { maxBytes: number; error: () => Error } | undefined;
@@ -59,6 +63,7 @@ export class UploadFile {
           : Number.NaN;
   }
 
+  /** `File`, so that encoders take it for one. */
   get [Symbol.toStringTag](): string {
     return 'File';
   }

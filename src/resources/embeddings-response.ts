@@ -6,6 +6,7 @@ export interface Embedding {
   index: number;
   /** The vector. A base64 answer is decoded into numbers. */
   embedding: number[];
+  /** `embedding` when the gateway sends it. */
   object?: string | undefined;
 }
 
@@ -15,15 +16,25 @@ export interface Embedding {
  * not share an index (spec: Embeddings).
  */
 export interface EmbeddingsResponse {
+  /** One vector per input text, sorted by `index`. */
   data: Embedding[];
   /** The model that made the vectors (the answer's, else the request's). */
   model: string;
   /** Length of the vectors. */
   dimensions: number;
+  /** Token counts, when the gateway sends them (summed over batches by `createBatched`). */
   usage?:
-    | { prompt_tokens?: number | undefined; total_tokens?: number | undefined; [key: string]: unknown }
+    | {
+        /** Tokens in the input texts. */
+        prompt_tokens?: number | undefined;
+        /** Tokens billed for the request. */
+        total_tokens?: number | undefined;
+        [key: string]: unknown;
+      }
     | undefined;
+  /** `list` when the gateway sends it. */
   object?: string | undefined;
+  /** `X-Service-Request-Id` of the answer (not enumerable); absent on a `createBatched` result. */
   _requestId?: string | undefined;
 }
 
@@ -84,7 +95,15 @@ export function toEmbeddingsResponse(raw: unknown, requestedModel: string): Embe
   return response;
 }
 
-/** Cosine similarity of two vectors of the same length. */
+/**
+ * Cosine similarity of two vectors of the same length: from -1 to 1, or 0 when either vector
+ * is all zeros. Compare only vectors of the same model and dimensions.
+ *
+ * @throws RangeError when the vectors differ in length.
+ * @example
+ * const { data } = await client.embeddings.create({ model: 'bge-m3', input: ['cat', 'kitten'] });
+ * cosineSimilarity(data[0]!.embedding, data[1]!.embedding); // e.g. 0.83
+ */
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) throw new RangeError(`vectors differ in length (${a.length} vs ${b.length})`);
   let dot = 0;

@@ -30,9 +30,12 @@ export interface BatchOptions extends RequestOptions {
  */
 export class Embeddings extends APIResource {
   /**
-   * Embeds one text or a list of texts.
+   * Embeds one text or a list of texts. `data[i]` belongs to the i-th text; `dimensions` and
+   * `model` tag the vectors, which must not share an index with vectors of another model or size.
    *
    * @throws RequestValidationError for an empty input, `dimensions` with `bge-m3`, or `messages`, `max_tokens`, `stream`.
+   * @throws APIError (a subclass by status) when the gateway refuses the request, after retries.
+   * @throws InvalidResponseError when the answer holds no list of vectors.
    * @example
    * const { data } = await client.embeddings.create({ model: 'bge-m3', input: ['first text', 'second text'] });
    */
@@ -57,6 +60,7 @@ export class Embeddings extends APIResource {
    *
    * @throws RequestValidationError before anything is sent, for an empty list, an empty text, or a
    *   `batchSize` or `concurrency` that is not a positive integer.
+   * @throws the first failing batch's error (an APIError subclass, APIConnectionError, ...).
    * @example
    * const { data } = await client.embeddings.createBatched(chunks, { model: 'bge-m3' }, { batchSize: 32 });
    */

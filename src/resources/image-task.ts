@@ -17,14 +17,32 @@ const STATES: Record<string, ImageTaskState> = {
   cancelled: 'failed',
 };
 
-/** The image task as the gateway sends it from `GET /v1/tasks/{id}?model=`. */
+/**
+ * The image task as the gateway sends it from `GET /v1/tasks/{id}?model=` (`data` of the answer).
+ *
+ * @inline
+ */
 export interface ImageTaskData {
+  /** The wire status; see {@link ImageTaskState} for how it maps. */
   status: string;
+  /** `result.images`: tracked tasks list `{ url }` objects, legacy upstreams a URL array. */
   result?: {
-    images?: Array<{ url: string; [key: string]: unknown } | string> | undefined;
+    /** Every generated image: `{ url }` objects, or bare URL strings from legacy upstreams. */
+    images?:
+      | Array<
+          | {
+              /** The image's URL. */
+              url: string;
+              [key: string]: unknown;
+            }
+          | string
+        >
+      | undefined;
     [key: string]: unknown;
   };
+  /** The failure reason, as the upstream gave it. */
   error?: unknown;
+  /** Any other field, kept as sent. */
   [key: string]: unknown;
 }
 
@@ -33,15 +51,30 @@ export interface ImageTask {
   /** The task ID queried. */
   task_id: string;
   /** The wire object (`code`, `data`, ...). */
-  raw: { data?: ImageTaskData; [key: string]: unknown };
+  raw: {
+    /** The task's `data` object. */
+    data?: ImageTaskData;
+    [key: string]: unknown;
+  };
   /** The wire status (`pending`, `processing`, `succeeded`, `error`, ...). */
   status: string;
   /** `pending`, `running`, `succeeded` or `failed`. An unknown status counts as `running`. */
   state: ImageTaskState;
   /** Every generated image, whether the upstream listed objects or bare URLs. */
-  images: Array<{ url: string }>;
+  images: Array<{
+    /** The image's URL; download it with `images.download`. */
+    url: string;
+  }>;
   /** The failure reason, when the task failed and the gateway said. */
-  error: { code?: string | undefined; message?: string | undefined } | undefined;
+  error:
+    | {
+        /** The upstream's error code, when it gave one. */
+        code?: string | undefined;
+        /** The upstream's message, when it gave one. */
+        message?: string | undefined;
+      }
+    | undefined;
+  /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
 }
 

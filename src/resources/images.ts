@@ -24,8 +24,11 @@ import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from '
 
 /** One output image of a synchronous call: a temporary `url`, or the bytes as `b64_json`. */
 export interface ImageData {
+  /** Temporary result URL: download it promptly (see {@link Images.download}). */
   url?: string | undefined;
+  /** Base64 of the image bytes, present instead of `url` on some routes or output formats. */
   b64_json?: string | undefined;
+  /** Any other field the route returns, kept as sent. */
   [key: string]: unknown;
 }
 
@@ -35,12 +38,17 @@ export interface ImagesResponse {
   created: number;
   /** One entry per output image. */
   data: ImageData[];
+  /** `X-Service-Request-Id` of the answer (not enumerable): quote it to support. */
   _requestId?: string | undefined;
+  /** Any other field the route returns, kept as sent. */
   [key: string]: unknown;
 }
 
 /** Options of {@link Images.waitForTask}: the model used at submission is required. */
-export type ImageWaitOptions = WaitOptions<ImageTask> & { model: string };
+export type ImageWaitOptions = WaitOptions<ImageTask> & {
+  /** The model ID used at submission; sent as the task query's `model` parameter. */
+  model: string;
+};
 
 /** spec: States — image tasks are polled every 3-5 s. */
 const IMAGE_INTERVAL: readonly [number, number] = [3_000, 5_000];
@@ -55,6 +63,9 @@ export class Images extends APIResource {
    *
    * @throws RequestValidationError for an unknown model, an empty prompt, a bad `n` or `size`,
    * `image_urls` with a 2.5 model, or `image`/`images` fields (use `images.edit` with files).
+   * @throws APIError (a subclass by status) when the gateway refuses the request.
+   * @throws AmbiguousSubmissionError when the outcome is unknown (timeout, reset): the images may
+   * have been generated and billed; a client timeout does not prove the upstream stopped.
    * @example
    * const { data } = await client.images.generate({ model: 'imgmodel-2', prompt: 'a paper crane', size: '1024x1024' });
    */
@@ -76,6 +87,9 @@ export class Images extends APIResource {
    *
    * @throws RequestValidationError as `generate`, and for `notifications` not of the spec's shape,
    * combined with `webhook`/`callback_url`, or a `client_reference_id` over 128 bytes.
+   * @throws APIError (a subclass by status) when the gateway refuses the request.
+   * @throws AmbiguousSubmissionError when the outcome is unknown (timeout, reset, an accepted
+   * answer without a task ID): check before resubmitting.
    * @example
    * const { task_id } = await client.images.generateAsync({ model: 'imgmodel-2', prompt: 'a fox in snow' });
    * const task = await client.images.waitForTask(task_id, { model: 'imgmodel-2' });
@@ -99,6 +113,8 @@ export class Images extends APIResource {
    *
    * @throws RequestValidationError for a bare string as a file (use `fileFromPath`, `fileFromURL`,
    * `fileFromBase64`), a mask with a 2.5 model, or a mask that is not a PNG with alpha of the input's size.
+   * @throws APIError (a subclass by status) when the gateway refuses the request.
+   * @throws AmbiguousSubmissionError when the outcome is unknown (timeout, reset).
    * @example
    * const edited = await client.images.edit({ model: 'imgmodel-2', prompt: 'make it night', image: await fileFromPath('day.png') });
    */
@@ -120,6 +136,8 @@ export class Images extends APIResource {
    * JSON-string field and `client_reference_id` as its own field.
    *
    * @throws RequestValidationError as `edit`, and for bad `notifications` or `client_reference_id`.
+   * @throws APIError (a subclass by status) when the gateway refuses the request.
+   * @throws AmbiguousSubmissionError when the outcome is unknown (timeout, reset, no task ID).
    * @example
    * const { task_id } = await client.images.editAsync({ model: 'imgmodel-2', prompt: 'add snow', image: await fileFromPath('a.png') });
    */
@@ -143,6 +161,8 @@ export class Images extends APIResource {
    * and every image as a `{ url }` entry, whether the gateway listed objects or bare URLs.
    *
    * @throws RequestValidationError at `model` when it is missing (it must be the submission's model).
+   * @throws NotFoundError for an unknown task or one of another account; other APIError
+   * subclasses by status. Safe to retry, so network failures are retried first.
    * @example
    * const task = await client.images.getTask(taskId, { model: 'imgmodel-2' });
    * if (task.state === 'succeeded') for (const image of task.images) console.log(image.url);
@@ -192,6 +212,10 @@ export class Images extends APIResource {
    * Opens an output image: a `url` entry is downloaded (with the key only when the URL is on
    * the gateway's origin), a `b64_json` entry is decoded.
    *
+   * @param entry - an entry of `data` or of `task.images`, or a URL.
+   * @throws MediaGatewayError when the entry has neither `url` nor `b64_json`.
+   * @throws MediaExpiredError (410) when the temporary URL has expired; AuthenticationError (401)
+   * when the URL needs the key of another account.
    * @example
    * const [first] = (await client.images.generate(params)).data;
    * await (await client.images.download(first)).saveTo('./out.png');

@@ -1,10 +1,24 @@
 import { AmbiguousSubmissionError } from '../core/errors.js';
 
-/** The asynchronous submission envelope of image and video tasks, as the gateway sends it. */
+/**
+ * The asynchronous submission envelope of image and video tasks, as the gateway sends it.
+ *
+ * @inline
+ */
 export interface SubmissionEnvelope {
+  /** `200` on acceptance. */
   code: number;
-  data: Array<{ status: string; task_id: string; [key: string]: unknown }>;
+  /** Normally one element: `status` (normally `submitted`) and the public `task_id`. */
+  data: Array<{
+    /** Normally `submitted`; an upstream may already report a completion state. */
+    status: string;
+    /** The public task ID; the first poll may already show completion. */
+    task_id: string;
+    [key: string]: unknown;
+  }>;
+  /** `null`; present in the `vidmodel-2.5` envelope. */
   error?: unknown;
+  /** Any other field, kept as sent. */
   [key: string]: unknown;
 }
 

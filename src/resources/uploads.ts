@@ -6,13 +6,19 @@ import { APIResource } from './resource.js';
 
 /** An uploaded image. The URL is public to anyone who knows it and has no guaranteed retention. */
 export interface UploadedImage {
+  /** Public URL on the service's domain; pass it as a reference in generation requests. */
   url: string;
+  /** The file name the upload was sent with. */
   filename: string;
+  /** The detected media type, e.g. `image/png`. */
   content_type: string;
+  /** Size in bytes. */
   bytes: number;
   /** Unix time. */
   created_at: number;
+  /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
+  /** Any other field, kept as sent. */
   [key: string]: unknown;
 }
 
@@ -24,7 +30,8 @@ export class Uploads extends APIResource {
    * the gateway provably did not take it). Default timeout 180 s.
    *
    * @throws RequestValidationError before sending when the file is over 20 MiB or its bytes are not an accepted format.
-   * @throws PayloadTooLargeError when the gateway refuses the size (413).
+   * @throws PayloadTooLargeError when the gateway refuses the size (413); BadRequestError (400)
+   * when it refuses the format or cannot read the dimensions; RateLimitError (429) per key or IP.
    * @example
    * const { url } = await client.uploads.image(await fileFromPath('./photo.jpg'));
    */

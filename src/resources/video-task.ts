@@ -13,14 +13,30 @@ export interface VideoTask {
   /** Authenticated download URL (success only). Use `videos.downloadContent`. */
   url?: string | undefined;
   /** A statistic, not a price; may be absent right after completion. */
-  usage?: { completion_tokens?: number | undefined; [key: string]: unknown } | undefined;
+  usage?:
+    | {
+        /** `vidmodel-2.5` token count of the output: a statistic, not a price. */
+        completion_tokens?: number | undefined;
+        [key: string]: unknown;
+      }
+    | undefined;
   /** Seconds from submission to completion, waiting included; success only; not the video's duration. */
   actual_time?: number | undefined;
   /** Present only when `return_last_frame` was true, the frame exists and the task succeeded. */
   last_frame_url?: string | undefined;
   /** On failure: `code` (e.g. `task_failed`) and `message`. */
-  error?: { code?: string | undefined; message?: string | undefined } | null | undefined;
+  error?:
+    | {
+        /** The failure code, e.g. `task_failed`, `FormatUnsupported`, `InvalidParameter.TaskTypeMismatch`. */
+        code?: string | undefined;
+        /** The failure message; a review failure may carry no detail. */
+        message?: string | undefined;
+      }
+    | null
+    | undefined;
+  /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
+  /** Any other field, kept as sent. */
   [key: string]: unknown;
 }
 
@@ -30,7 +46,9 @@ export interface VideoTaskCompat {
   code: string;
   /** Empty on success. */
   message: string;
+  /** The task. */
   data: {
+    /** Public task ID. */
     task_id: string;
     /** `queued`, `processing`, `succeeded` or `failed`. */
     status: 'queued' | 'processing' | 'succeeded' | 'failed' | (string & {});
@@ -39,14 +57,31 @@ export interface VideoTaskCompat {
     /** Container, e.g. `mp4`. */
     format?: string | undefined;
     /** On failure holds `message`. */
-    error?: { message?: string | undefined; code?: string | undefined } | null | undefined;
+    error?:
+      | {
+          /** The failure message. */
+          message?: string | undefined;
+          /** The failure code, when the gateway gives one. */
+          code?: string | undefined;
+        }
+      | null
+      | undefined;
     /** Legacy; currently null. */
     metadata?: null | undefined;
-    usage?: { completion_tokens?: number | undefined } | undefined;
+    /** `vidmodel-2.5` responses; may be absent right after completion. */
+    usage?:
+      | {
+          /** A statistic, not a price. */
+          completion_tokens?: number | undefined;
+        }
+      | undefined;
+    /** Seconds from submission to completion, waiting included; success only; not the video's duration. */
     actual_time?: number | undefined;
+    /** Omitted (not null) unless `return_last_frame` was true, the frame exists and the task succeeded. */
     last_frame_url?: string | undefined;
     [key: string]: unknown;
   };
+  /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
 }
 

@@ -35,6 +35,8 @@ export class Videos extends APIResource {
    *
    * @throws RequestValidationError before sending, for any rule of the model's request shape.
    * @throws AmbiguousSubmissionError when the outcome is unknown (timeout, reset): check before resubmitting.
+   * @throws APIError (a subclass by status) when the gateway refuses it, e.g. BadRequestError (400,
+   * no task, no reservation), ContentModerationError, PermissionDeniedError, RateLimitError.
    * @example
    * const { task_id } = await client.videos.create({ model: 'vidmodel-2.5', prompt: 'a lighthouse at dusk', duration: 5 });
    */
@@ -51,7 +53,16 @@ export class Videos extends APIResource {
     return toTaskSubmission(envelope, 'POST /v1/videos/generations');
   }
 
-  /** Reads a task in object style (`GET /v1/videos/{id}`). */
+  /**
+   * Reads a task in object style (`GET /v1/videos/{id}`). A failed task is still answered
+   * with 200: check `status`.
+   *
+   * @throws NotFoundError for an unknown task or one of another account; other APIError
+   * subclasses by status. Safe to retry, so network failures are retried first.
+   * @example
+   * const task = await client.videos.retrieve(taskId);
+   * if (task.status === 'completed') await (await client.videos.downloadContent(taskId)).saveTo('out.mp4');
+   */
   retrieve(taskId: string, options?: RequestOptions): Promise<VideoTask> {
     return this.transport.json<VideoTask>({
       method: 'GET',
@@ -62,7 +73,13 @@ export class Videos extends APIResource {
     });
   }
 
-  /** Reads a task in the compatibility format (`GET /v1/video/generations/{id}`). */
+  /**
+   * Reads a task in the compatibility format (`GET /v1/video/generations/{id}`):
+   * `data.status` is `queued`, `processing`, `succeeded` or `failed`.
+   *
+   * @throws NotFoundError for an unknown task or one of another account; other APIError
+   * subclasses by status.
+   */
   retrieveCompat(taskId: string, options?: RequestOptions): Promise<VideoTaskCompat> {
     return this.transport.json<VideoTaskCompat>({
       method: 'GET',
@@ -74,10 +91,15 @@ export class Videos extends APIResource {
   }
 
   /**
-   * Polls a task until it completes. Never resubmits.
+   * Polls a task (`GET /v1/videos/{id}`) until it completes, at the model's interval (mini
+   * 3-5 s, `vidmodel-2.5` 5-10 s) or `options.interval`; with `options.events` it ends on the
+   * task's webhook event and polls only every 60-120 s. Never resubmits.
    *
    * @throws TaskFailedError when the task failed (with its `code`, e.g. `task_failed`).
    * @throws WaitTimeoutError at the deadline (default 10 minutes), holding the task ID.
+   * @throws APIUserAbortError when `options.signal` aborts.
+   * @example
+   * const task = await client.videos.waitForTask(taskId, { model: 'vidmodel-2.5', onProgress: (t) => console.log(t.progress) });
    */
   waitForTask(taskId: string, options: VideoWaitOptions = {}): Promise<VideoTask> {
     const { model, ...wait } = options;
@@ -101,6 +123,8 @@ export class Videos extends APIResource {
    * Submits once, then waits. A submission whose outcome is unknown raises
    * `AmbiguousSubmissionError` and the wait never starts.
    *
+   * @throws everything {@link Videos.create} and {@link Videos.waitForTask} throw.
+   *
    * @example
    * const task = await client.videos.createAndWait(params, { onSubmitted: (id) => db.save(id) });
    */
@@ -113,18 +137,22 @@ export class Videos extends APIResource {
 
   /**
    * Streams the video (`GET /v1/videos/{id}/content`), following redirects; the key is not
-   * sent to another origin.
+   * sent to another origin. The container is `mp4` or `mov` as requested.
    *
    * @throws MediaExpiredError (410) when the media has expired.
+   * @throws AuthenticationError (401) or NotFoundError (404) when the key is not of the task's account.
+   * @example
+   * await (await client.videos.downloadContent(taskId)).saveTo('./out/video.mp4');
    */
   downloadContent(taskId: string, options?: RequestOptions): Promise<MediaDownload> {
     return openDownload(this.transport, { path: path`/videos/${taskId}/content` }, options);
   }
 
   /**
-   * Streams the last frame (`GET /v1/videos/{id}/last-frame`).
+   * Streams the last frame (`GET /v1/videos/{id}/last-frame`); its type follows `contentType`.
    *
    * @throws NotFoundError when `return_last_frame` was not set, or the frame is absent.
+   * @throws MediaExpiredError (410) when the media has expired.
    */
   downloadLastFrame(taskId: string, options?: RequestOptions): Promise<MediaDownload> {
     return openDownload(this.transport, { path: path`/videos/${taskId}/last-frame` }, options);
@@ -132,8 +160,12 @@ export class Videos extends APIResource {
 
   /**
    * The seconds and tier a submission reserves, by the spec's billing rules. No request is made.
+   * Same as the top-level {@link estimateReservation}.
    *
+   * @param hints - durations the SDK cannot read from URLs (reference videos), in seconds.
    * @throws RequestValidationError when the request itself is invalid.
+   * @example
+   * client.videos.estimateReservation({ model: 'vidmodel-2.0-mini', prompt: 'p', video_urls: [url] }, { videoDurations: [4.2] });
    */
   estimateReservation(params: VideoCreateParams, hints?: ReservationHints): ReservationEstimate {
     return estimateReservation(params, hints);

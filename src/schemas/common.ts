@@ -38,8 +38,11 @@ export const SUBSCRIBABLE_EVENTS = ['task.completed', 'task.failed', 'batch.comp
 
 /** spec: Webhook management — `{webhook: {endpoint_id: string, events: string[]}}`. */
 export const notificationsSchema = z.strictObject({
+  /** Delivery by signed webhook. */
   webhook: z.strictObject({
+    /** `whep_...` ID of a verified, enabled endpoint of your account. */
     endpoint_id: z.string().min(1, 'must be the id of a verified webhook endpoint (whep_...)'),
+    /** Which of `task.completed`, `task.failed`, `batch.completed` to send for this task. */
     events: z.array(
       z.enum(SUBSCRIBABLE_EVENTS, {
         message: `must be one of ${SUBSCRIBABLE_EVENTS.join(', ')}`,
@@ -48,7 +51,17 @@ export const notificationsSchema = z.strictObject({
   }),
 });
 
-/** Webhook subscription of one task request. */
+/**
+ * Webhook subscription of one task request: `{ webhook: { endpoint_id, events } }`. There is no
+ * account-wide default endpoint; each task request names one, and it must be verified, enabled
+ * and yours, else the request is rejected before submission.
+ *
+ * @example
+ * const notifications: Notifications = {
+ *   webhook: { endpoint_id: 'whep_123', events: ['task.completed', 'task.failed'] },
+ * };
+ * @interface
+ */
 export type Notifications = z.infer<typeof notificationsSchema>;
 
 /** spec: Limits — `client_reference_id` is at most 128 bytes. */

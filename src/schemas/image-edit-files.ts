@@ -6,6 +6,7 @@ import { type ImageHeader, readImageHeader } from '../internal/image-header.js';
 export interface EditFiles {
   /** One file (sent as `image`) or several (sent as `image[]`); the first is the image the mask applies to. */
   image: UploadFile | UploadFile[];
+  /** The mask (`imgmodel-2` only): a PNG with alpha of the first image's size. */
   mask?: UploadFile | undefined;
 }
 

@@ -61,7 +61,14 @@ export interface AssetSubmitParams {
   /** `model`: the gateway uses `vidmodel-2.0` (video sources at most 15 s) when left out; `vidmodel-2.5` allows 30 s. */
   model?: string | undefined;
   /** `group`: a new group; never together with `group_id`. Leaving out both creates a group. */
-  group?: { name?: string | undefined; description?: string | undefined } | undefined;
+  group?:
+    | {
+        /** `group.name`: at most 255 characters. */
+        name?: string | undefined;
+        /** `group.description`: at most 4000 characters. */
+        description?: string | undefined;
+      }
+    | undefined;
   /** `group_id`: an existing group of the account; never together with `group`. */
   group_id?: string | undefined;
   /** `project_name`: only `default` is supported. */

@@ -98,7 +98,38 @@ export type Video25UpgradeInheritedFields = {
 
 /**
  * A `vidmodel-2.5` upgrade (`draft_task_id`): a new, separately billed 1080p task from a preview
- * that succeeded less than 7 days ago. Everything else comes from the preview.
+ * that succeeded less than 7 days ago. Everything else comes from the preview, and the fields
+ * typed `never` below ({@link UPGRADE_INHERITED_FIELDS}) are refused even when equal to the
+ * preview's, `false`, `0` or `null`.
+ *
+ * @example
+ * const upgrade = await client.videos.create({ model: 'vidmodel-2.5', draft_task_id: preview.task_id });
+ * @property prompt - inherited from the preview: never sent in an upgrade.
+ * @property image_urls - inherited from the preview: never sent in an upgrade.
+ * @property image_with_roles - inherited from the preview: never sent in an upgrade.
+ * @property video_urls - inherited from the preview: never sent in an upgrade.
+ * @property audio_urls - inherited from the preview: never sent in an upgrade.
+ * @property duration - inherited from the preview: never sent in an upgrade.
+ * @property size - inherited from the preview: never sent in an upgrade.
+ * @property aspect_ratio - inherited from the preview: never sent in an upgrade.
+ * @property ratio - inherited from the preview: never sent in an upgrade.
+ * @property seed - inherited from the preview: never sent in an upgrade.
+ * @property generate_audio - inherited from the preview: never sent in an upgrade.
+ * @property audio - inherited from the preview: never sent in an upgrade.
+ * @property omni_reference_task_type - inherited from the preview: never sent in an upgrade.
+ * @property generation_type - inherited from the preview: never sent in an upgrade.
+ * @property camerafixed - inherited from the preview: never sent in an upgrade.
+ * @property web_search - inherited from the preview: never sent in an upgrade.
+ * @property tools - inherited from the preview: never sent in an upgrade.
+ * @property seconds - inherited from the preview: never sent in an upgrade.
+ * @property images - inherited from the preview: never sent in an upgrade.
+ * @property image - inherited from the preview: never sent in an upgrade.
+ * @property input_reference - inherited from the preview: never sent in an upgrade.
+ * @property first_frame_image - inherited from the preview: never sent in an upgrade.
+ * @property last_frame_image - inherited from the preview: never sent in an upgrade.
+ * @property video_list - inherited from the preview: never sent in an upgrade.
+ * @property negative_prompt - inherited from the preview: never sent in an upgrade.
+ * @property metadata - inherited from the preview: never sent in an upgrade.
  */
 export interface Video25UpgradeParams extends VideoTaskAdditions, Video25UpgradeInheritedFields {
   /** `model`. */

@@ -94,7 +94,12 @@ export interface MotionControlParams extends VideoTaskAdditions {
   /** `keep_original_sound`: the strings `yes` or `no`. @default 'yes' */
   keep_original_sound?: 'yes' | 'no' | undefined;
   /** `watermark_info`: `{ enabled: boolean }`. */
-  watermark_info?: { enabled: boolean } | undefined;
+  watermark_info?:
+    | {
+        /** Whether the output carries a watermark. */
+        enabled: boolean;
+      }
+    | undefined;
   /**
    * `duration`: positive whole seconds, an estimate used for pre-deduction only when the server
    * cannot detect the video's length. It neither sets the output length nor caps the charge.

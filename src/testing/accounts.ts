@@ -14,6 +14,7 @@ export interface MockAccount {
 
 /** What a key resolves to: its account and, for a restricted key, the models it may use. */
 export interface ResolvedKey {
+  /** The account the key acts for. */
   account: MockAccount;
   /** `undefined` when the key may use every model. */
   models: readonly string[] | undefined;
@@ -49,6 +50,7 @@ export function defaultAccounts(): MockAccount[] {
  * @throws Error at construction when there is no account, or two accounts share an ID or a key.
  */
 export class AccountTable {
+  /** Every account, in the order given. */
   readonly list: readonly MockAccount[];
   private readonly byKey = new Map<string, ResolvedKey>();
 

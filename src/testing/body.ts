@@ -3,7 +3,11 @@ import { MockHttpError } from './http-error.js';
 import { parseMultipart, RequestAbortedError } from './multipart.js';
 import type { ReceivedPart } from './request-log.js';
 
-/** How a route wants its body: parsed JSON, multipart parts, the raw bytes, or not read. */
+/**
+ * How a route wants its body: parsed JSON, multipart parts, the raw bytes, or not read.
+ *
+ * @inline
+ */
 export type BodyMode = 'json' | 'multipart' | 'raw' | 'none';
 
 /** Largest JSON or raw body a route accepts (multipart files are streamed and not limited here). */
@@ -11,9 +15,13 @@ export const MAX_BUFFERED_BODY = 16 * 1024 * 1024;
 
 /** A request body as read: what the route gets, and an error to answer with, if any. */
 export interface ReadBody {
+  /** Parsed JSON (`json` routes). */
   body?: unknown;
+  /** The raw bytes (`raw` and `json` routes). */
   raw?: Buffer;
+  /** Multipart parts in order (`multipart` routes). */
   parts?: ReceivedPart[];
+  /** Bytes read. */
   size: number;
   /** Set when the body could not be read as the route asked; answered after authentication. */
   error?: MockHttpError;

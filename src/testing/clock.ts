@@ -6,9 +6,13 @@ export type CancelTimer = () => void;
 
 /** Options of {@link MockClock}. */
 export interface MockClockOptions {
+  /** `manual`: time moves only with `advance`; `real`: it follows the wall clock times `speed`. @default 'real' */
   mode?: ClockMode | undefined;
+  /** Mock milliseconds per real millisecond in `real` mode; must be positive. @default 1 */
   speed?: number | undefined;
+  /** The mock time at creation, in ms since the epoch. @default Date.now() */
   start?: number | undefined;
+  /** Called when a timer throws. @default prints to stderr */
   onError?: ((error: unknown) => void) | undefined;
 }
 
@@ -34,6 +38,7 @@ interface Timer {
  * await clock.advance(5_000); // prints "due"
  */
 export class MockClock {
+  /** How this clock moves: `manual` or `real`. */
   readonly mode: ClockMode;
   /** Mock milliseconds per real millisecond in `real` mode. */
   readonly speed: number;
@@ -48,10 +53,8 @@ export class MockClock {
   private readonly onError: (error: unknown) => void;
 
   /**
-   * @param options.mode @default 'real'
-   * @param options.speed @default 1
-   * @param options.start the mock time at creation, in ms since the epoch. @default Date.now()
-   * @param options.onError called when a timer throws. @default prints to stderr
+   * @param options - mode, speed, start time and timer-error reporter; see {@link MockClockOptions}.
+   * @throws RangeError when `speed` is not a positive finite number.
    */
   constructor(options: MockClockOptions = {}) {
     this.mode = options.mode ?? 'real';

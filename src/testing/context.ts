@@ -19,6 +19,7 @@ import { type Answer, type AnswerMode, sendAnswer } from './respond.js';
  * carries `X-Service-Request-Id`. A handler may also answer by throwing a `MockHttpError`.
  */
 export interface RouteContext<Params = Record<string, string>> {
+  /** The gateway serving the request: its tasks, ledger, clock and media. */
   readonly gateway: MockGateway;
   /**
    * The caller's account. On a route with `auth: false` and no valid key, reading it throws
@@ -29,6 +30,7 @@ export interface RouteContext<Params = Record<string, string>> {
   readonly allowedModels: readonly string[] | undefined;
   /** Path parameters, decoded. */
   readonly params: Params;
+  /** The query string, parsed. */
   readonly query: URLSearchParams;
   /** Parsed JSON body (`json` routes); `undefined` when the body was empty. */
   readonly body: unknown;
@@ -38,8 +40,11 @@ export interface RouteContext<Params = Record<string, string>> {
   readonly parts: readonly ReceivedPart[];
   /** This request's entry in `gateway.requests`. */
   readonly record: RecordedRequest;
+  /** The `X-Service-Request-Id` every answer to this request carries. */
   readonly requestId: string;
+  /** The node:http request, for what the context does not expose. */
   readonly req: IncomingMessage;
+  /** The node:http response; prefer the answer helpers, which add the request ID. */
   readonly res: ServerResponse;
   /** Whether an answer has been started. */
   readonly answered: boolean;
@@ -74,18 +79,31 @@ export interface RouteContext<Params = Record<string, string>> {
 
 /** What {@link createContext} is built from. */
 export interface ContextInit<Params> {
+  /** The gateway serving the request. */
   gateway: MockGateway;
+  /** The node:http request. */
   req: IncomingMessage;
+  /** The node:http response. */
   res: ServerResponse;
+  /** The request's entry in the request log. */
   record: RecordedRequest;
+  /** Path parameters, decoded. */
   params: Params;
+  /** The query string, parsed. */
   query: URLSearchParams;
+  /** Parsed JSON body, if any. */
   body: unknown;
+  /** Raw body bytes, if read. */
   raw: Buffer | undefined;
+  /** Multipart parts in order. */
   parts: ReceivedPart[];
+  /** The caller's account; `undefined` without a valid key. */
   account: MockAccount | undefined;
+  /** The models the caller's key may use; `undefined` for all. */
   allowedModels: readonly string[] | undefined;
+  /** How an injected fault alters the answer. */
   mode: AnswerMode;
+  /** Body bytes a `truncate` answer sends. */
   truncateBytes: number | undefined;
 }
 

@@ -18,13 +18,44 @@ import type { Origin } from './request-log.js';
  *   `runHandler: true` the route runs first and its answer is replaced.
  */
 export type Fault =
-  | { status: number; body?: unknown; headers?: Record<string, string> | undefined }
-  | { delayMs: number }
-  | { hang: true }
-  | { reset: 'before-body' }
-  | { reset: 'after-body'; runHandler?: boolean | undefined }
-  | { truncate: true; bytes?: number | undefined }
-  | { malformedJson: true; runHandler?: boolean | undefined };
+  | {
+      /** The HTTP status to answer with. */
+      status: number;
+      /** The body; a string is sent as is. @default the spec's `{code, message, data: null}` */
+      body?: unknown;
+      /** Extra answer headers, e.g. `Retry-After`. */
+      headers?: Record<string, string> | undefined;
+    }
+  | {
+      /** Real milliseconds to wait before the headers; then the route answers normally. */
+      delayMs: number;
+    }
+  | {
+      /** Read the request and never answer (until `close()`). */
+      hang: true;
+    }
+  | {
+      /** Destroy the connection before reading the body. */
+      reset: 'before-body';
+    }
+  | {
+      /** Read the whole body, then destroy the connection. */
+      reset: 'after-body';
+      /** Run the route first (a task may be created), then reset instead of its answer. @default false */
+      runHandler?: boolean | undefined;
+    }
+  | {
+      /** Announce the full Content-Length but send only `bytes` of the body, then destroy the connection. */
+      truncate: true;
+      /** Body bytes sent before the connection is destroyed. @default half the body */
+      bytes?: number | undefined;
+    }
+  | {
+      /** Answer 200 with a body that is not valid JSON. */
+      malformedJson: true;
+      /** Run the route first, then replace its answer. @default false */
+      runHandler?: boolean | undefined;
+    };
 
 /** Which requests a fault applies to. Every field left out matches everything. */
 export interface FaultMatch {
@@ -38,16 +69,21 @@ export interface FaultMatch {
 
 /** What `gateway.inject()` takes. */
 export interface FaultInit {
+  /** Which requests it applies to. @default every request */
   match?: FaultMatch | undefined;
   /** How many matching requests it consumes; `Infinity` for all. @default 1 */
   times?: number | undefined;
+  /** What it does to them. */
   fault: Fault;
 }
 
 /** An injected fault: how often it still applies, how often it did, and how to remove it. */
 export interface FaultHandle {
+  /** Matching requests it will still consume. */
   readonly remaining: number;
+  /** Requests it has consumed so far. */
   readonly hits: number;
+  /** Removes the fault; later requests are served normally. */
   cancel(): void;
 }
 

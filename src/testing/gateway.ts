@@ -14,9 +14,13 @@ import { TaskEngine } from './tasks.js';
 
 /** An account to create; a missing key is generated. */
 export interface MockAccountInit {
+  /** Account ID, e.g. `acct_1`; unique. */
   id: string;
+  /** The full-access key. @default a random `mgw_test_...` key */
   apiKey?: string | undefined;
+  /** A key limited to `restrictedModels`. @default a random key when `restrictedModels` is set, else none */
   restrictedKey?: string | undefined;
+  /** The models the restricted key may use; others answer 403 `model_not_allowed`. */
   restrictedModels?: readonly string[] | undefined;
 }
 
@@ -51,8 +55,11 @@ export interface MockGatewayOptions {
 
 /** Settings the gateway runs with, after defaults. */
 export interface MockGatewayConfig {
+  /** Whether content routes answer 302 to the media origin (else they serve the bytes). */
   redirectContent: boolean;
+  /** Size of generated video bodies, when set. */
   largeMediaBytes: number | undefined;
+  /** Mock ms after which published media expires, when set. */
   mediaTtlMs: number | undefined;
 }
 
@@ -64,22 +71,33 @@ export interface MockGateway {
   readonly mediaUrl: string;
   /** The first account's full-access key. */
   readonly apiKey: string;
+  /** Every account, in the order given (`acct_1`, `acct_2` by default). */
   readonly accounts: readonly MockAccount[];
   /** The account with this ID. @throws Error for an unknown ID */
   account(id: string): MockAccount;
+  /** The clock tasks, media expiry and webhook retries run on; `clock.advance(ms)` in `manual` mode. */
   readonly clock: MockClock;
   /** Every request received by either origin, oldest first. */
   readonly requests: RecordedRequest[];
   /** Empties `requests` (in place). */
   resetRequests(): void;
+  /** The billing ledger: reservations, settlements and refunds per task. */
   readonly ledger: Ledger;
+  /** Every task the gateway holds, and the outcome triggers. */
   readonly tasks: TaskEngine;
+  /** Published media (results, uploads, last frames) and their expiry. */
   readonly media: MediaStore;
   /** The gateway's routes; add more at any time. */
   readonly router: Router;
+  /** The settings it runs with, after defaults. */
   readonly config: Readonly<MockGatewayConfig>;
   /** The listening servers, e.g. to check their address. */
-  readonly servers: { readonly api: Server; readonly media: Server };
+  readonly servers: {
+    /** The gateway's server (`url`). */
+    readonly api: Server;
+    /** The media origin's server (`mediaUrl`). */
+    readonly media: Server;
+  };
   /** Injects a fault. See `Fault` for the kinds. */
   inject(init: FaultInit): FaultHandle;
   /** Removes every injected fault. */

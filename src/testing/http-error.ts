@@ -1,17 +1,51 @@
 import type { ValidationIssue } from '../core/errors.js';
 
-/** The spec's parameter-validation body: `{code, message, data: null}`. spec: Errors — Body shapes. */
-export function specErrorBody(code: string, message: string): { code: string; message: string; data: null } {
+/**
+ * The spec's parameter-validation body: `{code, message, data: null}`. spec: Errors — Body shapes.
+ *
+ * @example
+ * specErrorBody('invalid_request', 'duration: must be an integer from 4 to 15');
+ */
+export function specErrorBody(
+  code: string,
+  message: string,
+): {
+  /** The error code, e.g. `invalid_request`. */
+  code: string;
+  /** What was wrong. */
+  message: string;
+  /** Always `null`. */
+  data: null;
+} {
   return { code, message, data: null };
 }
 
 /** The spec's library input error body: `{error: {message, type: 'media_library_error'}}`. */
-export function libraryErrorBody(message: string): { error: { message: string; type: string } } {
+export function libraryErrorBody(message: string): {
+  /** The error. */
+  error: {
+    /** Starts with `invalid_asset_material` for input errors; may name `assets[<index>]`. */
+    message: string;
+    /** `media_library_error`. */
+    type: string;
+  };
+} {
   return { error: { message, type: 'media_library_error' } };
 }
 
 /** An OpenAI-style error body `{error: {message, type}}`, as embeddings and media expiry use. */
-export function openAIErrorBody(message: string, type: string): { error: { message: string; type: string } } {
+export function openAIErrorBody(
+  message: string,
+  type: string,
+): {
+  /** The error. */
+  error: {
+    /** What was wrong. */
+    message: string;
+    /** The error type, e.g. `invalid_request_error`. */
+    type: string;
+  };
+} {
   return { error: { message, type } };
 }
 
@@ -23,11 +57,20 @@ export function openAIErrorBody(message: string, type: string): { error: { messa
  * throw MockHttpError.spec(409, 'conflict', 'the material is still pending review');
  */
 export class MockHttpError extends Error {
+  /** Always `'MockHttpError'`. */
   override readonly name = 'MockHttpError';
 
+  /**
+   * @param status - the HTTP status to answer with.
+   * @param body - the answer's body, sent as JSON.
+   * @param headers - extra answer headers.
+   */
   constructor(
+    /** The HTTP status to answer with. */
     readonly status: number,
+    /** The answer's body, sent as JSON. */
     readonly body: unknown,
+    /** Extra answer headers, e.g. `Retry-After`. */
     readonly headers: Record<string, string> = {},
   ) {
     super(`mock gateway answered ${status}`);
@@ -50,13 +93,18 @@ export class MockHttpError extends Error {
 }
 
 /**
- * Turns validation issues (from `checkParams` in `src/internal/validate.ts`) into a 400
- * `invalid_request` with every issue in the message, `path: rule` joined by `; `.
+ * Turns validation issues (`{ path, message }`, as `RequestValidationError.issues` holds them)
+ * into a 400 `invalid_request` with every issue in the message, `path: rule` joined by `; `.
+ * The built-in routes check bodies with the SDK's own schemas this way.
  * spec: Errors — invalid field: HTTP 400, no task created, no reservation charged.
  *
  * @example
- * const issues = checkParams(videoRequestSchema, ctx.body);
- * if (issues.length) throw validationError(issues);
+ * gateway.router.add('POST', '/v1/custom', (ctx) => {
+ *   if (typeof (ctx.body as { name?: unknown }).name !== 'string') {
+ *     throw validationError([{ path: 'name', message: 'is required' }]);
+ *   }
+ *   return ctx.json(200, { ok: true });
+ * });
  */
 export function validationError(issues: readonly ValidationIssue[]): MockHttpError {
   const parts = issues.map((issue) => {

@@ -3,18 +3,23 @@
  * offline work. Start it with {@link startMockGateway}; point a client at `gateway.url` with
  * `gateway.apiKey`. See docs/testing.md.
  *
- * @packageDocumentation
+ * @example
+ * import { startMockGateway } from 'mediagw/testing';
+ * const gateway = await startMockGateway({ clock: 'manual' });
+ * const client = new MediaGateway({ baseURL: gateway.url, apiKey: gateway.apiKey });
+ *
+ * @module mediagw/testing
  */
 
-/** Accounts and keys: `gateway.accounts`, `gateway.account(id)`. */
+// Accounts and keys: `gateway.accounts`, `gateway.account(id)`.
 export { DEFAULT_RESTRICTED_MODELS, type MockAccount } from './accounts.js';
-/** The mock clock: `gateway.clock.advance(ms)` in `manual` mode, or real time times `speed`. */
+// The mock clock: `gateway.clock.advance(ms)` in `manual` mode, or real time times `speed`.
 export { type CancelTimer, type ClockMode, MockClock, type MockClockOptions } from './clock.js';
-/** Route handlers' context and its answer helpers. */
+// Route handlers' context and its answer helpers.
 export type { RouteContext } from './context.js';
-/** Fault injection: `gateway.inject({ match, times, fault })`. */
+// Fault injection: `gateway.inject({ match, times, fault })`.
 export type { Fault, FaultHandle, FaultInit, FaultMatch } from './faults.js';
-/** Starting and using the gateway. */
+// Starting and using the gateway.
 export {
   type MockAccountInit,
   type MockGateway,
@@ -22,7 +27,7 @@ export {
   type MockGatewayOptions,
   startMockGateway,
 } from './gateway.js';
-/** Error answers a route can throw, and the spec's error bodies. */
+// Error answers a route can throw, and the spec's error bodies.
 export {
   libraryErrorBody,
   MockHttpError,
@@ -30,22 +35,22 @@ export {
   specErrorBody,
   validationError,
 } from './http-error.js';
-/** The billing ledger: `gateway.ledger`. */
+// The billing ledger: `gateway.ledger`.
 export type { Ledger, LedgerEntry, LedgerEntryKind, ReservationInit } from './ledger.js';
-/** Generated media: a real PNG, a real MP4, and a lazily generated large body. */
+// Generated media: a real PNG, a real MP4, and a lazily generated large body.
 export { largeBody, largeBodyByteAt, mp4Video, type PngOptions, pngImage } from './media.js';
-/** Published media and the media origin: `gateway.media`. */
+// Published media and the media origin: `gateway.media`.
 export {
   MEDIA_EXPIRED_MESSAGE,
   type MediaRecord,
   type MediaStore,
   type PublishInit,
 } from './media-origin.js';
-/** The request log: `gateway.requests`. */
+// The request log: `gateway.requests`.
 export type { Origin, ReceivedPart, RecordedRequest } from './request-log.js';
-/** Routing: `gateway.router.add(method, pattern, handler, options)`. */
+// Routing: `gateway.router.add(method, pattern, handler, options)`.
 export type { RouteHandler, RouteOptions, RouteParams, Router } from './router.js';
-/** Task kinds and their wire statuses. */
+// Task kinds and their wire statuses.
 export {
   type BuiltInTaskKind,
   type TaskDurations,
@@ -53,7 +58,7 @@ export {
   type TaskPhase,
   VIDEO_COMPAT_STATUS,
 } from './task-kinds.js';
-/** The task engine: `gateway.tasks`, and the outcome triggers. */
+// The task engine: `gateway.tasks`, and the outcome triggers.
 export {
   MOCK_TRIGGERS,
   type MockTask,

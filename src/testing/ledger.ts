@@ -6,8 +6,11 @@ export type LedgerEntryKind = 'reserve' | 'settle' | 'refund';
  * reserves, success settles (the final charge), failure refunds the reservation in full.
  */
 export interface LedgerEntry {
+  /** The task the seconds belong to. */
   readonly taskId: string;
+  /** The account charged. */
   readonly account: string;
+  /** `reserve`, `settle` or `refund`. */
   readonly kind: LedgerEntryKind;
   /** `reserve`: seconds held; `settle`: seconds finally charged; `refund`: seconds given back. */
   readonly seconds: number;
@@ -19,9 +22,13 @@ export interface LedgerEntry {
 
 /** What a submission reserves. */
 export interface ReservationInit {
+  /** The submitted task; it may hold one reservation only. */
   taskId: string;
+  /** The submitting account. */
   account: string;
+  /** Billable seconds to hold, 0 or more. */
   seconds: number;
+  /** Price tier, e.g. `720P-input` or `1080p`. */
   tier: string;
 }
 

@@ -11,10 +11,15 @@ export const MEDIA_EXPIRED_MESSAGE = 'media has expired or is unavailable';
 
 /** What {@link MediaStore.publish} takes: bytes in memory, or a generator of a fresh stream per download. */
 export interface PublishInit {
+  /** The owning account: only its keys may download the file through the gateway. */
   account: string;
+  /** The task the file belongs to, if any. */
   taskId?: string | undefined;
+  /** The media type served, e.g. `video/mp4`. */
   contentType: string;
+  /** The bytes, held in memory. Give this or `generator`. */
   bytes?: Buffer | undefined;
+  /** Returns a fresh stream for each download, for bodies too large to hold. Give this or `bytes`. */
   generator?: (() => Readable) | undefined;
   /** Byte length; required with `generator` to send a Content-Length. */
   size?: number | undefined;
@@ -24,15 +29,23 @@ export interface PublishInit {
 
 /** A published file. */
 export interface MediaRecord {
+  /** The file's random token, part of its URL. */
   readonly token: string;
   /** Signed URL on the media origin; works without a key, like a presigned URL. */
   readonly url: string;
+  /** The owning account. */
   readonly account: string;
+  /** The task the file belongs to, if any. */
   readonly taskId: string | undefined;
+  /** The media type served. */
   readonly contentType: string;
+  /** Byte length, when known. */
   readonly size: number | undefined;
+  /** Mock time of publication (ms). */
   readonly createdAt: number;
+  /** Mock time (ms) from which it answers 410; `undefined` for no expiry. */
   readonly expiresAt: number | undefined;
+  /** Set by `expire()`: the file answers 410 from now on. */
   expired: boolean;
 }
 

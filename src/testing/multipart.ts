@@ -8,6 +8,7 @@ export const PART_HEAD_BYTES = 64 * 1024;
 
 /** The client went away before its body was complete. */
 export class RequestAbortedError extends Error {
+  /** Always `'RequestAbortedError'`. */
   override readonly name = 'RequestAbortedError';
   constructor() {
     super('the client went away before the body was complete');

@@ -13,13 +13,21 @@ import type { Router } from './router.js';
 
 /** What the request pipeline of one listening origin works with. */
 export interface PipelineDeps {
+  /** Which origin this pipeline serves: `api` or `media`. */
   origin: Origin;
+  /** The origin's routes. */
   router: Router;
+  /** The gateway, once it is built. */
   gateway: () => MockGateway;
+  /** Resolves keys to accounts. */
   accounts: AccountTable;
+  /** Injected faults. */
   faults: FaultTable;
+  /** The request log every request is appended to. */
   requests: RecordedRequest[];
+  /** The mock clock, for arrival times. */
   clock: MockClock;
+  /** Issues the next `X-Service-Request-Id`. */
   nextRequestId: () => string;
   /** Aborted when the gateway closes: ends delays and hangs. */
   closing: AbortSignal;

@@ -28,7 +28,9 @@ export type Origin = 'api' | 'media';
 export interface RecordedRequest {
   /** The `X-Service-Request-Id` it was answered with, `req_<n>`. */
   id: string;
+  /** `api` (the gateway) or `media` (the media origin). */
   origin: Origin;
+  /** HTTP method, upper case. */
   method: string;
   /** Path without the query, e.g. `/v1/videos/cgt-1/content`. */
   path: string;

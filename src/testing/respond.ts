@@ -11,9 +11,13 @@ export type AnswerMode = 'normal' | 'truncate' | 'reset' | 'malformed';
 
 /** An answer to send: a status, headers, and a buffered body or a stream. */
 export interface Answer {
+  /** HTTP status. */
   status: number;
+  /** Answer headers. */
   headers?: Record<string, string | number> | undefined;
+  /** A buffered body. */
   body?: Buffer | string | undefined;
+  /** A streamed body. */
   stream?: Readable | undefined;
   /** Byte length of `stream`, sent as Content-Length when known. */
   length?: number | undefined;
@@ -21,6 +25,7 @@ export interface Answer {
 
 /** What {@link sendAnswer} needs besides the answer. */
 export interface SendOptions {
+  /** How an injected fault alters the answer. */
   mode: AnswerMode;
   /** Bytes of the body a `truncate` answer sends. @default half the body */
   truncateBytes?: number | undefined;

@@ -1,6 +1,7 @@
 import type { BodyMode } from './body.js';
 import type { RouteContext } from './context.js';
 
+/** The `:name` segments of a route pattern, as a union of names. */
 type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamNames<`/${Rest}`>
   : P extends `${string}:${infer Name}`
@@ -28,14 +29,19 @@ export interface RouteOptions {
 
 /** A registered route. */
 export interface Route {
+  /** HTTP method, upper case. */
   method: string;
+  /** The path pattern with `:name` segments. */
   pattern: string;
+  /** The pattern split into segments. */
   segments: string[];
+  /** The route's handler. */
   handler: RouteHandler;
+  /** How the route reads its request, after defaults. */
   options: Required<RouteOptions>;
 }
 
-/** What {@link Router.match} found. */
+/** What {@link Router.match} found: the route, a 405 with the methods allowed, or a 404. */
 export type RouteMatch =
   | { kind: 'found'; route: Route; params: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: string[] }
@@ -76,7 +82,12 @@ export class Router {
     return this;
   }
 
-  /** The route for a request, with its decoded path parameters. */
+  /**
+   * The route for a request, with its decoded path parameters. Used by the gateway's request
+   * pipeline.
+   *
+   * @internal
+   */
   match(method: string, path: string): RouteMatch {
     const segments = split(path);
     let best: { route: Route; params: Record<string, string>; score: number } | undefined;

@@ -3,9 +3,11 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /** A listening loopback HTTP server that can be closed without leaving a handle behind. */
 export interface LoopbackServer {
+  /** The node:http server. */
   readonly server: Server;
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
+  /** The port it listens on. */
   readonly port: number;
   /** Stops listening, destroys every open connection, and resolves once the server is closed. */
   close(): Promise<void>;

@@ -18,7 +18,9 @@ export type BuiltInTaskKind = 'video' | 'image' | 'review';
 
 /** Durations of a kind, for the `taskDurations` option. */
 export interface TaskDurations {
+  /** Mock time spent waiting before work starts (ms). @default the kind's own figure */
   queuedMs?: number | undefined;
+  /** Mock time spent working (ms). @default the kind's own figure */
   runMs?: number | undefined;
 }
 

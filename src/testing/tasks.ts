@@ -4,7 +4,17 @@ import type { Ledger } from './ledger.js';
 import { builtInKinds, type TaskDurations, type TaskKindSpec, type TaskPhase } from './task-kinds.js';
 
 /** How a task ends. */
-export type TaskOutcome = 'succeeded' | { failed: { code: string; message: string } };
+export type TaskOutcome =
+  | 'succeeded'
+  | {
+      /** The task fails with this error. */
+      failed: {
+        /** The task's error code, e.g. `task_failed`. */
+        code: string;
+        /** The task's error message. */
+        message: string;
+      };
+    };
 
 /** When and how a task ends. Unset fields take the kind's defaults. */
 export interface TaskPlan {
@@ -14,7 +24,7 @@ export interface TaskPlan {
   runMs?: number | undefined;
   /** Multiplies both durations (`mock:slow` gives 10). @default 1 */
   scale?: number | undefined;
-  /** @default 'succeeded' */
+  /** How the task ends. @default 'succeeded' */
   outcome?: TaskOutcome | undefined;
   /** Seconds charged on success. @default the reserved seconds */
   settleSeconds?: number | undefined;
@@ -22,52 +32,84 @@ export interface TaskPlan {
 
 /** What {@link TaskEngine.create} takes. */
 export interface TaskInit<D> {
+  /** The owning account. */
   account: string;
+  /** A defined kind: `video`, `image`, `review`, or one added with `defineKind`. */
   kind: string;
+  /** The model ID the task runs under. */
   model: string;
+  /** When and how it ends. @default the kind's durations and success */
   plan?: TaskPlan | undefined;
   /** Resource-specific record: the request, outputs, anything the routes need later. */
   data?: D | undefined;
   /** Reserves billable seconds in the same step, so no task exists without its reservation. */
-  reserve?: { seconds: number; tier: string } | undefined;
+  reserve?:
+    | {
+        /** Billable seconds to hold. */
+        seconds: number;
+        /** Price tier, e.g. `720P`. */
+        tier: string;
+      }
+    | undefined;
 }
 
 /** A task held by the mock gateway. Its state is derived from the clock: see {@link TaskEngine.state}. */
 export interface MockTask<D = Record<string, unknown>> {
+  /** Public task ID, with the kind's prefix (`cgt-`, `task_`, `rvt_`). */
   readonly id: string;
+  /** The task's kind. */
   readonly kind: string;
+  /** The owning account. */
   readonly account: string;
+  /** The model ID it runs under. */
   readonly model: string;
   /** Mock ms of submission, start of work and end. */
   readonly createdAt: number;
+  /** Mock ms at which work starts (the task leaves its queued phase). */
   startsAt: number;
+  /** Mock ms at which it ends. */
   endsAt: number;
+  /** How it ends. */
   outcome: TaskOutcome;
+  /** Seconds charged on success; `undefined` charges the reserved seconds. */
   settleSeconds: number | undefined;
+  /** Resource-specific record: the request, outputs, anything the routes need later. */
   data: D;
 }
 
 /** A task's state at the current mock time. */
 export interface TaskState {
+  /** `queued`, `running`, `succeeded` or `failed`. */
   phase: TaskPhase;
   /** The kind's wire status, e.g. `in_progress` for a running video. */
   status: string;
   /** 0-100; 100 once terminal. */
   progress: number;
+  /** Whether the task has ended (succeeded or failed). */
   terminal: boolean;
   /** Mock ms of completion; terminal tasks only. */
   completedAt?: number;
   /** Whole seconds from submission to completion (at least 1); succeeded tasks only. spec: `actual_time`. */
   actualTime?: number;
   /** Failed tasks only. */
-  error?: { code: string; message: string };
+  error?: {
+    /** The task's error code, e.g. `task_failed`. */
+    code: string;
+    /** The task's error message. */
+    message: string;
+  };
 }
 
 /** Listener of task events. */
 export type TaskListener = (task: MockTask<unknown>) => void;
 
 /** The prompt markers that decide outcomes. Resource routes may add their own. */
-export const MOCK_TRIGGERS = { fail: 'mock:fail', slow: 'mock:slow' } as const;
+export const MOCK_TRIGGERS = {
+  /** In a prompt: the task fails with `task_failed`. */
+  fail: 'mock:fail',
+  /** In a prompt: the task takes ten times as long. */
+  slow: 'mock:slow',
+} as const;
 
 /**
  * The plan a request text asks for: `mock:fail` fails the task with

@@ -29,10 +29,15 @@ export type WebhookVerificationReason =
  * catch (e) { if (e instanceof WebhookVerificationError) console.warn(e.reason, e.message) }
  */
 export class WebhookVerificationError extends MediaGatewayError {
+  /** Always `'WebhookVerificationError'`. */
   override readonly name = 'WebhookVerificationError';
   /** Which check failed. */
   readonly reason: WebhookVerificationReason;
 
+  /**
+   * @param reason - which check failed.
+   * @param message - what was wrong and what to do; prefixed with the reason.
+   */
   constructor(reason: WebhookVerificationReason, message: string) {
     super(`webhook verification failed (${reason}): ${message}`);
     this.reason = reason;

@@ -21,8 +21,11 @@ interface EventEnvelope {
 
 /** One result file of a completed task. Downloading it needs an API key of the task's account. */
 export interface WebhookTaskOutput {
+  /** ID of this output within the task. */
   output_id: string;
+  /** `video` or `image`. */
   type: 'video' | 'image' | (string & {});
+  /** Download URL; send `Authorization: Bearer <API key>` of the task's account. It may answer 410 once expired. */
   url: string;
   /** How to authenticate the download: `bearer` (the API key). */
   authentication: 'bearer' | (string & {});
@@ -39,6 +42,7 @@ interface TaskEventDataBase {
   task_id: string;
   /** Model ID, e.g. `vidmodel-2.5`. */
   model: string;
+  /** `video` or `image`. */
   kind: 'video' | 'image' | (string & {});
   /** The request's `client_reference_id`, echoed when one was sent. */
   client_reference_id?: string;
@@ -52,40 +56,65 @@ interface TaskEventDataBase {
 
 /** `data` of a `task.completed` event. Image events carry every available output. */
 export interface TaskCompletedData extends TaskEventDataBase {
+  /** Always `completed`. */
   status: 'completed';
-  result: { outputs: WebhookTaskOutput[] };
+  /** The task's results. */
+  result: {
+    /** Every available output (image events list every image). */
+    outputs: WebhookTaskOutput[];
+  };
+  /** Always `null` on success. */
   error: null;
 }
 
 /** `data` of a `task.failed` event (provider-confirmed failure or gateway task timeout). */
 export interface TaskFailedData extends TaskEventDataBase {
+  /** Always `failed`. */
   status: 'failed';
+  /** Always `null`: a failed task has no outputs. */
   result: null;
-  error: { code: 'generation_failed' | (string & {}); message: string };
+  /** Why it failed. */
+  error: {
+    /** `generation_failed`. */
+    code: 'generation_failed' | (string & {});
+    /** A description of the failure. */
+    message: string;
+  };
 }
 
 /** A tracked task completed. */
 export interface TaskCompletedEvent extends EventEnvelope {
+  /** `task.completed`. */
   type: 'task.completed';
+  /** The task and its outputs. */
   data: TaskCompletedData;
 }
 
 /** A tracked task failed. The charge is refunded; events do not show that settlement is finished. */
 export interface TaskFailedEvent extends EventEnvelope {
+  /** `task.failed`. */
   type: 'task.failed';
+  /** The task and its error. */
   data: TaskFailedData;
 }
 
 /** All child tasks of a Midjourney-family batch are finished (sent only when subscribed). */
 export interface BatchCompletedEvent extends EventEnvelope {
+  /** `batch.completed`. */
   type: 'batch.completed';
+  /** The batch and its outcome. */
   data: {
+    /** The batch ID that its child task events carry as `batch_id`. */
     batch_id: string;
+    /** `completed`, `partial_failure` or `failed`. */
     status: 'completed' | 'partial_failure' | 'failed';
     /** Counts by name. The API does not fix the counter names, so the record is open. */
     summary: Record<string, number | unknown>;
+    /** Model ID of the batch. */
     model?: string;
+    /** The request's `client_reference_id`, echoed when one was sent. */
     client_reference_id?: string;
+    /** Unix time (seconds) the last child task finished. */
     completed_at?: number;
   };
 }
@@ -95,8 +124,13 @@ export interface BatchCompletedEvent extends EventEnvelope {
  * `{"challenge": <value>}` themselves and do not pass it to `onEvent`.
  */
 export interface EndpointVerificationEvent extends EventEnvelope {
+  /** `webhook.endpoint_verification`. */
   type: 'webhook.endpoint_verification';
-  data: { challenge: string };
+  /** The challenge to echo. */
+  data: {
+    /** Return it as `{"challenge": <value>}` with HTTP 200 within 10 seconds. */
+    challenge: string;
+  };
 }
 
 /** A `task.completed` or `task.failed` event. */

@@ -51,13 +51,17 @@ export interface WebhookHandlerOptions {
 
 /** A handler's answer before it is written to a response. */
 export interface Reply {
+  /** HTTP status. */
   status: number;
+  /** JSON body. */
   body: Record<string, unknown>;
 }
 
 /** The shared core of the two handlers. */
 export interface DeliveryProcessor {
+  /** Largest accepted body, in bytes. */
   maxBodyBytes: number;
+  /** Verifies a delivery, answers a challenge, drops duplicates, calls `onEvent`; never throws. */
   process(
     verify: (options: VerifyWebhookOptions) => WebhookEvent | Promise<WebhookEvent>,
     body: WebhookBody,

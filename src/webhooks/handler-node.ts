@@ -9,18 +9,25 @@ import { verifyWebhook } from './verify-node.js';
 
 /** The parts of a node:http `IncomingMessage` (or an Express request) the handler reads. */
 export interface NodeWebhookRequest extends AsyncIterable<Uint8Array | string> {
+  /** The HTTP method; anything but `POST` is answered 405. */
   method?: string | undefined;
+  /** The request headers, read for the `X-Service-*` signature headers. */
   headers: WebhookHeaders;
   /** Set by a body parser: a Buffer from `express.raw()` or a string is used as the raw body. */
   body?: unknown;
+  /** `false` while the stream is unread: an empty `body` object then means no parser ran. */
   readableEnded?: boolean | undefined;
 }
 
 /** The parts of a node:http `ServerResponse` (or an Express response) the handler writes. */
 export interface NodeWebhookResponse {
+  /** Set to the answer's status. */
   statusCode: number;
+  /** When `true`, the handler writes nothing more. */
   headersSent?: boolean | undefined;
+  /** Sets `content-type` (and `allow` or `connection` where needed). */
   setHeader(name: string, value: string): unknown;
+  /** Ends the answer with its JSON body. */
   end(body?: string): unknown;
 }
 

@@ -3,6 +3,12 @@
  * (`node:crypto` or Web Crypto), sign test deliveries, and mount ready request handlers that
  * answer the verification challenge and drop duplicate events. Imports no HTTP client and no
  * schema library, so it stays small and runs in edge runtimes.
+ *
+ * @example
+ * import { createWebhookHandler } from 'mediagw/webhooks';
+ * export const POST = createWebhookHandler({ secrets: { [keyId]: secret }, onEvent: (event) => queue.add(event) });
+ *
+ * @module mediagw/webhooks
  */
 export { type DedupeStore, MemoryDedupeStore, type MemoryDedupeStoreOptions } from './dedupe.js';
 export { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';

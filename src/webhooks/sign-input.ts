@@ -15,24 +15,31 @@ export interface SignWebhookOptions {
   keyId: string;
   /** Unix seconds or a `Date`; fractions are dropped. @default now */
   timestamp?: number | Date | undefined;
-  /** @default the body's `id` */
+  /** `X-Service-Event-ID`. @default the body's `id` */
   eventId?: string | undefined;
-  /** @default `dlv_` followed by 24 random hex digits */
+  /** `X-Service-Delivery-ID`. @default `dlv_` followed by 24 random hex digits */
   deliveryId?: string | undefined;
 }
 
 /** The headers the gateway sends with each delivery; usable as `HeadersInit` and as Node headers. */
 export type WebhookSignatureHeaders = {
+  /** The event ID; equals the body's `id`. */
   'X-Service-Event-ID': string;
+  /** New per attempt, prefix `dlv_`. */
   'X-Service-Delivery-ID': string;
+  /** Unix seconds, new per attempt; part of the signed payload. */
   'X-Service-Timestamp': string;
+  /** `v1=<hex HMAC-SHA256 of "<timestamp>.<body>">,kid=<key_id>`. */
   'X-Service-Signature': string;
 };
 
 /** A signing request with its payload resolved; `headers(hex)` builds the final headers. */
 export interface PreparedSigning {
+  /** The signed payload: `<timestamp>.<raw body>`. */
   payload: Uint8Array<ArrayBuffer>;
+  /** The secret's UTF-8 bytes. */
   secret: Uint8Array<ArrayBuffer>;
+  /** Builds the four delivery headers from the hex signature. */
   headers(signatureHex: string): WebhookSignatureHeaders;
 }
 

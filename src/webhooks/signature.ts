@@ -10,9 +10,13 @@ import type { WebhookEvent } from './events.js';
 
 /** Header names of a delivery, as the gateway sends them. */
 export const WEBHOOK_HEADERS = {
+  /** Event ID; must equal the body's `id`. */
   eventId: 'X-Service-Event-ID',
+  /** New per attempt, prefix `dlv_`. */
   deliveryId: 'X-Service-Delivery-ID',
+  /** Unix seconds, new per attempt. */
   timestamp: 'X-Service-Timestamp',
+  /** `v1=<hex_hmac>,kid=<key_id>`. */
   signature: 'X-Service-Signature',
 } as const;
 
@@ -21,7 +25,10 @@ export const WEBHOOK_HEADERS = {
  * `IncomingHttpHeaders`-like record (names matched case-insensitively; of an array, the first value).
  */
 export type WebhookHeaders =
-  | { get(name: string): string | null | undefined }
+  | {
+      /** Returns a header's value by name, case-insensitively. */
+      get(name: string): string | null | undefined;
+    }
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /**
@@ -30,7 +37,12 @@ export type WebhookHeaders =
  */
 export type WebhookSecrets =
   | Readonly<Record<string, string>>
-  | ReadonlyArray<{ keyId: string; secret: string }>;
+  | ReadonlyArray<{
+      /** The endpoint's `key_id`, matched against the signature's `kid`. */
+      keyId: string;
+      /** The signing secret of that key ID. */
+      secret: string;
+    }>;
 
 /** The raw body exactly as received: text, or bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`). */
 export type WebhookBody = string | Uint8Array | ArrayBuffer | ArrayBufferView;
@@ -186,11 +198,17 @@ function parseJson(bytes: Uint8Array): unknown {
 
 /** What a verifier needs after the header checks, before comparing the signature. */
 export interface PreparedVerification {
+  /** The raw body. */
   bytes: Uint8Array;
+  /** The signed payload: `<timestamp>.<raw body>`. */
   payload: Uint8Array<ArrayBuffer>;
+  /** The secret of the signature's `kid`, as bytes. */
   secret: Uint8Array<ArrayBuffer>;
+  /** The `v1` hex signature. */
   signature: string;
+  /** The signature's `kid`. */
   keyId: string;
+  /** `X-Service-Event-ID`. */
   eventId: string;
 }
 

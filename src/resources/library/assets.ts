@@ -52,19 +52,41 @@ export class Assets extends LibraryCollection {
    * Reads a material; this refreshes its review status.
    *
    * @throws NotFoundError for an unknown, deleted or another account's material.
+   * @example
+   * const asset = await client.library.assets.retrieve('asset_123');
+   * if (asset.status === 'Active') console.log(assetReference(asset));
    */
   async retrieve(assetId: string, options?: RequestOptions): Promise<Asset> {
     return this.call<Asset>('GET', { id: assetId, options });
   }
 
-  /** Renames a material (no new review). @throws ConflictError (409) while it is `Pending`. */
+  /**
+   * Renames a material (`PATCH`, JSON `name`); there is no new review.
+   *
+   * @throws RequestValidationError for a missing name or one over 255 characters.
+   * @throws ConflictError (409) while it is `Pending`.
+   * @throws NotFoundError for an unknown, deleted or another account's material.
+   */
   async update(assetId: string, params: AssetUpdateParams, options?: RequestOptions): Promise<Asset> {
     const body = parseAssetUpdateParams(params);
     return this.call<Asset>('PATCH', { id: assetId, body, options });
   }
 
-  /** Deletes a material. @throws ConflictError (409) while it is `Pending`. */
-  async delete(assetId: string, options?: RequestOptions): Promise<{ id: string; deleted: boolean }> {
+  /**
+   * Deletes a material; the gateway answers `{ id, deleted: true }`.
+   *
+   * @throws ConflictError (409) while it is `Pending`.
+   * @throws NotFoundError for an unknown, deleted or another account's material.
+   */
+  async delete(
+    assetId: string,
+    options?: RequestOptions,
+  ): Promise<{
+    /** The deleted material's ID. */
+    id: string;
+    /** `true`. */
+    deleted: boolean;
+  }> {
     return this.call<{ id: string; deleted: boolean }>('DELETE', { id: assetId, options });
   }
 }

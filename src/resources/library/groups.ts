@@ -40,7 +40,11 @@ export class Groups extends LibraryCollection {
     return this.pages(() => parseListParams(params, 'library.groups.list'), options);
   }
 
-  /** Reads a group. @throws NotFoundError for an unknown or another account's group. */
+  /**
+   * Reads a group.
+   *
+   * @throws NotFoundError for an unknown, deleted or another account's group.
+   */
   async retrieve(groupId: string, options?: RequestOptions): Promise<Group> {
     return this.call<Group>('GET', { id: groupId, options });
   }
@@ -63,7 +67,14 @@ export class Groups extends LibraryCollection {
    * @throws ConflictError (409) when the group still holds materials (of any status).
    * @throws NotFoundError for an unknown, deleted or another account's group.
    */
-  async delete(groupId: string, options?: RequestOptions): Promise<{ id: string; [key: string]: unknown }> {
+  async delete(
+    groupId: string,
+    options?: RequestOptions,
+  ): Promise<{
+    /** The deleted group's ID. */
+    id: string;
+    [key: string]: unknown;
+  }> {
     const data = await this.call<{ id: string } | string>('DELETE', { id: groupId, options });
     // spec: Media library — the delete "returns the group ID"; its exact shape is not shown.
     if (data && typeof data === 'object') return data;

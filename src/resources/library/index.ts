@@ -5,10 +5,14 @@ import { ReviewTasks } from './review-tasks.js';
 
 /** The per-account media library: groups, materials (assets) and their review tasks. */
 export class Library {
+  /** Groups of materials: create, list, read, rename, delete when empty. */
   readonly groups: Groups;
+  /** Materials: submit review batches, list, read (refreshes the review), rename, delete. */
   readonly assets: Assets;
+  /** Review tasks of submitted batches: read and wait. */
   readonly reviewTasks: ReviewTasks;
 
+  /** Built by {@link MediaGateway}; reach it as `client.library`. */
   constructor(transport: Transport) {
     this.groups = new Groups(transport);
     this.assets = new Assets(transport);

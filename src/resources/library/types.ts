@@ -2,22 +2,31 @@
 export interface Asset {
   /** Public material ID. */
   id: string;
+  /** Public material ID (same as `id`). */
   asset_id?: string | undefined;
   /** `asset://<asset_id>`: use it unchanged in generation requests; not a download URL. */
   asset_url?: string | undefined;
+  /** Display name, at most 255 characters. */
   name?: string | undefined;
+  /** `Image`, `Video` or `Audio` (case-sensitive). */
   asset_type?: 'Image' | 'Video' | 'Audio' | (string & {}) | undefined;
+  /** The owning group. */
   group_id?: string | undefined;
-  /** Only `Active` materials may be referenced. */
+  /** `Pending`, `Active` or `Failed`. Only `Active` materials may be referenced; `Pending` ones cannot be renamed or deleted. */
   status?: 'Pending' | 'Active' | 'Failed' | (string & {}) | undefined;
+  /** Any other field (timestamps, source URL), kept as sent. */
   [key: string]: unknown;
 }
 
 /** A library group. Fields beyond these are not fixed by the document. */
 export interface Group {
+  /** The group ID, for `group_id` in review batches and material lists. */
   id: string;
+  /** Name, at most 255 characters. */
   name?: string | undefined;
+  /** Description, at most 4000 characters. */
   description?: string | undefined;
+  /** Any other field, kept as sent. */
   [key: string]: unknown;
 }
 
@@ -27,17 +36,22 @@ export interface ReviewTask {
   id: string;
   /** `vidmodel.avatar.asset.task`. */
   object?: string | undefined;
+  /** The model the batch was reviewed for, e.g. `vidmodel-2.0` or `vidmodel-2.5`. */
   model?: string | undefined;
   /** `processing`, `completed` or `failed`. A failed batch may still have usable assets. */
   status: 'processing' | 'completed' | 'failed' | (string & {});
   /** 0-100. */
   progress?: number | undefined;
+  /** The group the materials belong to (created automatically when the batch named none). */
   group_id?: string | undefined;
   /** Absent when the review failed before per-material results existed. */
   result?:
     | {
+        /** All materials of the batch. */
         assets?: Asset[] | undefined;
+        /** The materials that are `Active`. */
         usable_assets?: Asset[] | undefined;
+        /** The rejected materials. */
         failed_assets?: Asset[] | undefined;
         [key: string]: unknown;
       }
@@ -46,13 +60,17 @@ export interface ReviewTask {
   error?: unknown;
   /** The `asset://` references of the usable (`Active`) materials, ready for video requests. */
   usable_assets: string[];
+  /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
+  /** Any other field, kept as sent. */
   [key: string]: unknown;
 }
 
 /** The `{ code, data }` wrapper of library answers. */
 export interface LibraryEnvelope<T> {
+  /** `200` on success. */
   code?: number | undefined;
+  /** The record, the list page or the result. */
   data: T;
   [key: string]: unknown;
 }
@@ -70,6 +88,11 @@ export function unwrap<T>(envelope: LibraryEnvelope<T> | T): T {
 /**
  * The `asset://` reference of a material: its `asset_url`, else `asset://<asset_id or id>`.
  * A bare string entry is taken as a reference or an ID. `undefined` when there is none.
+ * Never throws.
+ *
+ * @example
+ * assetReference({ id: 'asset_123' }); // 'asset://asset_123'
+ * assetReference('https://example.com/a.png'); // undefined: a URL is not a material
  */
 export function assetReference(entry: unknown): string | undefined {
   if (typeof entry === 'string') {

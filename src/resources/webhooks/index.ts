@@ -11,9 +11,12 @@ import type { WebhookManagementResponse } from './types.js';
 
 /** Webhook management. Receiving and verifying deliveries lives in `mediagw/webhooks`. */
 export class Webhooks extends APIResource {
+  /** Register, verify, pause or resume endpoints and rotate their secrets. */
   readonly endpoints: Endpoints;
+  /** Events of a task, their delivery attempts, and manual replays. */
   readonly events: WebhookEvents;
 
+  /** Built by {@link MediaGateway}; reach it as `client.webhooks`. */
   constructor(transport: Transport) {
     super(transport);
     this.endpoints = new Endpoints(transport);
@@ -21,8 +24,11 @@ export class Webhooks extends APIResource {
   }
 
   /**
-   * Whether a model can produce task events (`GET /v1/webhook-capabilities?model=`).
+   * Whether a model can produce task events (`GET /v1/webhook-capabilities?model=`). The
+   * answer's shape is not fixed by the document, so it is returned as received.
+   *
    * @throws RequestValidationError before sending when `model` is missing or empty.
+   * @throws APIError (a subclass by status) when the gateway refuses the call.
    * @example
    * const capability = await client.webhooks.capabilities({ model: 'vidmodel-2.5' });
    */

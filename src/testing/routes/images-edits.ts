@@ -19,6 +19,7 @@ export interface EditRequest {
   fields: Record<string, unknown>;
   /** The input files, in the order received. */
   images: ReceivedPart[];
+  /** The mask file, when one was sent. */
   mask: ReceivedPart | undefined;
 }
 

@@ -17,12 +17,17 @@ const LEGACY_STATUS: Readonly<Record<TaskPhase, string>> = {
 
 /** What an accepted image task request is turned into. */
 export interface ImageTaskRequest {
+  /** The request's model. */
   model: string;
+  /** The prompt, read for the outcome markers. */
   prompt: string | undefined;
+  /** How many images the task produces. */
   count: number;
+  /** The route that accepted it. */
   route: ImageTaskData['route'];
   /** The request's fields; `notifications` and `client_reference_id` are read from here. */
   fields: Record<string, unknown>;
+  /** The Midjourney-family batch, for its child tasks. */
   batchId?: string | undefined;
 }
 

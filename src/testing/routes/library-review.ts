@@ -19,8 +19,9 @@ export const REVIEW_TASK_OBJECT = 'vidmodel.avatar.asset.task';
 /** The models whose library the mock serves. spec: Media library — mini uses the same library. */
 export const LIBRARY_MODELS: readonly string[] = ['vidmodel-2.0', 'vidmodel-2.5', 'vidmodel-2.0-mini'];
 
-/** spec: Media library — a group's model defaults to `vidmodel-2.5`, a review batch's to `vidmodel-2.0`. */
+/** spec: Media library — a group's model defaults to `vidmodel-2.5`. */
 export const DEFAULT_GROUP_MODEL = 'vidmodel-2.5';
+/** spec: Media library — a review batch's model defaults to `vidmodel-2.0` (video sources at most 15 s). */
 export const DEFAULT_BATCH_MODEL = 'vidmodel-2.0';
 
 const BATCH_ERROR = 'the review service could not check this batch; submit it again later';

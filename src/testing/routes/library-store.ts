@@ -21,34 +21,53 @@ export const LIBRARY_TRIGGERS = {
 
 /** A library group held by the mock. */
 export interface MockGroup {
+  /** Group ID. */
   readonly id: string;
+  /** The owning account. */
   readonly account: string;
+  /** The group's model. */
   readonly model: string;
+  /** Name, at most 255 characters. */
   name: string;
+  /** Description, at most 4000 characters. */
   description: string;
+  /** Unix time of creation. */
   readonly created_at: number;
+  /** Unix time of the last change. */
   updated_at: number;
 }
 
 /** A library material held by the mock. `status` is what the last refresh saw. */
 export interface MockAsset {
+  /** Material ID. */
   readonly id: string;
+  /** The owning account. */
   readonly account: string;
+  /** `Image`, `Video` or `Audio`. */
   readonly asset_type: string;
+  /** The owning group. */
   readonly group_id: string;
+  /** The URL submitted for review. */
   readonly source_url: string;
+  /** The review task of its batch. */
   readonly review_task_id: string;
   /** What the review will decide once it ends. */
   readonly verdict: 'Active' | 'Failed';
+  /** Display name. */
   name: string;
+  /** `Pending`, `Active` or `Failed`, as last refreshed. */
   status: 'Pending' | 'Active' | 'Failed';
+  /** Unix time of creation. */
   readonly created_at: number;
+  /** Unix time of the last change. */
   updated_at: number;
 }
 
 /** `data` of a `review` task. */
 export interface ReviewTaskData {
+  /** The group the batch's materials belong to. */
   group_id: string;
+  /** The batch's materials, in order. */
   asset_ids: string[];
   /** Set when the review fails before per-material results exist. */
   batch_error?: string | undefined;
@@ -56,9 +75,13 @@ export interface ReviewTaskData {
 
 /** A page of a list, as the spec's list response holds it. */
 export interface ListPage<T> {
+  /** The records of this page. */
   items: T[];
+  /** Records in the whole list. */
   total: number;
+  /** This page's number, from 1. */
   page: number;
+  /** Records per page. */
   limit: number;
 }
 
@@ -68,7 +91,9 @@ export interface ListPage<T> {
  * task): spec: Media library — "Lists do not poll pending review tasks".
  */
 export class LibraryStore {
+  /** Every group by ID. */
   readonly groups = new Map<string, MockGroup>();
+  /** Every material by ID. */
   readonly assets = new Map<string, MockAsset>();
 
   constructor(private readonly gateway: MockGateway) {}

@@ -70,6 +70,7 @@ export interface VideoTaskData {
   prompt: string | undefined;
   /** Tokens of the published result and last frame, set when the task succeeds. */
   video_token?: string | undefined;
+  /** Token of the published last frame, when one was requested. */
   last_frame_token?: string | undefined;
 }
 

@@ -10,14 +10,19 @@ import type { MockDeliveryAttempt, MockWebhookEndpoint, MockWebhookEvent } from 
 
 /** What an attempt needs from the webhook state. */
 export interface AttemptHost {
+  /** The gateway, for its clock. */
   readonly gateway: { readonly clock: MockClock };
+  /** The local URL for an endpoint's registered URL. */
   targetFor(url: string): string | undefined;
+  /** Sends one POST with the gateway's limits. */
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
 }
 
 /** The attempt as recorded, and the answer's `Retry-After`, if any. */
 export interface AttemptResult {
+  /** The attempt as recorded. */
   attempt: MockDeliveryAttempt;
+  /** The answer's `Retry-After`, if any. */
   retryAfter: string | undefined;
 }
 

@@ -15,11 +15,15 @@ import type { MockWebhookEndpoint, MockWebhookEvent, MockWebhookOptions } from '
 
 /** What the engine needs from the webhook state around it. */
 export interface EngineHost {
+  /** The gateway whose tasks produce events. */
   readonly gateway: MockGateway;
+  /** The webhook settings in force. */
   readonly options: MockWebhookOptions;
+  /** Every endpoint by ID. */
   readonly endpoints: ReadonlyMap<string, MockWebhookEndpoint>;
   /** The local URL deliveries for this registered URL go to. */
   targetFor(url: string): string | undefined;
+  /** Sends one POST with the gateway's limits. */
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
   /** Pauses an endpoint that answered 410. */
   pauseGone(endpoint: MockWebhookEndpoint): void;
@@ -29,6 +33,7 @@ type EventType = MockWebhookEvent['type'];
 
 /** Creates, delivers and retries events. One per gateway, owned by the webhook state. */
 export class DeliveryEngine {
+  /** Every event by ID. */
   readonly events = new Map<string, MockWebhookEvent>();
   private readonly builders = new Map<string, () => Record<string, unknown>>();
   private readonly timers = new Map<string, CancelTimer>();

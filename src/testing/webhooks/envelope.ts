@@ -9,7 +9,9 @@ import type { MockTask } from '../tasks.js';
 
 /** The subscription a task request carried, as the producers store it in `task.data`. */
 export interface TaskSubscription {
+  /** The endpoint named in `notifications.webhook.endpoint_id`. */
   endpointId: string;
+  /** The event types subscribed to. */
   events: readonly string[];
 }
 

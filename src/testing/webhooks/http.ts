@@ -4,7 +4,11 @@
  */
 import { type Agent, request } from 'undici';
 
-/** What a delivery request got. */
+/**
+ * What a delivery request got.
+ *
+ * @inline
+ */
 export interface PostOutcome {
   /** HTTP status; `undefined` after a network error or timeout. */
   statusCode: number | undefined;
@@ -18,7 +22,9 @@ export interface PostOutcome {
 
 /** Limits of {@link postDelivery}. */
 export interface PostLimits {
+  /** Total time limit of the request, in real ms. */
   timeoutMs: number;
+  /** Time limit for the response headers, in real ms. */
   headersTimeoutMs: number;
   /** Aborts the request when the gateway closes. */
   signal: AbortSignal;

@@ -55,7 +55,11 @@ export class MockWebhooks {
   private readonly closing = new AbortController();
   private agent: Agent | undefined;
 
-  constructor(readonly gateway: MockGateway) {
+  /** @param gateway - the gateway whose tasks it reports; use `mockWebhooks(gateway)` rather than `new`. */
+  constructor(
+    /** The gateway whose tasks it reports. */
+    readonly gateway: MockGateway,
+  ) {
     this.engine = new DeliveryEngine({
       gateway,
       options: this.options,
@@ -123,7 +127,15 @@ export class MockWebhooks {
    * Registers an endpoint and returns it with its secret (shown once).
    * @throws MockHttpError 400 for a non-public host, 409 `endpoint_limit_reached` past 20 per account.
    */
-  createEndpoint(account: string, url: string): { endpoint: MockWebhookEndpoint; secret: string } {
+  createEndpoint(
+    account: string,
+    url: string,
+  ): {
+    /** The new endpoint, unverified. */
+    endpoint: MockWebhookEndpoint;
+    /** Its signing secret, returned only here. */
+    secret: string;
+  } {
     if (!isPublicHost(new URL(url).hostname)) {
       throw MockHttpError.spec(
         400,

@@ -10,15 +10,28 @@ export type MockDeliveryStatus = 'pending' | 'in_flight' | 'retrying' | 'deliver
 export interface MockWebhookEndpoint {
   /** `whep_...` */
   readonly id: string;
+  /** The owning account. */
   readonly account: string;
   /** The registered HTTPS URL; immutable. */
   readonly url: string;
   /** Key ID and secret that sign deliveries now. */
   keyId: string;
+  /** The signing secret of `keyId`. */
   secret: string;
   /** The pair before the last rotation and the mock ms until which it stays valid (24 h). */
-  previous: { keyId: string; secret: string; expiresAt: number } | undefined;
+  previous:
+    | {
+        /** The previous key ID. */
+        keyId: string;
+        /** The previous secret. */
+        secret: string;
+        /** Mock ms until which it still verifies. */
+        expiresAt: number;
+      }
+    | undefined;
+  /** Whether the verification challenge succeeded; only verified endpoints may be named in requests. */
   verified: boolean;
+  /** `false` while paused (by a PATCH or a delivery answered 410). */
   enabled: boolean;
   /** Why a paused endpoint is paused: a PATCH `enabled: false`, or a delivery answered 410. */
   pausedBy: 'request' | 'gone' | undefined;
@@ -34,6 +47,7 @@ export interface MockDeliveryAttempt {
   readonly attempt: number;
   /** Mock ms the attempt started and ended. */
   readonly startedAt: number;
+  /** Mock ms the attempt ended; `undefined` while in flight. */
   finishedAt: number | undefined;
   /** `X-Service-Timestamp` sent (Unix seconds, mock clock). */
   readonly timestamp: number;
@@ -41,6 +55,7 @@ export interface MockDeliveryAttempt {
   readonly keyId: string;
   /** The local URL the attempt went to; `undefined` when no route maps the endpoint's URL. */
   readonly target: string | undefined;
+  /** `in_flight`, `delivered` (a 2xx answer) or `failed`. */
   outcome: 'in_flight' | 'delivered' | 'failed';
   /** HTTP status answered; `undefined` after a network error or timeout. */
   statusCode: number | undefined;
@@ -54,11 +69,15 @@ export interface MockDeliveryAttempt {
 export interface MockWebhookEvent {
   /** `evt_...`; kept by retries and replays. */
   readonly id: string;
+  /** The owning account. */
   readonly account: string;
+  /** The endpoint it is delivered to. */
   readonly endpointId: string;
+  /** `task.completed`, `task.failed` or `batch.completed`. */
   readonly type: 'task.completed' | 'task.failed' | 'batch.completed';
   /** The task it reports, or every child task of the batch. */
   readonly taskIds: readonly string[];
+  /** The Midjourney-family batch, when the task belongs to one. */
   readonly batchId: string | undefined;
   /** Mock ms. */
   readonly createdAt: number;
@@ -66,6 +85,7 @@ export interface MockWebhookEvent {
   payload: Record<string, unknown> | undefined;
   /** The exact bytes sent on every attempt. */
   body: string | undefined;
+  /** Delivery status: `pending`, `in_flight`, `retrying`, `delivered`, `paused` or `exhausted`. */
   status: MockDeliveryStatus;
   /** Mock ms until which attempts are made: 72 h from creation, or from the last replay. */
   deadline: number;
@@ -73,6 +93,7 @@ export interface MockWebhookEvent {
   retryIndex: number;
   /** Mock ms of the next scheduled attempt. */
   nextAttemptAt: number | undefined;
+  /** Every delivery attempt, oldest first. */
   readonly attempts: MockDeliveryAttempt[];
   /** Mock ms of each manual replay. */
   readonly replays: number[];
@@ -80,13 +101,19 @@ export interface MockWebhookEvent {
 
 /** A verification challenge the mock sent. */
 export interface MockVerificationRecord {
+  /** The endpoint being verified. */
   readonly endpointId: string;
+  /** The `webhook.endpoint_verification` event's ID. */
   readonly eventId: string;
+  /** The challenge value the receiver must echo. */
   readonly challenge: string;
   /** Mock ms. */
   readonly at: number;
+  /** The local URL the challenge went to; `undefined` when no route maps the endpoint's URL. */
   readonly target: string | undefined;
+  /** HTTP status answered; `undefined` after a network error or timeout. */
   statusCode: number | undefined;
+  /** Whether the receiver answered 200 with the challenge within 10 s. */
   verified: boolean;
   /** Why it failed. */
   reason: string | undefined;

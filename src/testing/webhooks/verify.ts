@@ -10,8 +10,11 @@ import type { MockVerificationRecord, MockWebhookEndpoint } from './types.js';
 
 /** What the challenge needs from the webhook state. */
 export interface VerifyHost {
+  /** The gateway, for its clock. */
   readonly gateway: { readonly clock: { now(): number; nowSeconds(): number } };
+  /** The local URL for an endpoint's registered URL. */
   targetFor(url: string): string | undefined;
+  /** Sends one POST with the gateway's limits. */
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
 }
 
