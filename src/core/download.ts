@@ -3,7 +3,7 @@ import { rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MediaGatewayError } from './errors.js';
+import { APIConnectionError, APIUserAbortError, MediaGatewayError } from './errors.js';
 
 /** Progress of a download being saved. */
 export interface DownloadProgress {
@@ -79,12 +79,24 @@ export class MediaDownload {
   /**
    * Reads the whole file into memory. Use `saveTo` or `body` for large media.
    *
-   * @throws MediaGatewayError when the download was already read; the stream's error when the
-   * transfer breaks off.
+   * @throws APIConnectionError when the transfer breaks off or ends short of `Content-Length`;
+   * APIUserAbortError when the caller's signal aborts it; MediaGatewayError when the download
+   * was already read.
    */
   async arrayBuffer(): Promise<ArrayBuffer> {
     const chunks: Buffer[] = [];
-    for await (const chunk of this.take()) chunks.push(chunk as Buffer);
+    let bytes = 0;
+    try {
+      for await (const chunk of this.take()) {
+        chunks.push(chunk as Buffer);
+        bytes += (chunk as Buffer).length;
+      }
+    } catch (error) {
+      throw transferError(error, bytes);
+    }
+    if (this.contentLength !== undefined && bytes !== this.contentLength) {
+      throw new APIConnectionError(`The download ended after ${bytes} of ${this.contentLength} bytes`);
+    }
     const all = Buffer.concat(chunks);
     return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
   }
@@ -94,9 +106,9 @@ export class MediaDownload {
    * place when complete: a failed download leaves no partial file behind.
    *
    * @returns the path and the number of bytes written.
-   * @throws the stream's error when the transfer breaks off (a network error, or the caller's
-   * abort); a `MediaGatewayError` when fewer bytes arrived than `Content-Length` announced, or
-   * when the download was already read; the `fs` error when the folder cannot be written.
+   * @throws APIConnectionError when the transfer breaks off or ends short of `Content-Length`;
+   * APIUserAbortError when the caller's signal aborts it; MediaGatewayError when the download
+   * was already read; the `fs` error when the folder cannot be written.
    */
   async saveTo(
     path: string,
@@ -119,13 +131,18 @@ export class MediaDownload {
       },
     });
     const file = createWriteStream(temporary);
+    let fileError: unknown;
+    file.once('error', (error) => {
+      fileError = error;
+    });
     try {
       await pipeline(source, counter, file);
       if (total !== undefined && bytes !== total) {
-        throw new MediaGatewayError(`Download ended after ${bytes} of ${total} bytes`);
+        throw new APIConnectionError(`The download ended after ${bytes} of ${total} bytes`);
       }
       await rename(temporary, path);
-    } catch (error) {
+    } catch (caught) {
+      const error = caught === fileError ? caught : transferError(caught, bytes);
       // The file may still be opening when a transfer breaks off at once: wait for the stream
       // to close, or the unlink would run before the file exists and leave it behind.
       if (!file.closed) await new Promise<void>((done) => file.once('close', () => done()));
@@ -134,4 +151,14 @@ export class MediaDownload {
     }
     return { path, bytes };
   }
+}
+
+/** Maps a failure of the transfer itself to the SDK's errors; the SDK's own errors pass as they are. */
+function transferError(error: unknown, bytes: number): unknown {
+  if (error instanceof MediaGatewayError) return error;
+  if ((error as { name?: string } | undefined)?.name === 'AbortError') {
+    return new APIUserAbortError('The download was aborted by the caller.', { cause: error });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new APIConnectionError(`The download broke off after ${bytes} bytes: ${reason}`, { cause: error });
 }

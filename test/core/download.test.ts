@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, test } from 'vitest';
 import { MediaDownload } from '../../src/core/download.js';
+import { APIConnectionError, APIUserAbortError } from '../../src/core/errors.js';
 
 // The CommonJS module object: fs.WriteStream opens files through it, and it can be patched.
 const fs: typeof import('node:fs') = createRequire(import.meta.url)('node:fs');
@@ -34,7 +35,9 @@ describe('MediaDownload', () => {
       },
     });
     const download = new MediaDownload(broken, { contentType: 'video/mp4' });
-    await expect(download.saveTo(join(dir, 'b.mp4'))).rejects.toThrow('socket hang up');
+    const error = await download.saveTo(join(dir, 'b.mp4')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toMatch(/broke off after 7 bytes: socket hang up/);
     expect(existsSync(join(dir, 'b.mp4'))).toBe(false);
     expect(readdirSync(dir).filter((f) => f.includes('b.mp4'))).toEqual([]);
   });
@@ -60,7 +63,21 @@ describe('MediaDownload', () => {
   test('a body shorter than its Content-Length is an error and leaves no file', async () => {
     const download = new MediaDownload(chunks(['abc']), { contentLength: 10 });
     await expect(download.saveTo(join(dir, 'c.mp4'))).rejects.toThrow(/3 of 10 bytes/);
+    await expect(download.saveTo(join(dir, 'c.mp4'))).rejects.toThrow(/already read/);
+    const short = new MediaDownload(chunks(['abc']), { contentLength: 10 });
+    await expect(short.arrayBuffer()).rejects.toBeInstanceOf(APIConnectionError);
     expect(existsSync(join(dir, 'c.mp4'))).toBe(false);
+  });
+
+  test('an abort while saving is an APIUserAbortError, and a write failure stays the fs error', async () => {
+    const aborted = new Readable({ read() {} });
+    aborted.destroy(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+    await expect(new MediaDownload(aborted, {}).saveTo(join(dir, 'd.mp4'))).rejects.toBeInstanceOf(
+      APIUserAbortError,
+    );
+    const fine = new MediaDownload(chunks(['x']), {});
+    const error = await fine.saveTo(join(dir, 'missing-folder', 'e.mp4')).catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('ENOENT');
   });
 
   test('arrayBuffer and body read the bytes; a second read is refused', async () => {
