@@ -142,7 +142,10 @@ export class MediaDownload {
       }
       await rename(temporary, path);
     } catch (caught) {
-      const error = caught === fileError ? caught : transferError(caught, bytes);
+      // Newer Node versions hand the source's error on to the file stream too: only an error
+      // the file raised on its own (a folder that cannot be written) stays the fs error.
+      const fromFile = caught === fileError && caught !== source.errored;
+      const error = fromFile ? caught : transferError(caught, bytes);
       // The file may still be opening when a transfer breaks off at once: wait for the stream
       // to close, or the unlink would run before the file exists and leave it behind.
       if (!file.closed) await new Promise<void>((done) => file.once('close', () => done()));
