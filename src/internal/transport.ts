@@ -278,9 +278,15 @@ export class Transport {
         { cause },
       );
     }
-    if (value && typeof value === 'object') {
-      Object.defineProperty(value, '_requestId', { value: response.requestId, enumerable: false });
+    // spec: Errors — every answer is a JSON object; `null`, a bare string or number is not one.
+    if (!value || typeof value !== 'object') {
+      throw new InvalidResponseError(
+        `${this.describe(spec)} answered ${response.status} with JSON that is not an object: ${text.slice(0, 120)}`,
+        response.status,
+        response.requestId,
+      );
     }
+    Object.defineProperty(value, '_requestId', { value: response.requestId, enumerable: false });
     return value as T;
   }
 

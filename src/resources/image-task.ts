@@ -4,18 +4,18 @@ import type { TaskOutcome } from '../core/polling.js';
 export type ImageTaskState = 'pending' | 'running' | 'succeeded' | 'failed';
 
 // spec: States and transitions — Image task statuses.
-const STATES: Record<string, ImageTaskState> = {
-  pending: 'pending',
-  submitted: 'pending',
-  processing: 'running',
-  in_progress: 'running',
-  succeeded: 'succeeded',
-  success: 'succeeded',
-  completed: 'succeeded',
-  failed: 'failed',
-  error: 'failed',
-  cancelled: 'failed',
-};
+const STATES: ReadonlyMap<string, ImageTaskState> = new Map([
+  ['pending', 'pending'],
+  ['submitted', 'pending'],
+  ['processing', 'running'],
+  ['in_progress', 'running'],
+  ['succeeded', 'succeeded'],
+  ['success', 'succeeded'],
+  ['completed', 'succeeded'],
+  ['failed', 'failed'],
+  ['error', 'failed'],
+  ['cancelled', 'failed'],
+]);
 
 /**
  * The image task as the gateway sends it from `GET /v1/tasks/{id}?model=` (`data` of the answer).
@@ -80,7 +80,7 @@ export interface ImageTask {
 
 /** Maps a wire status to its normalised state. */
 export function imageTaskState(status: unknown): ImageTaskState {
-  return (typeof status === 'string' && STATES[status.toLowerCase()]) || 'running';
+  return (typeof status === 'string' && STATES.get(status.toLowerCase())) || 'running';
 }
 
 function readError(value: unknown): ImageTask['error'] {

@@ -1,0 +1,13 @@
+/**
+ * Run counts and seed of the property tests. Reproduce a failure with the seed (and path) that
+ * fast-check prints: `FC_SEED=<seed> npx vitest run test/reliability/properties-schemas.test.ts`.
+ */
+
+/** Runs per property. @default 1000 */
+export const PROPERTY_RUNS = Number(process.env.FC_RUNS ?? 1_000);
+
+/** Valid requests per schema sent over HTTP to the mock gateway. @default 50 */
+export const WIRE_SAMPLE = Number(process.env.FC_WIRE_SAMPLE ?? 50);
+
+/** The seed every property starts from, so a CI run is reproducible. */
+export const PROPERTY_SEED = Number(process.env.FC_SEED ?? 20_261_003);
