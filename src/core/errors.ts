@@ -121,7 +121,10 @@ export class APIError extends MediaGatewayError {
    * @param fields - the code, message and type of the body; read from `init.body` when omitted.
    */
   constructor(init: APIErrorInit, fields: ErrorFields = readErrorFields(init.body)) {
-    const detail = fields.message ?? '(no message in the body)';
+    // A hostile or broken gateway may send megabytes of message: the error's message stays
+    // readable, and `body` keeps all of it.
+    const message = fields.message ?? '(no message in the body)';
+    const detail = message.length > 500 ? `${message.slice(0, 500)}... (${message.length} characters)` : message;
     const id = init.requestId ? ` [request ${init.requestId}]` : '';
     super(
       `${init.operation} failed with ${init.status}${fields.code ? ` ${fields.code}` : ''}: ${detail}${id}`,

@@ -139,14 +139,17 @@ export class Transport {
   /** Replaces the API key with a mask anywhere in a value. */
   readonly redact: <T>(value: T) => T;
   private readonly userAgent = `mediagw/${VERSION} node/${process.version}`;
-  declare private readonly apiKey: string;
+  /** Held in an ES private field: `util.inspect`, even with `showHidden`, never shows it. */
+  readonly #apiKey: string;
+  /** Everything else of the configuration: the key is not among it. */
+  private readonly config: Omit<TransportConfig, 'apiKey'>;
 
-  constructor(private readonly config: TransportConfig) {
+  constructor({ apiKey, ...config }: TransportConfig) {
+    this.config = config;
+    this.#apiKey = apiKey;
     this.baseURL = config.baseURL;
     this.origin = new URL(config.baseURL).origin;
-    // Non-enumerable, so that inspecting the client never shows the key.
-    Object.defineProperty(this, 'apiKey', { value: config.apiKey, enumerable: false });
-    this.redact = createRedactor(config.apiKey);
+    this.redact = createRedactor(apiKey);
   }
 
   /** The logger, with every message and field scrubbed of the key. */
@@ -212,7 +215,7 @@ export class Transport {
       if (value === null) delete headers[key.toLowerCase()];
       else if (value !== undefined) headers[key.toLowerCase()] = value;
     }
-    if (withAuth) headers.authorization = `Bearer ${this.apiKey}`;
+    if (withAuth) headers.authorization = `Bearer ${this.#apiKey}`;
     else delete headers.authorization;
     return headers;
   }
