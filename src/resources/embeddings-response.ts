@@ -47,6 +47,11 @@ export function decodeBase64Embedding(value: string): number[] {
   return out;
 }
 
+/** The vector as numbers: a list that already holds only numbers is kept, not copied. */
+function numbers(list: unknown[]): number[] {
+  return list.every((n) => typeof n === 'number') ? (list as number[]) : list.map(Number);
+}
+
 /**
  * Reads an embeddings answer leniently: the document does not fix its shape, so the
  * OpenAI-compatible `data[].embedding` list is read, entries without `index` take their
@@ -71,7 +76,7 @@ export function toEmbeddingsResponse(raw: unknown, requestedModel: string): Embe
       typeof vector === 'string'
         ? decodeBase64Embedding(vector)
         : Array.isArray(vector)
-          ? vector.map(Number)
+          ? numbers(vector)
           : Array.isArray(entry)
             ? (entry as unknown[]).map(Number)
             : [];
