@@ -124,7 +124,8 @@ export class APIError extends MediaGatewayError {
     // A hostile or broken gateway may send megabytes of message: the error's message stays
     // readable, and `body` keeps all of it.
     const message = fields.message ?? '(no message in the body)';
-    const detail = message.length > 500 ? `${message.slice(0, 500)}... (${message.length} characters)` : message;
+    const detail =
+      message.length > 500 ? `${message.slice(0, 500)}... (${message.length} characters)` : message;
     const id = init.requestId ? ` [request ${init.requestId}]` : '';
     super(
       `${init.operation} failed with ${init.status}${fields.code ? ` ${fields.code}` : ''}: ${detail}${id}`,
