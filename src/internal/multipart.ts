@@ -29,7 +29,19 @@ export function buildMultipart(fields: readonly MultipartField[]): MultipartBody
   // spec: Endpoints — "For multipart bodies the client library must generate the content type and boundary".
   const headers: Record<string, string> = { 'content-type': encoder.contentType };
   if (encoder.contentLength !== undefined) headers['content-length'] = encoder.contentLength;
-  return { body: encoder.encode(), headers };
+  return { body: encode(encoder), headers };
+}
+
+/**
+ * The encoder's parts in order, a file's chunks passed on as its stream yields them. The same
+ * bytes as `encoder.encode()`, through one generator instead of three nested ones: a large upload
+ * is tens of thousands of chunks, and each layer adds a promise and an iterator result to each.
+ */
+async function* encode(encoder: FormDataEncoder): AsyncGenerator<Uint8Array, void, undefined> {
+  for (const part of encoder.values()) {
+    if (part instanceof Uint8Array) yield part;
+    else yield* part.stream() as AsyncIterable<Uint8Array>;
+  }
 }
 
 /**

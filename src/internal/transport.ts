@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {
   AmbiguousSubmissionError,
@@ -230,11 +230,13 @@ export class Transport {
   ): Promise<RawResponse> {
     const { request } = await loadUndici();
     const target = url ?? buildURL(this.baseURL, spec.path, spec.query);
-    let body: string | Readable | undefined;
+    let body: string | AsyncIterable<Uint8Array> | undefined;
     let extra: Record<string, string> | undefined;
     if (spec.stream) {
       const built = await spec.stream();
-      body = Readable.from(built.body, { objectMode: false });
+      // undici takes the encoder's async iterable as it is: it asks for the next chunk only once
+      // the last one is written or has drained, so nothing is read ahead of the socket.
+      body = built.body;
       extra = built.headers;
     } else if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
@@ -245,7 +247,8 @@ export class Transport {
       const response = await request(target, {
         method: spec.method,
         headers: this.headersFor(spec, withAuth, extra),
-        body: body ?? null,
+        // undici's types omit async iterables, which it sends as they come (its docs list them).
+        body: (body ?? null) as string | Readable | null,
         ...(signal ? { signal } : {}),
         ...(this.config.dispatcher ? { dispatcher: this.config.dispatcher } : {}),
         // undici's own 300 s defaults would cut a 600 s edit short: follow the operation's timeout.
