@@ -1,0 +1,118 @@
+/**
+ * (5) Cold import time: a fresh `node` that imports one entry of the built package and exits,
+ * minus a fresh `node -e ''`, against `openai` (ESM and CommonJS). Dependencies alone are
+ * measured too, for reference.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type BenchContext, reps } from './lib/context.js';
+import type { Row } from './lib/results.js';
+import { interleave, median, ratio } from './lib/stats.js';
+
+interface Target {
+  key: string;
+  args: string[];
+}
+
+function esm(key: string, specifier: string): Target {
+  return { key, args: ['--input-type=module', '-e', `import ${JSON.stringify(specifier)};`] };
+}
+
+function cjs(key: string, specifier: string): Target {
+  return { key, args: ['-e', `require(${JSON.stringify(specifier)});`] };
+}
+
+function targets(dist: string): Target[] {
+  const file = (path: string) => join(dist, path);
+  return [
+    { key: 'empty', args: ['-e', ''] },
+    esm('mediagw-esm', pathToFileURL(file('index.js')).href),
+    cjs('mediagw-cjs', file('index.cjs')),
+    esm('webhooks-esm', pathToFileURL(file('webhooks/index.js')).href),
+    cjs('webhooks-cjs', file('webhooks/index.cjs')),
+    esm('openai-esm', 'openai'),
+    cjs('openai-cjs', 'openai'),
+    esm('standardwebhooks-esm', 'standardwebhooks'),
+    esm('zod-esm', 'zod'),
+    esm('undici-esm', 'undici'),
+    esm('form-data-esm', 'form-data-encoder'),
+    esm('p-retry-esm', 'p-retry'),
+  ];
+}
+
+/** Milliseconds from spawning `node` to its exit. */
+function timeProcess(args: string[], cwd: string): number {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${result.stderr}`);
+  return ms;
+}
+
+/** Runs in the parent: every target spawned in rotating order, one fresh process each time. */
+export async function measure(ctx: BenchContext): Promise<Row[]> {
+  const list = targets(ctx.dist);
+  const rounds = reps(ctx, 15, 5);
+  for (const target of list) timeProcess(target.args, ctx.root); // fill the file cache
+  const samples = await interleave(
+    list.map((t) => t.key),
+    rounds,
+    async (key) => timeProcess((list.find((t) => t.key === key) as Target).args, ctx.root),
+  );
+  const emptySamples = samples.empty ?? [];
+  const empty = median(emptySamples);
+  const over = (key: string) => median(samples[key] ?? []) - empty;
+  const overSamples = (key: string) => (samples[key] ?? []).map((ms) => ms - empty);
+  ctx.log(
+    `import: empty process ${empty.toFixed(0)} ms; ${list.map((t) => `${t.key} +${over(t.key).toFixed(0)}`).join(', ')}`,
+  );
+  ctx.note(
+    `(5) cold import: ${rounds} fresh processes per target in rotating order, wall time from spawn to exit minus the median of \`node -e ''\` (${empty.toFixed(0)} ms); ` +
+      `for reference in the same run, alone: zod +${over('zod-esm').toFixed(0)} ms, undici +${over('undici-esm').toFixed(0)} ms, ` +
+      `form-data-encoder +${over('form-data-esm').toFixed(0)} ms, p-retry +${over('p-retry-esm').toFixed(0)} ms (ESM).`,
+  );
+  const row = (id: string, figure: string, mine: string, peer: string, peerLabel: string): Row => ({
+    id,
+    figure,
+    unit: 'ms',
+    better: 'lower',
+    mediagw: over(mine),
+    limit: empty,
+    limitLabel: "node -e '' itself",
+    peer: over(peer),
+    peerLabel,
+    peerRatio: ratio(over(mine), over(peer)),
+    samples: { mediagw: overSamples(mine), peer: overSamples(peer), limit: emptySamples },
+  });
+  return [
+    row(
+      'import.mediagw.esm',
+      '(5) import mediagw (ESM), over an empty process',
+      'mediagw-esm',
+      'openai-esm',
+      'openai ESM',
+    ),
+    row(
+      'import.mediagw.cjs',
+      '(5) require mediagw (CJS), over an empty process',
+      'mediagw-cjs',
+      'openai-cjs',
+      'openai CJS',
+    ),
+    row(
+      'import.webhooks.esm',
+      '(5) import mediagw/webhooks (ESM), over an empty process',
+      'webhooks-esm',
+      'standardwebhooks-esm',
+      'standardwebhooks ESM',
+    ),
+    row(
+      'import.webhooks.cjs',
+      '(5) require mediagw/webhooks (CJS), over an empty process',
+      'webhooks-cjs',
+      'standardwebhooks-esm',
+      'standardwebhooks ESM',
+    ),
+  ];
+}

@@ -1,0 +1,43 @@
+/** Bytes in a mebibyte. */
+export const MiB = 1024 * 1024;
+
+/** The median of a non-empty list (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median() of an empty list');
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** `a / b`, or `undefined` when either is missing or `b` is zero. */
+export function ratio(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined || b === undefined || b === 0) return undefined;
+  return a / b;
+}
+
+/**
+ * Runs `fn` for `reps` rounds; in every round each variant runs once, in an order that rotates
+ * from round to round, so drift of the machine spreads over all variants alike.
+ * Returns every variant's samples.
+ */
+export async function interleave<K extends string, T>(
+  variants: readonly K[],
+  reps: number,
+  fn: (variant: K, rep: number) => Promise<T>,
+): Promise<Record<K, T[]>> {
+  const out = Object.fromEntries(variants.map((v) => [v, [] as T[]])) as Record<K, T[]>;
+  for (let rep = 0; rep < reps; rep++) {
+    for (let i = 0; i < variants.length; i++) {
+      const variant = variants[(i + rep) % variants.length] as K;
+      out[variant].push(await fn(variant, rep));
+    }
+  }
+  return out;
+}
+
+/** Median of one numeric field over a list of samples. */
+export function medianOf<T>(samples: readonly T[], pick: (sample: T) => number): number {
+  return median(samples.map(pick));
+}
