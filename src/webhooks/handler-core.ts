@@ -69,9 +69,9 @@ export interface DeliveryProcessor {
   ): Promise<Reply>;
 }
 
-/** An error answer's body. */
+/** An error answer's body; an absent `reason` is left out when it is serialized. */
 export const errorBody = (type: string, message: string, reason?: string): Record<string, unknown> => ({
-  error: reason ? { type, reason, message } : { type, message },
+  error: { type, reason, message },
 });
 
 /**

@@ -4,7 +4,7 @@ import {
   type Reply,
   type WebhookHandlerOptions,
 } from './handler-core.js';
-import { concatBytes, type WebhookHeaders } from './signature.js';
+import { concatBytes, utf8, type WebhookHeaders } from './signature.js';
 import { verifyWebhook } from './verify-node.js';
 
 /** The parts of a node:http `IncomingMessage` (or an Express request) the handler reads. */
@@ -50,7 +50,7 @@ async function readStream(req: NodeWebhookRequest, res: NodeWebhookResponse, lim
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of req) {
-    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+    const bytes = typeof chunk === 'string' ? utf8(chunk) : chunk;
     size += bytes.length;
     if (size > limit) {
       if (size - bytes.length <= limit) tooLarge(res, limit);
@@ -97,9 +97,8 @@ export function createNodeWebhookHandler(
     const given = req.body;
     let body: Uint8Array | string | undefined;
     if (isBytes(given)) {
-      const size = typeof given === 'string' ? new TextEncoder().encode(given).length : given.length;
-      if (size > limit) return tooLarge(res, limit);
-      body = given;
+      body = typeof given === 'string' ? utf8(given) : given;
+      if (body.length > limit) return tooLarge(res, limit);
     } else if (given == null || (isEmptyObject(given) && req.readableEnded === false)) {
       // No body parser ran (Express 4 sets an empty object without reading the stream).
       body = await readStream(req, res, limit);

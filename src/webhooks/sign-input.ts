@@ -3,7 +3,7 @@
  * spec: Authentication — items 5-6.
  */
 import { MediaGatewayError } from '../core/base-error.js';
-import { bodyBytes, bytesToHex, signedPayload, type WebhookBody } from './signature.js';
+import { bodyBytes, bytesToHex, parseJson, signedPayload, utf8, type WebhookBody } from './signature.js';
 
 /** Options of `signWebhook` and `signWebhookAsync`. */
 export interface SignWebhookOptions {
@@ -50,26 +50,25 @@ export interface PreparedSigning {
  */
 export function prepareSigning(options: SignWebhookOptions): PreparedSigning {
   const { body, secret, keyId } = options;
-  if (typeof body !== 'string' && !(body instanceof ArrayBuffer) && !ArrayBuffer.isView(body)) {
+  let bytes: Uint8Array;
+  try {
+    bytes = bodyBytes(body as WebhookBody);
+  } catch {
     throw new MediaGatewayError('signWebhook: body must be the string or bytes sent');
   }
   if (!secret || !keyId) throw new MediaGatewayError('signWebhook: secret and keyId are required');
-  const bytes = bodyBytes(body as WebhookBody);
   let eventId = options.eventId;
   if (eventId === undefined) {
-    try {
-      eventId = JSON.parse(new TextDecoder().decode(bytes)).id;
-    } catch {}
+    eventId = (parseJson(bytes) as { id?: string } | null | undefined)?.id;
     if (typeof eventId !== 'string')
       throw new MediaGatewayError('signWebhook: give eventId; the body has no "id"');
   }
   const time = options.timestamp ?? new Date();
   const timestamp = String(Math.floor(time instanceof Date ? time.getTime() / 1000 : time));
-  const deliveryId =
-    options.deliveryId ?? `dlv_${bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(12)))}`;
+  const deliveryId = options.deliveryId ?? `dlv_${bytesToHex(crypto.getRandomValues(new Uint8Array(12)))}`;
   return {
     payload: signedPayload(timestamp, bytes),
-    secret: new TextEncoder().encode(secret),
+    secret: utf8(secret),
     headers: (hex) => ({
       'X-Service-Event-ID': eventId,
       'X-Service-Delivery-ID': deliveryId,

@@ -64,6 +64,11 @@ export interface VerifyWebhookOptions {
 const fail = (reason: WebhookVerificationReason, message: string) =>
   new WebhookVerificationError(reason, message);
 const encoder = new TextEncoder();
+/** The UTF-8 bytes of `text`. */
+export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text);
+// One decoder for every call: constructing one costs more than decoding a 2 KB body, and a
+// non-streaming decode() starts from a clean state.
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 const quote = (text: string) => JSON.stringify(text.slice(0, 64));
 
 /** Reads one header, trimmed; `undefined` when absent or empty. */
@@ -72,37 +77,46 @@ export function readHeader(headers: WebhookHeaders, name: string): string | unde
   if (typeof headers.get === 'function') value = headers.get(name);
   else {
     const lower = name.toLowerCase();
-    const key = Object.keys(headers).find((k) => k.toLowerCase() === lower);
+    // Node lowercases header names; any other spelling is found by a scan.
+    const key = Object.hasOwn(headers, lower)
+      ? lower
+      : Object.keys(headers).find((k) => k.toLowerCase() === lower);
     value = key === undefined ? undefined : (headers as Record<string, unknown>)[key];
   }
   if (Array.isArray(value)) value = value[0];
-  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed || undefined;
 }
 
 /**
  * Parses `X-Service-Signature` (`v1=<hex>,kid=<key_id>`), in any order, spaces allowed.
  * Fields other than `v1` and `kid` are ignored.
- * @throws {WebhookVerificationError} `malformed_signature` when a field is missing, repeated, or
- * `v1` is not exactly 64 lowercase hex digits.
+ * @throws {WebhookVerificationError} `malformed_signature` when a field is not key=value or is
+ * repeated, `kid` is missing or empty, or `v1` is not exactly 64 lowercase hex digits.
  */
 export function parseSignatureHeader(value: string): { signature: string; keyId: string } {
+  // The form the gateway sends, read as the general parse below reads it, without its cost.
+  const canonical = /^v1=([0-9a-f]{64}),kid=([^,\s]+)$/.exec(value);
+  if (canonical) return { signature: canonical[1] as string, keyId: canonical[2] as string };
   const fields = new Map<string, string>();
-  const malformed = (why: string) =>
-    fail('malformed_signature', `X-Service-Signature ${why}; expected "v1=<hex>,kid=<key_id>"`);
+  let wellFormed = true;
   for (const part of value.split(',')) {
     if (!part.trim()) continue;
     const at = part.indexOf('=');
-    if (at < 0) throw malformed(`has ${quote(part.trim())}, which is not key=value`);
     const key = part.slice(0, at).trim();
-    if (fields.has(key)) throw malformed(`repeats "${key}"`);
+    if (at < 0 || fields.has(key)) wellFormed = false;
     fields.set(key, part.slice(at + 1).trim());
   }
   const signature = fields.get('v1');
   const keyId = fields.get('kid');
-  if (signature === undefined) throw malformed('has no v1=<hex>');
-  if (!keyId) throw malformed('has no kid=<key_id>');
   // Strict: the gateway sends 64 lowercase hex digits; anything else is not its signature.
-  if (!/^[0-9a-f]{64}$/.test(signature)) throw malformed('has a v1 that is not 64 lowercase hex digits');
+  if (!wellFormed || !keyId || !signature || !/^[0-9a-f]{64}$/.test(signature)) {
+    throw fail(
+      'malformed_signature',
+      `X-Service-Signature ${quote(value)} is not "v1=<64 lowercase hex digits>,kid=<key_id>"`,
+    );
+  }
   return { signature, keyId };
 }
 
@@ -119,7 +133,7 @@ export function checkTimestamp(text: string, toleranceSeconds = 300, now?: numbe
       `X-Service-Timestamp ${quote(text)} is not integer Unix seconds`,
     );
   }
-  const seconds = now === undefined ? Date.now() / 1000 : now instanceof Date ? now.getTime() / 1000 : now;
+  const seconds = now instanceof Date ? now.getTime() / 1000 : (now ?? Date.now() / 1000);
   const skew = seconds - Number(text);
   if (Math.abs(skew) > toleranceSeconds) {
     throw fail(
@@ -152,11 +166,24 @@ export function normalizeSecrets(secrets: WebhookSecrets): Map<string, string> {
 }
 
 /**
+ * The secret of `keyId`, or `undefined`. A record with a usable secret for it is read directly,
+ * the usual case on every delivery; anything else goes through {@link normalizeSecrets}.
+ * @throws {MediaGatewayError} when no usable secret is given.
+ */
+export function secretFor(secrets: WebhookSecrets, keyId: string): string | undefined {
+  // Only a record holds a string under a key ID: an array's entries and prototype members do not.
+  const secret =
+    typeof secrets === 'object' ? (secrets as Record<string, unknown> | null)?.[keyId] : undefined;
+  if (typeof secret === 'string' && secret) return secret;
+  return normalizeSecrets(secrets).get(keyId);
+}
+
+/**
  * The body as bytes: a string is UTF-8 encoded, bytes are used as they are.
  * @throws {WebhookVerificationError} `invalid_body` for anything else, such as a parsed object.
  */
 export function bodyBytes(body: WebhookBody): Uint8Array {
-  if (typeof body === 'string') return encoder.encode(body);
+  if (typeof body === 'string') return utf8(body);
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   throw fail('invalid_body', 'the body must be the raw string or bytes as received, not a parsed object');
@@ -164,7 +191,7 @@ export function bodyBytes(body: WebhookBody): Uint8Array {
 
 /** The signed bytes: the timestamp text, a literal `.`, and the raw body. spec: Authentication — item 6. */
 export function signedPayload(timestamp: string, body: Uint8Array): Uint8Array<ArrayBuffer> {
-  return concatBytes([encoder.encode(`${timestamp}.`), body]);
+  return concatBytes([utf8(`${timestamp}.`), body]);
 }
 
 /** Joins byte chunks into one new array. */
@@ -180,7 +207,7 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuff
 
 /** Decodes lowercase or uppercase hex of even length. */
 export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
+  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
 }
 
 /** Encodes bytes as lowercase hex. */
@@ -188,9 +215,10 @@ export function bytesToHex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function parseJson(bytes: Uint8Array): unknown {
+/** The body parsed as strict UTF-8 JSON, or `undefined` when it is not. */
+export function parseJson(bytes: Uint8Array): unknown {
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    return JSON.parse(strictDecoder.decode(bytes));
   } catch {
     return undefined;
   }
@@ -200,10 +228,10 @@ function parseJson(bytes: Uint8Array): unknown {
 export interface PreparedVerification {
   /** The raw body. */
   bytes: Uint8Array;
-  /** The signed payload: `<timestamp>.<raw body>`. */
-  payload: Uint8Array<ArrayBuffer>;
-  /** The secret of the signature's `kid`, as bytes. */
-  secret: Uint8Array<ArrayBuffer>;
+  /** `X-Service-Timestamp`, as signed: the payload is `<timestamp>.<raw body>`. */
+  timestamp: string;
+  /** The secret of the signature's `kid`. */
+  secret: string;
   /** The `v1` hex signature. */
   signature: string;
   /** The signature's `kid`. */
@@ -220,23 +248,21 @@ export interface PreparedVerification {
 export function prepareVerification(options: VerifyWebhookOptions): PreparedVerification {
   const bytes = bodyBytes(options.body);
   const names = [WEBHOOK_HEADERS.eventId, WEBHOOK_HEADERS.timestamp, WEBHOOK_HEADERS.signature];
-  const [eventId, timestamp, header] = names.map((name) => readHeader(options.headers, name));
+  const values = names.map((name) => readHeader(options.headers, name));
+  const [eventId, timestamp, header] = values;
   if (!eventId || !timestamp || !header) {
-    throw fail(
-      'missing_header',
-      `${names.filter((name) => !readHeader(options.headers, name)).join(', ')} missing`,
-    );
+    throw fail('missing_header', `${names.filter((_, i) => !values[i]).join(', ')} missing`);
   }
   const { signature, keyId } = parseSignatureHeader(header);
   checkTimestamp(timestamp, options.toleranceSeconds, options.now);
-  const secret = normalizeSecrets(options.secrets).get(keyId);
+  const secret = secretFor(options.secrets, keyId);
   if (secret === undefined) {
     throw fail('unknown_key', `no secret for kid ${quote(keyId)}; during a rotation give both secrets`);
   }
   return {
     bytes,
-    payload: signedPayload(timestamp, bytes),
-    secret: encoder.encode(secret),
+    timestamp,
+    secret,
     signature,
     keyId,
     eventId,
@@ -245,8 +271,8 @@ export function prepareVerification(options: VerifyWebhookOptions): PreparedVeri
 
 /** The `signature_mismatch` error, with a hint when the body looks re-serialized. */
 export function signatureMismatch(prepared: PreparedVerification): WebhookVerificationError {
-  const text = new TextDecoder().decode(prepared.bytes);
-  const indented = /\n\s/.test(text) && parseJson(prepared.bytes) !== undefined;
+  const indented =
+    parseJson(prepared.bytes) !== undefined && /\n\s/.test(strictDecoder.decode(prepared.bytes));
   return fail(
     'signature_mismatch',
     indented

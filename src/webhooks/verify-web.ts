@@ -5,6 +5,8 @@ import {
   parseEvent,
   prepareVerification,
   signatureMismatch,
+  signedPayload,
+  utf8,
   type VerifyWebhookOptions,
 } from './signature.js';
 
@@ -34,9 +36,10 @@ export function hmacKey(secret: Uint8Array<ArrayBuffer>, use: 'sign' | 'verify')
  */
 export async function verifyWebhookAsync(options: VerifyWebhookOptions): Promise<WebhookEvent> {
   const prepared = prepareVerification(options);
-  const key = await hmacKey(prepared.secret, 'verify');
+  const key = await hmacKey(utf8(prepared.secret), 'verify');
+  const payload = signedPayload(prepared.timestamp, prepared.bytes);
   // crypto.subtle.verify compares in constant time.
-  const ok = await subtleCrypto().verify('HMAC', key, hexToBytes(prepared.signature), prepared.payload);
+  const ok = await subtleCrypto().verify('HMAC', key, hexToBytes(prepared.signature), payload);
   if (!ok) throw signatureMismatch(prepared);
   return parseEvent(prepared);
 }
