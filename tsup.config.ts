@@ -1,4 +1,46 @@
-import { defineConfig } from 'tsup';
+import { dirname } from 'node:path';
+import type { Plugin } from 'esbuild';
+import { defineConfig, type Options } from 'tsup';
+
+/**
+ * zod and the request schemas load when the first request is checked, not when `mediagw` is
+ * imported: zod alone takes longer to import than all of openai-node (bench/cold-import.ts).
+ * esbuild runs the code of a module reached by `require`, and of everything it imports, on that
+ * first `require` only, so two modules are swapped in the build:
+ * - `internal/schemas-loader.ts` requires the schemas instead of importing them;
+ * - `schemas/zod.ts` requires zod when it first runs, since esbuild would hoist an `import` of
+ *   a dependency to the top of the bundle. The ESM build takes it through `createRequire`.
+ * The source, which the tests run, imports both as usual; `npm test` checks the built entries
+ * (scripts/check-entries.mjs).
+ */
+const lazySchemas: Plugin = {
+  name: 'mediagw-lazy-schemas',
+  setup(build) {
+    // tsup hands esbuild the CommonJS build as ESM for Rollup to convert, so the format is read
+    // from the mark `esbuildOptions` below sets on it.
+    const commonJS = build.initialOptions.supported?.['dynamic-import'] === false;
+    build.onLoad({ filter: /[\\/]src[\\/]internal[\\/]schemas-loader\.ts$/ }, (args) => ({
+      contents: "export const loadSchemas = () => require('../schemas/index.ts');",
+      loader: 'ts',
+      resolveDir: dirname(args.path),
+    }));
+    build.onLoad({ filter: /[\\/]src[\\/]schemas[\\/]zod\.ts$/ }, (args) => ({
+      contents: commonJS
+        ? "export const { z } = require('zod');"
+        : "import { createRequire } from 'node:module';\nexport const { z } = createRequire(import.meta.url)('zod');",
+      loader: 'ts',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/**
+ * The CommonJS build loads its lazy dependencies (undici, the multipart encoders, zod) with
+ * `require`, not `import()`: test runners that sandbox modules, Jest among them, refuse `import()`.
+ */
+const esbuildOptions: Options['esbuildOptions'] = (options, { format }) => {
+  if (format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
+};
 
 export default defineConfig([
   {
@@ -15,11 +57,15 @@ export default defineConfig([
     target: 'node20',
     splitting: false,
     treeshake: true,
+    esbuildPlugins: [lazySchemas],
+    esbuildOptions,
   },
   {
     entry: { 'testing/bin': 'src/testing/bin.ts' },
     format: ['esm'],
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    esbuildPlugins: [lazySchemas],
+    esbuildOptions,
   },
 ]);

@@ -44,3 +44,76 @@ for (const [file, rule] of Object.entries(files)) {
 }
 if (failed) process.exit(1);
 console.log('check-entries: the built entry points import only what they may');
+
+// `import 'mediagw'` must not load zod, undici or the multipart encoders: they load on first use
+// (tsup.config.ts), which keeps the cold import small. A fresh process imports each build and
+// lists every package it loaded (ES modules through a resolve hook, CommonJS ones from the
+// require cache); checking one request must load zod,
+// so the check can tell a lazy load from no load at all.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync as readText, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const lazy = ['zod', 'undici', 'formdata-node', 'form-data-encoder', 'p-retry'];
+const scratch = mkdtempSync(join(tmpdir(), 'mediagw-lazy-'));
+try {
+  const log = join(scratch, 'loaded.txt');
+  const hooks = join(scratch, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
+  return result;
+}`,
+  );
+  const register = join(scratch, 'register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});`,
+  );
+  const packagesIn = () =>
+    new Set(
+      readText(log, 'utf8')
+        .split('\n')
+        .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
+        .filter(Boolean),
+    );
+  for (const entry of ['dist/index.js', 'dist/index.cjs']) {
+    const url = pathToFileURL(fileURLToPath(new URL(`../${entry}`, import.meta.url))).href;
+    for (const check of [false, true]) {
+      writeFileSync(log, '');
+      const script = `const m = await import(${JSON.stringify(url)});
+${check ? "try { m.parseVideoRequest({ model: 'vidmodel-2.0-mini', prompt: 'p' }); } catch {}" : ''}
+const { createRequire } = await import('node:module');
+const { appendFileSync } = await import('node:fs');
+const cached = Object.keys(createRequire(import.meta.url).cache);
+appendFileSync(${JSON.stringify(log)}, cached.map((path) => path + '\\n').join(''));`;
+      execFileSync(process.execPath, [
+        '--import',
+        pathToFileURL(register).href,
+        '--input-type=module',
+        '-e',
+        script,
+      ]);
+      const loaded = packagesIn();
+      if (!check) {
+        const early = lazy.filter((name) => loaded.has(name));
+        if (early.length > 0) {
+          console.error(`importing ${entry} loads ${early.join(', ')}: they must load on first use`);
+          failed = true;
+        }
+      } else if (!loaded.has('zod')) {
+        console.error(`${entry}: checking a request did not load zod; the import check above proves nothing`);
+        failed = true;
+      }
+    }
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+if (failed) process.exit(1);
+console.log('check-entries: importing mediagw loads none of', lazy.join(', '));

@@ -61,6 +61,7 @@ export {
   V25_TIERS,
 } from './core/reservation.js';
 export type { WebhookEventLike } from './core/task-events.js';
+export { parseVideoRequest } from './internal/schemas.js';
 export type { Logger, RequestOptions } from './internal/transport.js';
 export type { BatchOptions, Embeddings } from './resources/embeddings.js';
 export {
@@ -90,41 +91,38 @@ export type {
 } from './resources/webhooks/types.js';
 export type { Notifications } from './schemas/common.js';
 export {
-  EMBEDDING_DIMENSIONS,
-  EMBEDDING_MODELS,
-  type EmbeddingCreateParams,
-  type EmbeddingModel,
-} from './schemas/embeddings.js';
-export {
-  IMAGE_MODELS,
-  type ImageEditAsyncParams,
-  type ImageEditParams,
-  type ImageGenerateAsyncParams,
-  type ImageGenerateParams,
-  type ImageModel,
-} from './schemas/images.js';
-export {
   ASSET_STATUSES,
   ASSET_TYPES,
-  type AssetListParams,
   type AssetStatus,
-  type AssetSubmitItem,
-  type AssetSubmitParams,
   type AssetType,
-  type AssetUpdateParams,
-  type GroupCreateParams,
-  type GroupUpdateParams,
-  type ListParams,
-} from './schemas/library.js';
-export type { MidjourneyGenerateParams } from './schemas/midjourney.js';
-export {
-  parseVideoRequest,
+  EMBEDDING_DIMENSIONS,
+  EMBEDDING_MODELS,
+  type EmbeddingModel,
+  IMAGE_MODELS,
+  type ImageModel,
+  UPGRADE_INHERITED_FIELDS,
   VIDEO_MODELS,
   VIDEO_RATIOS,
   type VideoModel,
   type VideoRatio,
-} from './schemas/video.js';
-export { UPGRADE_INHERITED_FIELDS } from './schemas/video-2-5-upgrade.js';
+} from './schemas/constants.js';
+export type { EmbeddingCreateParams } from './schemas/embeddings.js';
+export type {
+  ImageEditAsyncParams,
+  ImageEditParams,
+  ImageGenerateAsyncParams,
+  ImageGenerateParams,
+} from './schemas/images.js';
+export type {
+  AssetListParams,
+  AssetSubmitItem,
+  AssetSubmitParams,
+  AssetUpdateParams,
+  GroupCreateParams,
+  GroupUpdateParams,
+  ListParams,
+} from './schemas/library.js';
+export type { MidjourneyGenerateParams } from './schemas/midjourney.js';
 export type {
   ImageWithRole,
   MotionControlParams,

@@ -1,7 +1,7 @@
+import { video25RequestKind } from '../internal/schemas.js';
+import { loadSchemas } from '../internal/schemas-loader.js';
 import { parseParams } from '../internal/validate.js';
-import { type VideoModel, videoRequestSchema } from '../schemas/video.js';
-import { video25RequestKind } from '../schemas/video-2-5.js';
-import { MOTION_ORIENTATION_CEILING } from '../schemas/video-motion.js';
+import { MOTION_ORIENTATION_CEILING, type VideoModel } from '../schemas/constants.js';
 import type { VideoCreateParams } from '../schemas/video-types.js';
 import { RequestValidationError } from './errors.js';
 
@@ -215,7 +215,7 @@ export function estimateReservation(
   params: VideoCreateParams,
   hints: ReservationHints = {},
 ): ReservationEstimate {
-  const body = parseParams(videoRequestSchema, params, OPERATION) as Record<string, unknown>;
+  const body = parseParams(loadSchemas().videoRequestSchema, params, OPERATION) as Record<string, unknown>;
   const model = body.model as VideoModel;
   const notes: string[] = [];
   let parts: Parts;

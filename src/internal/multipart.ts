@@ -1,7 +1,7 @@
-import { type FileLike, FormDataEncoder } from 'form-data-encoder';
-import { FormData } from 'formdata-node';
+import type { FileLike, FormDataEncoder } from 'form-data-encoder';
 import { RequestValidationError } from '../core/errors.js';
-import { checkEditFiles, type ImageEditAsyncParams, type ImageEditParams } from '../schemas/images.js';
+import { checkEditFiles } from '../schemas/image-edit-files.js';
+import type { ImageEditAsyncParams, ImageEditParams } from '../schemas/images.js';
 import { SNIFF_BYTES, sniffImageFormat } from './image-header.js';
 import { toUploadFile, type UploadFile } from './upload-file.js';
 
@@ -22,7 +22,8 @@ export interface MultipartBody {
  * known (a stream of unknown length leaves it out and the body is sent chunked).
  * Call it once per attempt: each call reads the files anew.
  */
-export function buildMultipart(fields: readonly MultipartField[]): MultipartBody {
+export async function buildMultipart(fields: readonly MultipartField[]): Promise<MultipartBody> {
+  const [{ FormDataEncoder }, { FormData }] = await loadEncoders();
   const form = new FormData();
   for (const [name, value] of fields) form.append(name, value);
   const encoder = new FormDataEncoder(form);
@@ -30,6 +31,14 @@ export function buildMultipart(fields: readonly MultipartField[]): MultipartBody
   const headers: Record<string, string> = { 'content-type': encoder.contentType };
   if (encoder.contentLength !== undefined) headers['content-length'] = encoder.contentLength;
   return { body: encode(encoder), headers };
+}
+
+let encoders: Promise<[typeof import('form-data-encoder'), typeof import('formdata-node')]> | undefined;
+
+/** The multipart libraries, loaded with the first upload rather than with `mediagw`. */
+function loadEncoders() {
+  encoders ??= Promise.all([import('form-data-encoder'), import('formdata-node')]);
+  return encoders;
 }
 
 /**

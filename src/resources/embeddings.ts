@@ -1,7 +1,8 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { parseEmbeddingCreateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
 import type { RequestOptions } from '../internal/transport.js';
-import { type EmbeddingCreateParams, parseEmbeddingCreateParams } from '../schemas/embeddings.js';
+import type { EmbeddingCreateParams } from '../schemas/embeddings.js';
 import {
   type Embedding,
   type EmbeddingsResponse,

@@ -5,18 +5,20 @@ import { pollTask, type WaitOptions } from '../core/polling.js';
 import { openDownload } from '../internal/download.js';
 import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../internal/image-header.js';
 import { buildMultipart, imageEditParts } from '../internal/multipart.js';
-import { imageTimeout, TIMEOUTS } from '../internal/timeouts.js';
-import type { RequestOptions } from '../internal/transport.js';
-import { path } from '../internal/url.js';
 import {
-  type ImageEditAsyncParams,
-  type ImageEditParams,
-  type ImageGenerateAsyncParams,
-  type ImageGenerateParams,
   parseImageEditAsyncParams,
   parseImageEditParams,
   parseImageGenerateAsyncParams,
   parseImageGenerateParams,
+} from '../internal/schemas.js';
+import { imageTimeout, TIMEOUTS } from '../internal/timeouts.js';
+import type { RequestOptions } from '../internal/transport.js';
+import { path } from '../internal/url.js';
+import type {
+  ImageEditAsyncParams,
+  ImageEditParams,
+  ImageGenerateAsyncParams,
+  ImageGenerateParams,
 } from '../schemas/images.js';
 import { type ImageTask, imageTaskOutcome, toImageTask } from './image-task.js';
 import { APIResource } from './resource.js';

@@ -1,18 +1,9 @@
-import { z } from 'zod';
 import { parseParams } from '../internal/validate.js';
 import { refuseFields } from './common.js';
+import { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel } from './constants.js';
+import { z } from './zod.js';
 
-/** spec: Embeddings — the embedding model IDs. */
-export const EMBEDDING_MODELS = ['text-embedding-3-small', 'bge-m3'] as const;
-
-/** One of {@link EMBEDDING_MODELS}. */
-export type EmbeddingModel = (typeof EMBEDDING_MODELS)[number];
-
-/** spec: Embeddings — vector length of each model when `dimensions` is not set. */
-export const EMBEDDING_DIMENSIONS: Readonly<Record<EmbeddingModel, number>> = {
-  'text-embedding-3-small': 1536,
-  'bge-m3': 1024,
-};
+export { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel };
 
 /** `encoding_format` values: `float` gives numeric arrays, `base64` packed float32 text. */
 export const ENCODING_FORMATS = ['float', 'base64'] as const;

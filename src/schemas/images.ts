@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { BARE_STRING_MESSAGE, isUploadable, type Uploadable } from '../core/files.js';
 import { parseParams } from '../internal/validate.js';
 import {
@@ -9,14 +8,11 @@ import {
   refuseFields,
   refuseLegacyWebhookWithNotifications,
 } from './common.js';
+import { IMAGE_MODELS, type ImageModel } from './constants.js';
+import { z } from './zod.js';
 
 export { checkEditFiles } from './image-edit-files.js';
-
-/** spec: What the service does, 2 — the image model IDs; the 2.5 IDs are not aliases of `imgmodel-2`. */
-export const IMAGE_MODELS = ['imgmodel-2', 'imgmodel-2.5-sunburst', 'imgmodel-2.5-flare'] as const;
-
-/** One of {@link IMAGE_MODELS}. */
-export type ImageModel = (typeof IMAGE_MODELS)[number];
+export { IMAGE_MODELS, type ImageModel };
 
 /** Whether `model` is one of the `imgmodel-2.5-*` models, which refuse `image_urls` and `mask`. */
 export function isImageModel25(model: unknown): boolean {

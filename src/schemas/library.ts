@@ -1,18 +1,9 @@
-import { z } from 'zod';
 import { parseParams } from '../internal/validate.js';
 import { httpUrl } from './common.js';
+import { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType } from './constants.js';
+import { z } from './zod.js';
 
-/** spec: Library material — `asset_type` values (case-sensitive). */
-export const ASSET_TYPES = ['Image', 'Video', 'Audio'] as const;
-
-/** spec: Library material — `status` values (case-sensitive). */
-export const ASSET_STATUSES = ['Pending', 'Active', 'Failed'] as const;
-
-/** The type of a library material. */
-export type AssetType = (typeof ASSET_TYPES)[number];
-
-/** The review status of a library material; only `Active` materials may be referenced. */
-export type AssetStatus = (typeof ASSET_STATUSES)[number];
+export { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType };
 
 /** `POST .../private-avatar/groups`. */
 export interface GroupCreateParams {

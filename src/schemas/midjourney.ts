@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { parseParams } from '../internal/validate.js';
 import {
   clientReferenceId,
@@ -6,6 +5,7 @@ import {
   notificationsSchema,
   refuseLegacyWebhookWithNotifications,
 } from './common.js';
+import { z } from './zod.js';
 
 /**
  * `POST /v1/midjourney/generations`. The document does not list this route's fields, so they pass

@@ -1,38 +1,9 @@
-import { z } from 'zod';
 import { refuseLegacyWebhookWithNotifications } from './common.js';
+import { UPGRADE_INHERITED_FIELDS } from './constants.js';
 import { jsonBoolean, taskAdditionsShape } from './video-shared.js';
+import { z } from './zod.js';
 
-// spec: Video, "Preview upgrade" — "These inherited fields must not be resent, even if equal to the
-// original, false, 0 or null".
-/** The fields an upgrade (`draft_task_id`) inherits from its preview and must never resend. */
-export const UPGRADE_INHERITED_FIELDS = [
-  'prompt',
-  'image_urls',
-  'image_with_roles',
-  'video_urls',
-  'audio_urls',
-  'duration',
-  'size',
-  'aspect_ratio',
-  'ratio',
-  'seed',
-  'generate_audio',
-  'audio',
-  'omni_reference_task_type',
-  'generation_type',
-  'camerafixed',
-  'web_search',
-  'tools',
-  'seconds',
-  'images',
-  'image',
-  'input_reference',
-  'first_frame_image',
-  'last_frame_image',
-  'video_list',
-  'negative_prompt',
-  'metadata',
-] as const;
+export { UPGRADE_INHERITED_FIELDS };
 
 /** The only fields an upgrade body may hold (the task request additions included). */
 export const UPGRADE_ALLOWED_FIELDS = [

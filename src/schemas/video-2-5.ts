@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { refuseFields } from './common.js';
 import { video25UpgradeSchema } from './video-2-5-upgrade.js';
 import {
@@ -18,6 +17,7 @@ import {
   textField,
   toolsSchema,
 } from './video-shared.js';
+import { z } from './zod.js';
 
 const MODEL = 'vidmodel-2.5';
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   checkCommonVideoRules,
   imageWithRolesSchema,
@@ -8,6 +7,7 @@ import {
   taskAdditionsShape,
   textField,
 } from './video-shared.js';
+import { z } from './zod.js';
 
 /** The model IDs whose request fields the spec does not show. */
 export const LEGACY_VIDEO_MODELS = ['vidmodel-2.0', 'vidmodel-2.0-fast'] as const;

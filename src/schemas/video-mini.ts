@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { refuseFields } from './common.js';
 import {
   checkAgreement,
@@ -15,6 +14,7 @@ import {
   taskAdditionsShape,
   toolsSchema,
 } from './video-shared.js';
+import { z } from './zod.js';
 
 const MODEL = 'vidmodel-2.0-mini';
 

@@ -1,11 +1,11 @@
-import { z } from 'zod';
 import { refuseLegacyWebhookWithNotifications } from './common.js';
+import { MOTION_ORIENTATION_CEILING } from './constants.js';
 import { jsonBoolean, publicUrl, taskAdditionsShape, textField } from './video-shared.js';
+import { z } from './zod.js';
+
+export { MOTION_ORIENTATION_CEILING };
 
 const MODEL = 'motion-v3-motion-control';
-
-/** spec: Limits — the reference video's length by `character_orientation`: 3-10 s or 3-30 s. */
-export const MOTION_ORIENTATION_CEILING = { image: 10, video: 30 } as const;
 
 /**
  * The request body of `motion-v3-motion-control` (spec: Video, "`motion-v3-motion-control`

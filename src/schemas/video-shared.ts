@@ -1,28 +1,13 @@
-import { z } from 'zod';
 import {
   clientReferenceId,
   mediaUrl,
   notificationsSchema,
   refuseLegacyWebhookWithNotifications,
 } from './common.js';
+import { VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio } from './constants.js';
+import { z } from './zod.js';
 
-/** The video model IDs the SDK knows, in the order the spec lists them. */
-export const VIDEO_MODELS = [
-  'vidmodel-2.0-mini',
-  'vidmodel-2.5',
-  'motion-v3-motion-control',
-  'vidmodel-2.0',
-  'vidmodel-2.0-fast',
-] as const;
-
-/** One of {@link VIDEO_MODELS}. */
-export type VideoModel = (typeof VIDEO_MODELS)[number];
-
-/** spec: Video — the seven values of `aspect_ratio` (and its alias `ratio`) for mini and 2.5. */
-export const VIDEO_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '21:9', 'adaptive'] as const;
-
-/** Output proportion of a video, or `adaptive` (the first image or source video sets it). */
-export type VideoRatio = (typeof VIDEO_RATIOS)[number];
+export { VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio };
 
 /** spec: Video — roles of `image_with_roles` items. */
 export const IMAGE_ROLES = ['first_frame', 'last_frame', 'reference_image'] as const;

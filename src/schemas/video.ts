@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { parseParams } from '../internal/validate.js';
 import { video25Schema } from './video-2-5.js';
 import { videoLegacySchema } from './video-legacy.js';
@@ -6,6 +5,7 @@ import { videoMiniSchema } from './video-mini.js';
 import { motionControlSchema } from './video-motion.js';
 import { VIDEO_MODELS } from './video-shared.js';
 import type { VideoCreateParams } from './video-types.js';
+import { z } from './zod.js';
 
 export { type Video25RequestKind, video25RequestKind } from './video-2-5.js';
 export { VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio } from './video-shared.js';

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { parseParams } from '../internal/validate.js';
+import { z } from './zod.js';
 
 /** `POST /v1/webhook-endpoints`. */
 export interface WebhookEndpointCreateParams {

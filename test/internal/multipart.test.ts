@@ -98,7 +98,7 @@ afterAll(async () => {
 describe('buildMultipart', () => {
   test('text and file parts as a parser sees them; headers from the encoder', async () => {
     const file = await toUploadFile(png(2, 2), 'file');
-    const built = buildMultipart([
+    const built = await buildMultipart([
       ['a', 'one'],
       ['file', file],
       ['b', 'two'],
@@ -127,7 +127,7 @@ describe('buildMultipart', () => {
         controller.close();
       },
     });
-    const built = buildMultipart([['image', await toUploadFile(stream, 'image')]]);
+    const built = await buildMultipart([['image', await toUploadFile(stream, 'image')]]);
     expect(built.headers['content-length']).toBeUndefined();
     const received = await receive(built);
     expect(received.parts).toEqual([
@@ -143,8 +143,8 @@ describe('buildMultipart', () => {
 
   test('each call encodes anew (one body per attempt)', async () => {
     const fields = [['file', await toUploadFile(gif(1, 1), 'file')]] as const;
-    const first = await receive(buildMultipart(fields));
-    const second = await receive(buildMultipart(fields));
+    const first = await receive(await buildMultipart(fields));
+    const second = await receive(await buildMultipart(fields));
     expect(second.parts).toEqual(first.parts);
     expect(second.parts[0]?.sha256).toBe(sha(gif(1, 1)));
   });
@@ -157,7 +157,7 @@ describe('buildMultipart', () => {
     for (let i = 64; i < size; i += 4096) bytes.writeUInt32BE(i, i);
     await writeFile(path, bytes);
     const expected = sha(bytes);
-    const built = buildMultipart([
+    const built = await buildMultipart([
       ['purpose', 'test'],
       ['file', await toUploadFile(await fileFromPath(path), 'file')],
     ]);
@@ -189,7 +189,7 @@ describe('toTextPart', () => {
 describe('imageEditParts: the edit layout', () => {
   test('one file: part image; text fields first, in the caller order', async () => {
     const parts = await imageEditParts({ ...base, n: 2, size: '1024x1024', image: png(8, 8) }, 'images.edit');
-    const received = await receive(buildMultipart(parts));
+    const received = await receive(await buildMultipart(parts));
     expect(received.parts.map((p) => [p.name, p.value ?? p.filename])).toEqual([
       ['model', 'imgmodel-2'],
       ['prompt', 'put a hat on the cat'],
@@ -201,7 +201,7 @@ describe('imageEditParts: the edit layout', () => {
 
   test('an array of one file is still part image', async () => {
     const received = await receive(
-      buildMultipart(await imageEditParts({ ...base, image: [jpeg(2, 2)] }, 'images.edit')),
+      await buildMultipart(await imageEditParts({ ...base, image: [jpeg(2, 2)] }, 'images.edit')),
     );
     expect(received.parts.filter((p) => p.filename).map((p) => p.name)).toEqual(['image']);
   });
@@ -214,7 +214,7 @@ describe('imageEditParts: the edit layout', () => {
       { ...base, model: 'imgmodel-2.5-flare', image: [...files, createReadStream(path)] },
       'images.edit',
     );
-    const received = await receive(buildMultipart(parts));
+    const received = await receive(await buildMultipart(parts));
     expect(received.parts.filter((p) => p.filename)).toEqual([
       {
         name: 'image[]',
@@ -250,7 +250,7 @@ describe('imageEditParts: the edit layout', () => {
   test('mask: its own part after the images', async () => {
     const mask = new File([png(8, 8, { colorType: 6 })], 'mask.png', { type: 'image/png' });
     const parts = await imageEditParts({ ...base, image: png(8, 8, { colorType: 2 }), mask }, 'images.edit');
-    const received = await receive(buildMultipart(parts));
+    const received = await receive(await buildMultipart(parts));
     expect(received.parts.slice(-2).map((p) => [p.name, p.filename, p.mimeType])).toEqual([
       ['image', 'image.png', 'image/png'],
       ['mask', 'mask.png', 'image/png'],
@@ -265,7 +265,7 @@ describe('imageEditParts: the edit layout', () => {
       { ...base, image: png(2, 2), notifications, client_reference_id: 'order-42' },
       'images.editAsync',
     );
-    const received = await receive(buildMultipart(parts));
+    const received = await receive(await buildMultipart(parts));
     const fields = received.parts.filter((p) => p.value !== undefined);
     expect(fields.filter((p) => p.name === 'notifications')).toHaveLength(1);
     expect(JSON.parse(fields.find((p) => p.name === 'notifications')?.value ?? '')).toEqual(notifications);
@@ -325,7 +325,7 @@ describe('imageEditParts: the edit layout', () => {
 
 describe('imageUploadParts', () => {
   test('one part named file', async () => {
-    const received = await receive(buildMultipart(await imageUploadParts(webpLossy(3, 3))));
+    const received = await receive(await buildMultipart(await imageUploadParts(webpLossy(3, 3))));
     expect(received.parts).toEqual([
       {
         name: 'file',
@@ -375,7 +375,7 @@ describe('imageUploadParts', () => {
       },
     });
     const [part] = await imageUploadParts(stream);
-    const { body } = buildMultipart(part ? [part] : []);
+    const { body } = await buildMultipart(part ? [part] : []);
     const error = await rejection(
       (async () => {
         for await (const _ of body) {
@@ -419,7 +419,7 @@ describe('over the wire', () => {
       const path = join(dir, 'wire.jpg');
       const bytes = Buffer.concat([jpeg(30, 20), Buffer.alloc(2 * 1024 * 1024, 9)]);
       await writeFile(path, bytes);
-      const built = buildMultipart(
+      const built = await buildMultipart(
         await imageEditParts(
           { ...base, n: 1, image: [await fileFromPath(path), png(30, 20)] },
           'images.edit',

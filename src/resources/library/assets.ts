@@ -1,13 +1,11 @@
 import type { PagePromise } from '../../core/pagination.js';
-import type { RequestOptions } from '../../internal/transport.js';
 import {
-  type AssetListParams,
-  type AssetSubmitParams,
-  type AssetUpdateParams,
   parseAssetListParams,
   parseAssetSubmitParams,
   parseAssetUpdateParams,
-} from '../../schemas/library.js';
+} from '../../internal/schemas.js';
+import type { RequestOptions } from '../../internal/transport.js';
+import type { AssetListParams, AssetSubmitParams, AssetUpdateParams } from '../../schemas/library.js';
 import { LibraryCollection } from './collection.js';
 import { type Asset, type ReviewTask, toReviewTask } from './types.js';
 

@@ -1,13 +1,7 @@
 import type { PagePromise } from '../../core/pagination.js';
+import { parseGroupCreateParams, parseGroupUpdateParams, parseListParams } from '../../internal/schemas.js';
 import type { RequestOptions } from '../../internal/transport.js';
-import {
-  type GroupCreateParams,
-  type GroupUpdateParams,
-  type ListParams,
-  parseGroupCreateParams,
-  parseGroupUpdateParams,
-  parseListParams,
-} from '../../schemas/library.js';
+import type { GroupCreateParams, GroupUpdateParams, ListParams } from '../../schemas/library.js';
 import { LibraryCollection } from './collection.js';
 import type { Group } from './types.js';
 

@@ -1,11 +1,13 @@
-import { TIMEOUTS } from '../../internal/timeouts.js';
-import type { RequestOptions } from '../../internal/transport.js';
-import { path } from '../../internal/url.js';
 import {
   parseWebhookEndpointCreateParams,
   parseWebhookEndpointUpdateParams,
-  type WebhookEndpointCreateParams,
-  type WebhookEndpointUpdateParams,
+} from '../../internal/schemas.js';
+import { TIMEOUTS } from '../../internal/timeouts.js';
+import type { RequestOptions } from '../../internal/transport.js';
+import { path } from '../../internal/url.js';
+import type {
+  WebhookEndpointCreateParams,
+  WebhookEndpointUpdateParams,
 } from '../../schemas/webhook-endpoints.js';
 import { APIResource } from '../resource.js';
 import type { EndpointCreated, SecretRotation, WebhookManagementResponse } from './types.js';

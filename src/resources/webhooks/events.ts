@@ -1,7 +1,8 @@
+import { parseWebhookEventListParams } from '../../internal/schemas.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
 import type { RequestOptions } from '../../internal/transport.js';
 import { path } from '../../internal/url.js';
-import { parseWebhookEventListParams, type WebhookEventListParams } from '../../schemas/webhook-endpoints.js';
+import type { WebhookEventListParams } from '../../schemas/webhook-endpoints.js';
 import { APIResource } from '../resource.js';
 import type { WebhookManagementResponse } from './types.js';
 

@@ -1,9 +1,7 @@
+import { parseWebhookCapabilitiesParams } from '../../internal/schemas.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
 import type { RequestOptions, Transport } from '../../internal/transport.js';
-import {
-  parseWebhookCapabilitiesParams,
-  type WebhookCapabilitiesParams,
-} from '../../schemas/webhook-endpoints.js';
+import type { WebhookCapabilitiesParams } from '../../schemas/webhook-endpoints.js';
 import { APIResource } from '../resource.js';
 import { Endpoints } from './endpoints.js';
 import { WebhookEvents } from './events.js';
