@@ -20,7 +20,8 @@ const lazySchemas: Plugin = {
     // from the mark `esbuildOptions` below sets on it.
     const commonJS = build.initialOptions.supported?.['dynamic-import'] === false;
     build.onLoad({ filter: /[\\/]src[\\/]internal[\\/]schemas-loader\.ts$/ }, (args) => ({
-      contents: "export const loadSchemas = () => require('../schemas/index.ts');",
+      // Kept after the first call: esbuild's require builds a new namespace object on each one.
+      contents: "let schemas;\nexport const loadSchemas = () => (schemas ??= require('../schemas/index.ts'));",
       loader: 'ts',
       resolveDir: dirname(args.path),
     }));

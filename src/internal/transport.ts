@@ -212,9 +212,12 @@ export class Transport {
       ...this.config.defaultHeaders,
       ...extra,
     };
-    for (const [key, value] of Object.entries(spec.options?.headers ?? {})) {
-      if (value === null) delete headers[key.toLowerCase()];
-      else if (value !== undefined) headers[key.toLowerCase()] = value;
+    const perCall = spec.options?.headers;
+    if (perCall) {
+      for (const [key, value] of Object.entries(perCall)) {
+        if (value === null) delete headers[key.toLowerCase()];
+        else if (value !== undefined) headers[key.toLowerCase()] = value;
+      }
     }
     if (withAuth) headers.authorization = `Bearer ${this.#apiKey}`;
     else delete headers.authorization;
@@ -242,7 +245,8 @@ export class Transport {
       body = JSON.stringify(spec.body);
       extra = { 'content-type': 'application/json' };
     }
-    this.log('debug', `→ ${spec.method} ${target}`);
+    const logging = this.config.logger !== undefined;
+    if (logging) this.log('debug', `→ ${spec.method} ${target}`);
     try {
       const response = await request(target, {
         method: spec.method,
@@ -258,7 +262,7 @@ export class Transport {
       });
       const headers = flattenHeaders(response.headers);
       const requestId = headers['x-service-request-id'];
-      this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, { requestId });
+      if (logging) this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, { requestId });
       return { status: response.statusCode, headers, requestId, body: response.body, url: target };
     } catch (error) {
       throw this.connectionError(spec, error, signal);
