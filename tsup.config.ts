@@ -21,7 +21,8 @@ const lazySchemas: Plugin = {
     const commonJS = build.initialOptions.supported?.['dynamic-import'] === false;
     build.onLoad({ filter: /[\\/]src[\\/]internal[\\/]schemas-loader\.ts$/ }, (args) => ({
       // Kept after the first call: esbuild's require builds a new namespace object on each one.
-      contents: "let schemas;\nexport const loadSchemas = () => (schemas ??= require('../schemas/index.ts'));",
+      contents:
+        "let schemas;\nexport const loadSchemas = () => (schemas ??= require('../schemas/index.ts'));",
       loader: 'ts',
       resolveDir: dirname(args.path),
     }));
