@@ -15,6 +15,7 @@ import { MediaGatewayError } from '../core/base-error.js';
  * `GET`, an integer for `EVAL`.
  */
 export interface RedisCommandClient {
+  /** Runs one command, `[name, ...arguments]`, and resolves with its reply. */
   sendCommand(args: string[]): Promise<unknown>;
 }
 

@@ -4,6 +4,8 @@
  * task event hub so that a wait on any replica ends when any replica receives the event.
  * Imports no Redis package: pass a connected node-redis client (4.x or 5.x) or an adapter
  * with the same few methods (see `RedisCommandClient` and `RedisSubscriberClient`).
+ *
+ * @module mediagw/redis
  */
 export {
   type RedisCommandClient,

@@ -172,7 +172,10 @@ export class RedisTaskEventHub implements TaskEventSource {
   }
 
   /** Waits listening in this process now (for monitoring and tests). */
-  get size(): { waiting: number } {
+  get size(): {
+    /** Waits of this process listening for their task's event. */
+    waiting: number;
+  } {
     let waiting = 0;
     for (const set of this.#waiters.values()) waiting += set.size;
     return { waiting };
