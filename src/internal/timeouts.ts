@@ -4,7 +4,7 @@
  * edits"). The client's `timeout` option and a call's `timeout` override them.
  */
 export const TIMEOUTS = {
-  /** Ordinary calls: queries, management, embeddings, uploads. */
+  /** Ordinary calls: queries, management, embeddings. */
   default: 60_000,
   /** Image generation and edits at basic settings. */
   imageBasic: 180_000,
