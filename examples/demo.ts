@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { cosineSimilarity, MediaGateway, TaskEventHub, type VideoMiniParams } from 'mediagw';
+import { cosineSimilarity, fileFromPath, MediaGateway, TaskEventHub, type VideoMiniParams } from 'mediagw';
 import { mockWebhooks, pngImage, startMockGateway } from 'mediagw/testing';
 import { createNodeWebhookHandler, type HandledWebhookEvent } from 'mediagw/webhooks';
 
@@ -43,19 +43,22 @@ async function main(): Promise<void> {
     if (!first) throw new Error('the gateway returned no image');
     const generatedFile = await (await client.images.download(first)).saveTo(`${outDir}/generated.png`);
     say(`generated one image synchronously → ${generatedFile.path}`);
-    const references = [
-      pngImage({ width: 64, height: 64, seed: 1 }),
-      pngImage({ width: 64, height: 64, seed: 2 }),
-    ];
+    // The saved file is the generated image's bytes: its download stream is read once, and
+    // fileFromPath streams it back from disk instead of fetching the temporary URL again.
+    const palette = new File([new Uint8Array(pngImage({ width: 64, height: 64, seed: 2 }))], 'palette.png', {
+      type: 'image/png',
+    });
+    const references = [await fileFromPath(generatedFile.path), palette];
     const edited = await client.images.edit({
       model: 'imgmodel-2',
       prompt: 'the crane from the first image in the colours of the second',
-      image: references.map((png) => new Blob([new Uint8Array(png)], { type: 'image/png' })),
+      image: references,
     });
     const [editedImage] = edited.data;
     if (editedImage) {
       const saved = await (await client.images.download(editedImage)).saveTo(`${outDir}/edited.png`);
-      say(`edited with two reference files (sent as image[]) → ${saved.path}`);
+      const inputs = references.map((f) => `${f.name} (${f.size} bytes)`).join(' then ');
+      say(`edited with two reference files, ${inputs}, sent as image[] → ${saved.path}`);
     }
 
     step('Video, waited for by polling');
