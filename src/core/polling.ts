@@ -40,8 +40,11 @@ export interface PollSpec<T> {
   outcome: (task: T) => TaskOutcome;
   /** The error code and message of a failed task. */
   failure: (task: T) => { code?: string | undefined; message?: string | undefined };
-  /** The spec's interval for this kind of task, `[min, max]` ms. */
-  defaultInterval: readonly [number, number];
+  /**
+   * The spec's interval for this kind of task, `[min, max]` ms; or a function of the last task
+   * read, asked before every sleep, for kinds whose interval depends on what the task says.
+   */
+  defaultInterval: readonly [number, number] | ((task: T | undefined) => readonly [number, number]);
   /** Whether a failed task resolves instead of throwing (review batches can partly succeed). */
   resolveOnFailure?: boolean | undefined;
 }
@@ -70,9 +73,8 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const signal = controller.signal;
   const events = options.events;
-  const interval = events
-    ? (options.fallbackInterval ?? EVENT_FALLBACK_INTERVAL)
-    : (options.interval ?? spec.defaultInterval);
+  const chosen = events ? (options.fallbackInterval ?? EVENT_FALLBACK_INTERVAL) : options.interval;
+  const defaultInterval = spec.defaultInterval;
   let lastTask: T | undefined;
   // With events, the first query waits for the event (or the fallback interval).
   let pollNow = !events;
@@ -92,6 +94,8 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
       pollNow = true;
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new WaitTimeoutError(spec.taskId, timeout, lastTask);
+      const interval =
+        chosen ?? (typeof defaultInterval === 'function' ? defaultInterval(lastTask) : defaultInterval);
       const delay = Math.min(pick(interval), remaining);
       if (events) await sleepOrEvent(events, spec.taskId, delay, signal);
       else await sleep(delay, signal);

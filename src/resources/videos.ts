@@ -13,7 +13,10 @@ import { type VideoTask, type VideoTaskCompat, videoPollInterval } from './video
 
 /** Options of {@link Videos.waitForTask}. */
 export type VideoWaitOptions = WaitOptions<VideoTask> & {
-  /** The task's model, to pick the spec's poll interval (mini 3-5 s, 2.5 5-10 s, others 5 s). */
+  /**
+   * The task's model, to pick the spec's poll interval (mini 3-5 s, 2.5 5-10 s, others 4-6 s).
+   * When left out, the `model` of the first task read picks it, else the 4-6 s default.
+   */
   model?: string | undefined;
 };
 
@@ -93,7 +96,8 @@ export class Videos extends APIResource {
 
   /**
    * Polls a task (`GET /v1/videos/{id}`) until it completes, at the model's interval (mini
-   * 3-5 s, `vidmodel-2.5` 5-10 s) or `options.interval`; with `options.events` it ends on the
+   * 3-5 s, `vidmodel-2.5` 5-10 s, others 4-6 s; without `options.model`, the model the first
+   * answer shows) or `options.interval`; with `options.events` it ends on the
    * task's webhook event and polls only every 60-120 s. Never resubmits.
    *
    * @throws TaskFailedError when the task failed (with its `code`, e.g. `task_failed`).
@@ -104,6 +108,9 @@ export class Videos extends APIResource {
    */
   waitForTask(taskId: string, options: VideoWaitOptions = {}): Promise<VideoTask> {
     const { model, ...wait } = options;
+    // Fixed at the first sleep: the first answer's model decides, and later answers cannot
+    // move a wait between intervals.
+    let interval = model === undefined ? undefined : videoPollInterval(model);
     return pollTask<VideoTask>(
       {
         taskId,
@@ -114,7 +121,8 @@ export class Videos extends APIResource {
           code: task.error?.code ?? undefined,
           message: task.error?.message ?? undefined,
         }),
-        defaultInterval: videoPollInterval(model),
+        defaultInterval: (task) =>
+          (interval ??= videoPollInterval(typeof task?.model === 'string' ? task.model : undefined)),
       },
       wait,
     );

@@ -62,6 +62,31 @@ describe('pollTask', () => {
     expect(calls).toHaveLength(1);
   });
 
+  test('a defaultInterval function is asked before every sleep with the last task read', async () => {
+    const seen: Array<string | undefined> = [];
+    const { poll, calls } = spec(['queued', 'in_progress', 'completed'], {
+      defaultInterval: (task) => {
+        seen.push(task?.status);
+        return [1, 2];
+      },
+    });
+    await pollTask(poll);
+    expect(calls).toHaveLength(3);
+    expect(seen).toEqual(['queued', 'in_progress']);
+  });
+
+  test('an explicit interval is used without asking the defaultInterval function', async () => {
+    const asked: unknown[] = [];
+    const { poll } = spec(['queued', 'completed'], {
+      defaultInterval: (task) => {
+        asked.push(task);
+        return [1, 2];
+      },
+    });
+    await pollTask(poll, { interval: 1 });
+    expect(asked).toEqual([]);
+  });
+
   test('an interval range is jittered inside its bounds', async () => {
     const { poll, calls } = spec(['queued', 'queued', 'queued', 'completed']);
     await pollTask(poll, { interval: [20, 40] });

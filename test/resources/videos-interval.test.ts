@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { Transport } from '../../src/internal/transport.js';
+import { videoPollInterval } from '../../src/resources/video-task.js';
+import { Videos } from '../../src/resources/videos.js';
+
+// Sleeps move a fake clock instead of real time, and their lengths are recorded.
+const slept: number[] = [];
+let now = 0;
+vi.mock('../../src/internal/sleep.js', () => ({
+  sleep: async (ms: number) => {
+    slept.push(ms);
+    now += ms;
+  },
+}));
+
+type Answer = Record<string, unknown>;
+
+/** A transport that answers each task query with the next of `answers` (the last repeats). */
+function transport(answers: Answer[]) {
+  const sent: Array<{ method: string; path: string }> = [];
+  let polls = 0;
+  const json = async (request: { method: string; path: string }) => {
+    sent.push({ method: request.method, path: request.path });
+    if (request.method === 'POST') return { code: 200, data: [{ status: 'submitted', task_id: 'cgt-1' }] };
+    return answers[Math.min(polls++, answers.length - 1)];
+  };
+  return { transport: { json } as unknown as Transport, sent };
+}
+
+const running = (extra: Answer = {}) => ({ id: 'cgt-1', object: 'video', status: 'in_progress', ...extra });
+const done = (extra: Answer = {}) => ({ id: 'cgt-1', object: 'video', status: 'completed', ...extra });
+
+beforeEach(() => {
+  slept.length = 0;
+  now = 1_000_000;
+  vi.spyOn(Date, 'now').mockImplementation(() => now);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('videoPollInterval', () => {
+  test('mini 3-5 s, 2.5 5-10 s, any other or no model a range around 5 s', () => {
+    expect(videoPollInterval('vidmodel-2.0-mini')).toEqual([3_000, 5_000]);
+    expect(videoPollInterval('vidmodel-2.5')).toEqual([5_000, 10_000]);
+    for (const model of ['vidmodel-2.0', 'motion-v3-motion-control', undefined]) {
+      expect(videoPollInterval(model), String(model)).toEqual([4_000, 6_000]);
+    }
+  });
+
+  test('a model without a spec figure is polled jittered within 4-6 s', async () => {
+    const answers = [running(), running(), running(), running(), running(), running(), running(), done()];
+    await new Videos(transport(answers).transport).waitForTask('cgt-1', { model: 'vidmodel-2.0' });
+    expect(slept).toHaveLength(7);
+    for (const ms of slept) {
+      expect(ms).toBeGreaterThanOrEqual(4_000);
+      expect(ms).toBeLessThanOrEqual(6_000);
+    }
+    expect(new Set(slept).size).toBeGreaterThan(1);
+  });
+});
+
+describe('videos.waitForTask interval without a model', () => {
+  // The midpoint of each range: mini 4000, 2.5 7500, the default 5000.
+  beforeEach(() => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+  });
+
+  test("the first answer's model picks the interval of the following sleeps", async () => {
+    const { transport: t } = transport([
+      running({ model: 'vidmodel-2.5' }),
+      running({ model: 'vidmodel-2.5' }),
+      done(),
+    ]);
+    await new Videos(t).waitForTask('cgt-1');
+    expect(slept).toEqual([7_500, 7_500]);
+  });
+
+  test('an answer without model falls back to the default', async () => {
+    const { transport: t } = transport([running(), running(), done()]);
+    await new Videos(t).waitForTask('cgt-1');
+    expect(slept).toEqual([5_000, 5_000]);
+  });
+
+  test('only the first answer decides: a model shown later does not change the interval', async () => {
+    const { transport: t } = transport([running(), running({ model: 'vidmodel-2.5' }), running(), done()]);
+    await new Videos(t).waitForTask('cgt-1');
+    expect(slept).toEqual([5_000, 5_000, 5_000]);
+  });
+
+  test("the caller's model wins over the answer's", async () => {
+    const { transport: t } = transport([running({ model: 'vidmodel-2.5' }), done()]);
+    await new Videos(t).waitForTask('cgt-1', { model: 'vidmodel-2.0-mini' });
+    expect(slept).toEqual([4_000]);
+  });
+
+  test("an explicit interval wins over the answer's model", async () => {
+    const { transport: t } = transport([running({ model: 'vidmodel-2.5' }), running(), done()]);
+    await new Videos(t).waitForTask('cgt-1', { interval: 1_234 });
+    expect(slept).toEqual([1_234, 1_234]);
+  });
+
+  test('createAndWait uses the submitted model, not the answer', async () => {
+    // The gateway shows `model` for vidmodel-2.5 only, so a mini answer would fall back to 5 s.
+    const { transport: t, sent } = transport([running(), running(), done()]);
+    const task = await new Videos(t).createAndWait({
+      model: 'vidmodel-2.0-mini',
+      prompt: 'a kite',
+      duration: 5,
+    });
+    expect(task.status).toBe('completed');
+    expect(sent.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'GET']);
+    expect(slept).toEqual([4_000, 4_000]);
+  });
+});
