@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/index.js';
 import { RedisDedupeStore, RedisTaskEventHub, RedisUnavailableError } from '../../src/redis/index.js';
-import { createWebhookHandler, type HandledWebhookEvent } from '../../src/webhooks/index.js';
+import {
+  createNodeWebhookHandler,
+  createWebhookHandler,
+  type HandledWebhookEvent,
+} from '../../src/webhooks/index.js';
 import {
   hasRedisServerBinary,
   type RedisServer,
@@ -37,6 +41,8 @@ describe.skipIf(!canStart)('when Redis goes away mid-run', () => {
   let api: TaskApi;
   let gateway: MediaGateway;
   let receive: (event: { id: string }) => Promise<number>;
+  // The same receiver mounted on node:http or Express, given the raw body as express.raw() does.
+  let receiveOnNode: (event: { id: string }) => Promise<number>;
 
   beforeAll(async () => {
     server = await startRedisServer();
@@ -46,7 +52,7 @@ describe.skipIf(!canStart)('when Redis goes away mid-run', () => {
     hub = new RedisTaskEventHub({ publisher, subscriber, timeoutMs: 300 });
     api = await startTaskApi();
     gateway = new MediaGateway({ apiKey: 'sk-test', baseURL: api.url, maxRetries: 0 });
-    const handler = createWebhookHandler({
+    const options = {
       secrets: SECRETS,
       dedupe: new RedisDedupeStore({ client: store, timeoutMs: 300 }),
       onEvent: async (event: HandledWebhookEvent) => {
@@ -54,7 +60,25 @@ describe.skipIf(!canStart)('when Redis goes away mid-run', () => {
         await hub.publish(event);
       },
       onError: () => {},
-    });
+    };
+    const handler = createWebhookHandler(options);
+    const nodeHandler = createNodeWebhookHandler(options);
+    receiveOnNode = (event) =>
+      new Promise((resolve) => {
+        const { body, headers } = signedDelivery(event);
+        const res = {
+          statusCode: 0,
+          setHeader: () => undefined,
+          end: () => resolve(res.statusCode),
+        };
+        const req = {
+          method: 'POST',
+          headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+          body: Buffer.from(body),
+          async *[Symbol.asyncIterator]() {},
+        };
+        nodeHandler(req, res);
+      });
     receive = async (event) => {
       const { body, headers } = signedDelivery(event);
       const response = await handler(
@@ -84,7 +108,9 @@ describe.skipIf(!canStart)('when Redis goes away mid-run', () => {
     await waitUntil(() => clients.every((c) => !c.isReady), 'the clients to notice');
 
     expect(await receive(taskEvent('evt_during', 'task_during'))).toBe(500);
+    expect(await receiveOnNode(taskEvent('evt_during_node', 'task_during'))).toBe(500);
     expect(handled).not.toContain('evt_during');
+    expect(handled).not.toContain('evt_during_node');
 
     await expect(hub.waitFor('task_poll', new AbortController().signal)).rejects.toBeInstanceOf(
       RedisUnavailableError,
@@ -111,5 +137,7 @@ describe.skipIf(!canStart)('when Redis goes away mid-run', () => {
     expect(await receive(taskEvent('evt_during', 'task_during'))).toBe(200);
     expect(await receive(taskEvent('evt_during', 'task_during'))).toBe(200);
     expect(handled.filter((id) => id === 'evt_during')).toEqual(['evt_during']);
+    expect(await receiveOnNode(taskEvent('evt_during_node', 'task_during'))).toBe(200);
+    expect(handled.filter((id) => id === 'evt_during_node')).toEqual(['evt_during_node']);
   });
 });
