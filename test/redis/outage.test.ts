@@ -49,12 +49,12 @@ describe.skipIf(!canStart)('when Redis goes away mid-run', () => {
     const [store, publisher] = [await connectRedis(server.url), await connectRedis(server.url)];
     const subscriber = await connectSubscriber(publisher);
     clients.push(store, publisher, subscriber);
-    hub = new RedisTaskEventHub({ publisher, subscriber, timeoutMs: 300 });
+    hub = new RedisTaskEventHub({ publisher, subscriber, timeoutMs: 1_000 });
     api = await startTaskApi();
     gateway = new MediaGateway({ apiKey: 'sk-test', baseURL: api.url, maxRetries: 0 });
     const options = {
       secrets: SECRETS,
-      dedupe: new RedisDedupeStore({ client: store, timeoutMs: 300 }),
+      dedupe: new RedisDedupeStore({ client: store, timeoutMs: 1_000 }),
       onEvent: async (event: HandledWebhookEvent) => {
         handled.push(event.id);
         await hub.publish(event);
