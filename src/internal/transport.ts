@@ -104,10 +104,15 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_E
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 let undiciModule: Promise<typeof import('undici')> | undefined;
+/** undici once loaded: later requests take it without waiting a turn of the event loop. */
+let undiciLoaded: typeof import('undici') | undefined;
 let pRetryModule: Promise<typeof import('p-retry')> | undefined;
 /** undici is loaded on the first request, so importing the SDK stays cheap. */
 export function loadUndici(): Promise<typeof import('undici')> {
-  undiciModule ??= import('undici');
+  undiciModule ??= import('undici').then((undici) => {
+    undiciLoaded = undici;
+    return undici;
+  });
   return undiciModule;
 }
 
@@ -121,6 +126,15 @@ function errorCode(error: unknown): string | undefined {
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  // undici's answer headers are already single lower-case strings, except for a repeated header.
+  let flat = true;
+  for (const key in headers) {
+    if (typeof headers[key] !== 'string' || key.toLowerCase() !== key) {
+      flat = false;
+      break;
+    }
+  }
+  if (flat) return headers as Record<string, string>;
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) {
     if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -231,7 +245,7 @@ export class Transport {
     timeout: number,
     withAuth = true,
   ): Promise<RawResponse> {
-    const { request } = await loadUndici();
+    const { request } = undiciLoaded ?? (await loadUndici());
     const target = url ?? buildURL(this.baseURL, spec.path, spec.query);
     let body: string | AsyncIterable<Uint8Array> | undefined;
     let extra: Record<string, string> | undefined;
