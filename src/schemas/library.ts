@@ -163,7 +163,7 @@ const assetItem = z.strictObject(
     url: z
       .string({ error: required('a public http(s):// URL') })
       .pipe(httpUrl)
-      .refine((value) => value.length <= 8192, { message: 'must be at most 8192 characters' }),
+      .refine((value) => chars(value) <= 8192, { message: 'must be at most 8192 characters' }),
     name: maxChars(255).optional(),
   },
   {

@@ -217,6 +217,11 @@ describe('library.assets.submit (review batch)', () => {
       batch({ assets: [{ url: `https://example.com/${chars(8172)}`, name: chars(255) }] }),
     ],
     ['an http url', batch({ assets: [{ url: 'http://example.com/a.mp4' }], asset_type: 'Video' })],
+    [
+      // Characters, as for names: 8192 code points, though these are 16364 UTF-16 units.
+      'a url of 8192 characters outside the BMP',
+      batch({ assets: [{ url: `https://example.com/${'🎬'.repeat(8172)}` }] }),
+    ],
   ])('accepts %s', (_, params) => {
     expect(parseAssetSubmitParams(params)).toEqual(params);
   });
