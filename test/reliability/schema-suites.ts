@@ -21,6 +21,7 @@ import {
   parseGroupUpdateParams,
   parseListParams,
 } from '../../src/schemas/library.js';
+import { parseMidjourneyGenerateParams } from '../../src/schemas/midjourney.js';
 import { parseVideoRequest } from '../../src/schemas/video.js';
 import {
   parseWebhookCapabilitiesParams,
@@ -52,6 +53,7 @@ import {
   listQueryRules,
   requiredStringRules,
 } from './arbitraries/management.js';
+import { midjourneyGenerate, midjourneyGenerateRules } from './arbitraries/midjourney.js';
 import type { Body, Rule } from './arbitraries/rules.js';
 import {
   video25,
@@ -169,6 +171,13 @@ export const SUITES: readonly SchemaSuite[] = [
     rules: (fx) => imageEditRules(fx, true),
     validate: (input) => validateEdit(input, true),
     send: (rig, input) => rig.client.images.editAsync(asParams(input)),
+  },
+  {
+    name: 'midjourney.generate',
+    valid: midjourneyGenerate,
+    rules: midjourneyGenerateRules,
+    validate: async (input) => parseMidjourneyGenerateParams(input),
+    send: (rig, input) => rig.client.midjourney.generate(asParams(input)),
   },
   {
     name: 'embeddings.create',
