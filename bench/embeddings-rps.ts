@@ -9,7 +9,7 @@ import { type BenchContext, modulePath, reps } from './lib/context.js';
 import { startLoopbackServer } from './lib/loopback-server.js';
 import { loadMediagw } from './lib/package.js';
 import type { Row } from './lib/results.js';
-import { interleave, median, ratio } from './lib/stats.js';
+import { interleave, median, pairedRatio } from './lib/stats.js';
 
 type Client = 'mediagw' | 'undici' | 'openai';
 const CLIENTS: readonly Client[] = ['undici', 'mediagw', 'openai'];
@@ -110,7 +110,9 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   const answer = embeddingsAnswer();
   const server = await startLoopbackServer(() => ({ body: answer }));
   const rounds = reps(ctx, 5, 2);
-  const args = { url: server.url, warmup: 400, sequential: 1200, concurrent: 2400 };
+  // Windows of a second or more: a shorter one measures V8's tiering and GC timing more than the
+  // clients, and weighs on the client with more code to warm up.
+  const args = { url: server.url, warmup: 2_000, sequential: 3_000, concurrent: 12_000 };
   try {
     const samples = await interleave(CLIENTS, rounds, async (client) => {
       const result = await runInChild<WorkerResult>(modulePath(import.meta.url), 'embeddingsWorker', {
@@ -137,14 +139,15 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
         limitLabel: 'undici.request',
         peer,
         peerLabel: 'openai-node',
-        ratio: ratio(mediagw, limit),
-        peerRatio: ratio(mediagw, peer),
+        ratio: pairedRatio(pick('mediagw', mode), pick('undici', mode)),
+        peerRatio: pairedRatio(pick('mediagw', mode), pick('openai', mode)),
         samples: { mediagw: pick('mediagw', mode), limit: pick('undici', mode), peer: pick('openai', mode) },
       };
     };
     ctx.note(
       `(1) embeddings: ${rounds} rounds; each round a fresh process per client, ${args.warmup} + ${args.warmup} warm-up requests, ` +
-        `then ${args.sequential} sequential and ${args.concurrent} at ${LANES} in flight; 256-dimension vector answer (${answer.length} bytes).`,
+        `then ${args.sequential} sequential and ${args.concurrent} at ${LANES} in flight; 256-dimension vector answer (${answer.length} bytes). ` +
+        "Ratios are the median of the rounds' own ratios (each round runs the clients one after another).",
     );
     return [
       row('sequential', '(1) embeddings.create, sequential'),

@@ -37,6 +37,15 @@ export async function interleave<K extends string, T>(
   return out;
 }
 
+/**
+ * The median of round-by-round ratios `a[i] / b[i]`: each pair ran in the same round, next to
+ * each other, so a machine that drifts between rounds moves both sides of a pair alike.
+ */
+export function pairedRatio(a: readonly number[], b: readonly number[]): number | undefined {
+  if (a.length === 0 || a.length !== b.length) return undefined;
+  return median(a.map((value, i) => value / (b[i] as number)));
+}
+
 /** Median of one numeric field over a list of samples. */
 export function medianOf<T>(samples: readonly T[], pick: (sample: T) => number): number {
   return median(samples.map(pick));
