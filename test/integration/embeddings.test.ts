@@ -1,5 +1,4 @@
-import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   BadRequestError,
   MediaGateway,
@@ -7,29 +6,9 @@ import {
   RequestValidationError,
 } from '../../src/index.js';
 import { cosineSimilarity } from '../../src/resources/embeddings-response.js';
-import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { mockGatewayClient } from './mock-client.js';
 
-let gateway: MockGateway;
-let client: MediaGateway;
-const agent = new Agent({ keepAliveTimeout: 1_000 });
-
-beforeAll(async () => {
-  gateway = await startMockGateway({ clock: 'manual' });
-  client = new MediaGateway({
-    apiKey: gateway.apiKey,
-    baseURL: gateway.url,
-    maxRetries: 0,
-    dispatcher: agent,
-  });
-});
-beforeEach(() => {
-  gateway.clearFaults();
-  gateway.resetRequests();
-});
-afterAll(async () => {
-  await gateway.close();
-  await agent.close();
-});
+const { gateway, client, agent } = await mockGatewayClient();
 
 const embeddingRequests = () => gateway.requests.filter((r) => r.path === '/v1/embeddings');
 const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));

@@ -1,5 +1,4 @@
-import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   APIUserAbortError,
   type ImageTask,
@@ -9,31 +8,12 @@ import {
   TaskFailedError,
   WaitTimeoutError,
 } from '../../src/index.js';
-import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
+import { pngImage } from '../../src/testing/index.js';
 import { rejection } from '../helpers/rejection.js';
 import { apiRequests, PNG_MAGIC, partSummary } from './images-helpers.js';
+import { mockGatewayClient } from './mock-client.js';
 
-let gateway: MockGateway;
-let client: MediaGateway;
-const agent = new Agent({ keepAliveTimeout: 1_000 });
-
-beforeAll(async () => {
-  gateway = await startMockGateway({ clock: 'manual' });
-  client = new MediaGateway({
-    apiKey: gateway.apiKey,
-    baseURL: gateway.url,
-    maxRetries: 0,
-    dispatcher: agent,
-  });
-});
-beforeEach(() => {
-  gateway.clearFaults();
-  gateway.resetRequests();
-});
-afterAll(async () => {
-  await gateway.close();
-  await agent.close();
-});
+const { gateway, client, agent } = await mockGatewayClient();
 
 /** Every poll moves the manual clock on by `stepMs`, so a wait sees the task go through its states. */
 function advancing(stepMs: number, seen: string[] = []) {

@@ -1,5 +1,4 @@
-import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   BadRequestError,
   MediaGateway,
@@ -7,31 +6,11 @@ import {
   PermissionDeniedError,
   RequestValidationError,
 } from '../../src/index.js';
-import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { rejection } from '../helpers/rejection.js';
 import { apiRequests } from './images-helpers.js';
+import { mockGatewayClient } from './mock-client.js';
 
-let gateway: MockGateway;
-let client: MediaGateway;
-const agent = new Agent({ keepAliveTimeout: 1_000 });
-
-beforeAll(async () => {
-  gateway = await startMockGateway({ clock: 'manual' });
-  client = new MediaGateway({
-    apiKey: gateway.apiKey,
-    baseURL: gateway.url,
-    maxRetries: 2,
-    dispatcher: agent,
-  });
-});
-beforeEach(() => {
-  gateway.clearFaults();
-  gateway.resetRequests();
-});
-afterAll(async () => {
-  await gateway.close();
-  await agent.close();
-});
+const { gateway, client, agent } = await mockGatewayClient({ maxRetries: 2 });
 
 const submissions = () => apiRequests(gateway, 'POST', '/v1/midjourney/generations');
 const advance = () => void gateway.clock.advance(3_000);

@@ -1,30 +1,9 @@
-import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
-import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
+import { describe, expect, test } from 'vitest';
+import { pngImage } from '../../src/testing/index.js';
 import { apiRequests } from './images-helpers.js';
+import { mockGatewayClient } from './mock-client.js';
 
-let gateway: MockGateway;
-let client: MediaGateway;
-const agent = new Agent({ keepAliveTimeout: 1_000 });
-
-beforeAll(async () => {
-  gateway = await startMockGateway({ clock: 'manual' });
-  client = new MediaGateway({
-    apiKey: gateway.apiKey,
-    baseURL: gateway.url,
-    maxRetries: 0,
-    dispatcher: agent,
-  });
-});
-beforeEach(() => {
-  gateway.clearFaults();
-  gateway.resetRequests();
-});
-afterAll(async () => {
-  await gateway.close();
-  await agent.close();
-});
+const { gateway, client } = await mockGatewayClient();
 
 interface Row {
   name: string;
