@@ -1,28 +1,18 @@
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { TaskEventHub } from '../../src/core/events-hub.js';
 import { EVENT_FALLBACK_INTERVAL, type PollSpec, pollTask } from '../../src/core/polling.js';
 import type { Transport } from '../../src/internal/transport.js';
 import { Images } from '../../src/resources/images.js';
 import { Videos } from '../../src/resources/videos.js';
+import { useVirtualClock, virtualClock } from '../helpers/virtual-clock.js';
 
 // Sleeps move a fake clock instead of real time, and their lengths are recorded.
-const slept: number[] = [];
-let now = 0;
-vi.mock('../../src/internal/sleep.js', () => ({
-  sleep: async (ms: number) => {
-    slept.push(ms);
-    now += ms;
-  },
+vi.mock('../../src/internal/sleep.js', async () => ({
+  sleep: (await import('../helpers/virtual-clock.js')).virtualClock.sleep,
 }));
+const { slept } = virtualClock;
 
-beforeEach(() => {
-  slept.length = 0;
-  now = 1_000_000;
-  vi.spyOn(Date, 'now').mockImplementation(() => now);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+useVirtualClock();
 
 const [MIN, MAX] = EVENT_FALLBACK_INTERVAL;
 // Long enough that the deadline never shortens a sleep: every one is a fallback interval.

@@ -1,24 +1,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { WaitTimeoutError } from '../../src/core/errors.js';
 import { estimateReservation } from '../../src/core/reservation.js';
 import type { Transport } from '../../src/internal/transport.js';
 import { Images } from '../../src/resources/images.js';
 import { ReviewTasks } from '../../src/resources/library/review-tasks.js';
 import { Videos } from '../../src/resources/videos.js';
+import { useVirtualClock, virtualClock } from '../helpers/virtual-clock.js';
 
 // The waits below sleep through this mock: each sleep moves a fake clock instead of real time,
 // and its length is recorded.
-const slept: number[] = [];
-let now = 0;
-vi.mock('../../src/internal/sleep.js', () => ({
-  sleep: async (ms: number) => {
-    slept.push(ms);
-    now += ms;
-  },
+vi.mock('../../src/internal/sleep.js', async () => ({
+  sleep: (await import('../helpers/virtual-clock.js')).virtualClock.sleep,
 }));
+const { slept } = virtualClock;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const COVERAGE = 'docs/spec-coverage.md';
@@ -194,14 +191,7 @@ describe('rules proved here', () => {
     return { json } as unknown as Transport;
   };
 
-  beforeEach(() => {
-    slept.length = 0;
-    now = 1_000_000;
-    vi.spyOn(Date, 'now').mockImplementation(() => now);
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
+  useVirtualClock();
 
   test('an image task is polled every 3-5 s by default', async () => {
     const images = new Images(
@@ -262,12 +252,12 @@ describe('rules proved here', () => {
   });
 
   test('a wait gives up after 10 minutes by default', async () => {
-    const start = now;
+    const start = virtualClock.now;
     const pending = { id: 'cgt-1', object: 'video', status: 'queued' };
     const videos = new Videos(answers(pending, pending, Number.POSITIVE_INFINITY));
     const error = await videos.waitForTask('cgt-1', { model: 'vidmodel-2.5' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as WaitTimeoutError).taskId).toBe('cgt-1');
-    expect(now - start).toBe(600_000);
+    expect(virtualClock.now - start).toBe(600_000);
   });
 });

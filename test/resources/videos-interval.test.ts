@@ -1,17 +1,14 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Transport } from '../../src/internal/transport.js';
 import { videoPollInterval } from '../../src/resources/video-task.js';
 import { Videos } from '../../src/resources/videos.js';
+import { useVirtualClock, virtualClock } from '../helpers/virtual-clock.js';
 
 // Sleeps move a fake clock instead of real time, and their lengths are recorded.
-const slept: number[] = [];
-let now = 0;
-vi.mock('../../src/internal/sleep.js', () => ({
-  sleep: async (ms: number) => {
-    slept.push(ms);
-    now += ms;
-  },
+vi.mock('../../src/internal/sleep.js', async () => ({
+  sleep: (await import('../helpers/virtual-clock.js')).virtualClock.sleep,
 }));
+const { slept } = virtualClock;
 
 type Answer = Record<string, unknown>;
 
@@ -30,14 +27,7 @@ function transport(answers: Answer[]) {
 const running = (extra: Answer = {}) => ({ id: 'cgt-1', object: 'video', status: 'in_progress', ...extra });
 const done = (extra: Answer = {}) => ({ id: 'cgt-1', object: 'video', status: 'completed', ...extra });
 
-beforeEach(() => {
-  slept.length = 0;
-  now = 1_000_000;
-  vi.spyOn(Date, 'now').mockImplementation(() => now);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+useVirtualClock();
 
 describe('videoPollInterval', () => {
   test('mini 3-5 s, 2.5 5-10 s, any other or no model a range around 5 s', () => {
