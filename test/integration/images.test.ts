@@ -1,8 +1,8 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, fetch } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { fetch } from 'undici';
+import { afterAll, describe, expect, test } from 'vitest';
 import {
   ContentModerationError,
   fileFromBase64,
@@ -13,7 +13,7 @@ import {
   RequestValidationError,
 } from '../../src/index.js';
 import type { ImageGenerateParams } from '../../src/schemas/images.js';
-import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
+import { pngImage } from '../../src/testing/index.js';
 import { rejection } from '../helpers/rejection.js';
 import { png } from '../internal/image-fixtures.js';
 import {
@@ -24,31 +24,11 @@ import {
   sha256File,
   writePaddedFile,
 } from './images-helpers.js';
+import { mockGatewayClient } from './mock-client.js';
 
-let gateway: MockGateway;
-let client: MediaGateway;
-let dir: string;
-const agent = new Agent({ keepAliveTimeout: 1_000 });
-
-beforeAll(async () => {
-  gateway = await startMockGateway({ clock: 'manual' });
-  client = new MediaGateway({
-    apiKey: gateway.apiKey,
-    baseURL: gateway.url,
-    maxRetries: 0,
-    dispatcher: agent,
-  });
-  dir = await mkdtemp(join(tmpdir(), 'mediagw-images-'));
-});
-beforeEach(() => {
-  gateway.clearFaults();
-  gateway.resetRequests();
-});
-afterAll(async () => {
-  await gateway.close();
-  await agent.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const { gateway, client, agent } = await mockGatewayClient();
+const dir = await mkdtemp(join(tmpdir(), 'mediagw-images-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 async function bytesOf(download: { arrayBuffer(): Promise<ArrayBuffer> }): Promise<Buffer> {
   return Buffer.from(await download.arrayBuffer());

@@ -1,5 +1,5 @@
-import { Agent, request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { request } from 'undici';
+import { describe, expect, test } from 'vitest';
 import {
   ConflictError,
   InternalServerError,
@@ -10,32 +10,19 @@ import {
 } from '../../src/index.js';
 import type { ReviewTask } from '../../src/resources/library/types.js';
 import type { AssetSubmitParams } from '../../src/schemas/library.js';
-import { type MockGateway, MockHttpError, startMockGateway } from '../../src/testing/index.js';
+import { MockHttpError } from '../../src/testing/index.js';
 import { checkAssetReference } from '../../src/testing/routes/library-store.js';
+import { mockGatewayClient } from './mock-client.js';
 
-let gateway: MockGateway;
-let client: MediaGateway;
-let other: MediaGateway;
-const agent = new Agent({ keepAliveTimeout: 1_000 });
+const { gateway, client, agent } = await mockGatewayClient();
 const GROUPS = '/v1/vidmodel2/private-avatar/groups';
 const ASSETS = '/v1/vidmodel2/private-avatar/assets';
 
 const clientFor = (apiKey: string, maxRetries = 0) =>
   new MediaGateway({ apiKey, baseURL: gateway.url, maxRetries, dispatcher: agent });
 
-beforeAll(async () => {
-  gateway = await startMockGateway({ clock: 'manual' });
-  client = clientFor(gateway.apiKey);
-  other = clientFor(gateway.account('acct_2').apiKey);
-});
-beforeEach(() => {
-  gateway.clearFaults();
-  gateway.resetRequests();
-});
-afterAll(async () => {
-  await gateway.close();
-  await agent.close();
-});
+// The second account's client, for the scoping tests.
+const other = clientFor(gateway.account('acct_2').apiKey);
 
 const urls = (n: number, mark = '') =>
   Array.from({ length: n }, (_, i) => ({ url: `https://example.com/m${i}${mark}.png`, name: `m${i}` }));

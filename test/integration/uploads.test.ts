@@ -1,39 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, FormData, fetch } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { fileFromPath, MediaGateway, PayloadTooLargeError, RequestValidationError } from '../../src/index.js';
-import { type MockGateway, mp4Video, pngImage, startMockGateway } from '../../src/testing/index.js';
+import { FormData, fetch } from 'undici';
+import { afterAll, describe, expect, test } from 'vitest';
+import { fileFromPath, PayloadTooLargeError, RequestValidationError } from '../../src/index.js';
+import { mp4Video, pngImage } from '../../src/testing/index.js';
 import { rejection } from '../helpers/rejection.js';
 import { gif, jpeg, webpLossless } from '../internal/image-fixtures.js';
 import { apiRequests, partSummary, sha256, sha256File, writePaddedFile } from './images-helpers.js';
+import { mockGatewayClient } from './mock-client.js';
 
 const MiB = 1024 * 1024;
-let gateway: MockGateway;
-let client: MediaGateway;
-let dir: string;
-const agent = new Agent({ keepAliveTimeout: 1_000 });
-
-beforeAll(async () => {
-  gateway = await startMockGateway({ clock: 'manual' });
-  client = new MediaGateway({
-    apiKey: gateway.apiKey,
-    baseURL: gateway.url,
-    maxRetries: 2,
-    dispatcher: agent,
-  });
-  dir = await mkdtemp(join(tmpdir(), 'mediagw-uploads-'));
-});
-beforeEach(() => {
-  gateway.clearFaults();
-  gateway.resetRequests();
-});
-afterAll(async () => {
-  await gateway.close();
-  await agent.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const { gateway, client, agent } = await mockGatewayClient({ maxRetries: 2 });
+const dir = await mkdtemp(join(tmpdir(), 'mediagw-uploads-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const uploads = () => apiRequests(gateway, 'POST', '/v1/uploads/images');
 
