@@ -10,7 +10,7 @@ import { runInChild } from './lib/child.js';
 import { type BenchContext, modulePath, reps } from './lib/context.js';
 import { loadMediagw, loadTesting } from './lib/package.js';
 import type { Row } from './lib/results.js';
-import { type PeakRss, startPeakRss } from './lib/rss.js';
+import { type PeakRss, settleAfterWarmUp, startPeakRss } from './lib/rss.js';
 import { interleave, MiB, median, ratio } from './lib/stats.js';
 
 type Client = 'mediagw' | 'undici';
@@ -47,7 +47,7 @@ export async function downloadWorker(args: WorkerArgs): Promise<WorkerResult> {
       await pipeline(response.body, createWriteStream(args.target));
     };
   }
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await settleAfterWarmUp();
   const stop = startPeakRss();
   const started = performance.now();
   await download();

@@ -10,7 +10,7 @@ import { type BenchContext, modulePath, reps } from './lib/context.js';
 import { startLoopbackServer } from './lib/loopback-server.js';
 import { loadMediagw, loadTesting } from './lib/package.js';
 import type { Row } from './lib/results.js';
-import { type PeakRss, startPeakRss } from './lib/rss.js';
+import { type PeakRss, settleAfterWarmUp, startPeakRss } from './lib/rss.js';
 import { MiB, median, ratio } from './lib/stats.js';
 
 type Client = 'mediagw' | 'undici' | 'openai';
@@ -87,7 +87,7 @@ export async function uploadWorker(args: WorkerArgs): Promise<WorkerResult> {
   await upload(args.warmupFile, warm);
   // A Buffer source is the caller's memory, read before the measurement starts.
   const buffer = args.source === 'buffer' ? readFileSync(args.file) : undefined;
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await settleAfterWarmUp();
   const stop = startPeakRss();
   const started = performance.now();
   const answer = (await upload(args.file, buffer)) as { data?: unknown[] };

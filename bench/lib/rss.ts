@@ -61,3 +61,17 @@ export function startPeakRss(): () => PeakRss {
     return { baseline, peak, growth: Math.max(0, peak - baseline), method: hwm ? 'hwm' : 'sampled' };
   };
 }
+
+/**
+ * How long a worker waits after its warm-up before it starts measuring. The first request loads
+ * undici's HTTP parser, a WebAssembly module that V8 recompiles with TurboFan on a background
+ * thread a few hundred milliseconds later; that compilation takes up to about 25 MiB of native
+ * memory, once per process. Measured right after the warm-up, it lands inside the window at random
+ * and swamps what the transfer itself costs (0-28 MiB from run to run, with or without mediagw).
+ */
+export const SETTLE_MS = 1_500;
+
+/** Waits {@link SETTLE_MS}: see there. */
+export function settleAfterWarmUp(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+}
