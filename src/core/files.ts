@@ -6,7 +6,13 @@ import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { blobReader, IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../internal/image-header.js';
-import { defaultName, defaultNameForType, OCTET_STREAM, sniffType } from '../internal/upload-file.js';
+import {
+  defaultName,
+  defaultNameForType,
+  OCTET_STREAM,
+  rememberFileOnDisk,
+  sniffType,
+} from '../internal/upload-file.js';
 import { MediaGatewayError, RequestValidationError } from './errors.js';
 
 /**
@@ -58,7 +64,12 @@ export async function fileFromPath(path: string, options: FileOptions = {}): Pro
   if (!info.isFile()) throw new MediaGatewayError(`fileFromPath: ${path} is not a regular file`);
   const blob = await openAsBlob(path);
   const type = options.contentType ?? (await sniffType(blobReader(blob))) ?? '';
-  return new File([blob as Blob], options.filename ?? basename(path), { type, lastModified: info.mtimeMs });
+  const file = new File([blob as Blob], options.filename ?? basename(path), {
+    type,
+    lastModified: info.mtimeMs,
+  });
+  rememberFileOnDisk(file, { path, start: 0, size: file.size, mtimeMs: info.mtimeMs });
+  return file;
 }
 
 /**
@@ -133,6 +144,7 @@ export async function fileFromURL(url: string | URL, options: FileFromURLOptions
     removeTemp(tempPath);
     throw error;
   }
+  const { mtimeMs } = await stat(tempPath);
   const blob = await openAsBlob(tempPath);
   const header = headerValue(response.headers['content-type'])?.split(';')[0]?.trim();
   const sniffed = await sniffType(blobReader(blob));
@@ -143,6 +155,7 @@ export async function fileFromURL(url: string | URL, options: FileFromURLOptions
     type,
   });
   tempFiles.register(file, tempPath);
+  rememberFileOnDisk(file, { path: tempPath, start: 0, size: file.size, mtimeMs });
   return file;
 }
 

@@ -3,7 +3,7 @@ import { RequestValidationError } from '../core/errors.js';
 import { checkEditFiles } from '../schemas/image-edit-files.js';
 import type { ImageEditAsyncParams, ImageEditParams } from '../schemas/images.js';
 import { SNIFF_BYTES, sniffImageFormat } from './image-header.js';
-import { toUploadFile, type UploadFile } from './upload-file.js';
+import { type StreamOptions, toUploadFile, UploadFile } from './upload-file.js';
 
 /** One multipart part: a text value or a file. Parts are sent in array order. */
 export type MultipartField = readonly [name: string, value: string | FileLike];
@@ -20,9 +20,13 @@ export interface MultipartBody {
  * Encodes `fields` as `multipart/form-data` with formdata-node and form-data-encoder. The boundary
  * and `Content-Type` come from the encoder; `Content-Length` is set only when every part's size is
  * known (a stream of unknown length leaves it out and the body is sent chunked).
- * Call it once per attempt: each call reads the files anew.
+ * Call it once per attempt: each call reads the files anew. `options.reuseChunks` is for a body
+ * that only undici's socket writer consumes (see `writesOnlyToSockets`).
  */
-export async function buildMultipart(fields: readonly MultipartField[]): Promise<MultipartBody> {
+export async function buildMultipart(
+  fields: readonly MultipartField[],
+  options: StreamOptions = {},
+): Promise<MultipartBody> {
   const [{ FormDataEncoder }, { FormData }] = await loadEncoders();
   const form = new FormData();
   for (const [name, value] of fields) form.append(name, value);
@@ -30,7 +34,7 @@ export async function buildMultipart(fields: readonly MultipartField[]): Promise
   // spec: Endpoints — "For multipart bodies the client library must generate the content type and boundary".
   const headers: Record<string, string> = { 'content-type': encoder.contentType };
   if (encoder.contentLength !== undefined) headers['content-length'] = encoder.contentLength;
-  return { body: encode(encoder), headers };
+  return { body: encode(encoder, options), headers };
 }
 
 let encoders: Promise<[typeof import('form-data-encoder'), typeof import('formdata-node')]> | undefined;
@@ -46,9 +50,13 @@ function loadEncoders() {
  * bytes as `encoder.encode()`, through one generator instead of three nested ones: a large upload
  * is tens of thousands of chunks, and each layer adds a promise and an iterator result to each.
  */
-async function* encode(encoder: FormDataEncoder): AsyncGenerator<Uint8Array, void, undefined> {
+async function* encode(
+  encoder: FormDataEncoder,
+  options: StreamOptions,
+): AsyncGenerator<Uint8Array, void, undefined> {
   for (const part of encoder.values()) {
     if (part instanceof Uint8Array) yield part;
+    else if (part instanceof UploadFile) yield* part.stream(options);
     else yield* part.stream() as AsyncIterable<Uint8Array>;
   }
 }

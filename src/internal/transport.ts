@@ -13,6 +13,8 @@ import { VERSION } from '../version.js';
 import { createRedactor } from './redact.js';
 import { isRetryable, NotSentError, type RetryClass, retryDelay } from './retry-policy.js';
 import { sleep } from './sleep.js';
+import { writesOnlyToSockets } from './socket-writer.js';
+import type { StreamOptions } from './upload-file.js';
 import { buildURL, type QueryValue } from './url.js';
 
 /** Per-call options, accepted as the last argument of every method. */
@@ -57,8 +59,11 @@ export interface RequestSpec {
   query?: Record<string, QueryValue> | undefined;
   /** JSON body. */
   body?: unknown;
-  /** Streamed body factory (multipart); called once per attempt. */
-  stream?: (() => Promise<StreamBody>) | undefined;
+  /**
+   * Streamed body factory (multipart); called once per attempt. `reuseChunks` says whether the
+   * body goes to undici's socket writer alone, so file chunks may be read into reused buffers.
+   */
+  stream?: ((options: StreamOptions) => Promise<StreamBody>) | undefined;
   /** How the request may be retried. */
   retry: RetryClass;
   /** The operation's default timeout in milliseconds. */
@@ -245,12 +250,13 @@ export class Transport {
     timeout: number,
     withAuth = true,
   ): Promise<RawResponse> {
-    const { request } = undiciLoaded ?? (await loadUndici());
+    const undici = undiciLoaded ?? (await loadUndici());
     const target = url ?? buildURL(this.baseURL, spec.path, spec.query);
     let body: string | AsyncIterable<Uint8Array> | undefined;
     let extra: Record<string, string> | undefined;
     if (spec.stream) {
-      const built = await spec.stream();
+      const dispatcher = this.config.dispatcher ?? undici.getGlobalDispatcher();
+      const built = await spec.stream({ reuseChunks: writesOnlyToSockets(undici, dispatcher) });
       // undici takes the encoder's async iterable as it is: it asks for the next chunk only once
       // the last one is written or has drained, so nothing is read ahead of the socket.
       body = built.body;
@@ -262,7 +268,7 @@ export class Transport {
     const logging = this.config.logger !== undefined;
     if (logging) this.log('debug', `→ ${spec.method} ${target}`);
     try {
-      const response = await request(target, {
+      const response = await undici.request(target, {
         method: spec.method,
         headers: this.headersFor(spec, withAuth, extra),
         // undici's types omit async iterables, which it sends as they come (its docs list them).

@@ -126,7 +126,7 @@ export class Images extends APIResource {
     return this.transport.json<ImagesResponse>({
       method: 'POST',
       path: '/images/edits',
-      stream: async () => buildMultipart(parts),
+      stream: (body) => buildMultipart(parts, body),
       retry: 'billable',
       timeout: imageTimeout(parsed, 'edit'),
       options,
@@ -149,7 +149,7 @@ export class Images extends APIResource {
     const envelope = await this.transport.json<SubmissionEnvelope>({
       method: 'POST',
       path: '/images/edits/async',
-      stream: async () => buildMultipart(parts),
+      stream: (body) => buildMultipart(parts, body),
       retry: 'billable',
       // A synchronous upstream makes the gateway generate before it answers with the task ID.
       timeout: Math.max(TIMEOUTS.submission, imageTimeout(parsed, 'edit')),

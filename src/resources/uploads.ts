@@ -40,7 +40,7 @@ export class Uploads extends APIResource {
     return this.transport.json<UploadedImage>({
       method: 'POST',
       path: '/uploads/images',
-      stream: async () => buildMultipart(parts),
+      stream: (body) => buildMultipart(parts, body),
       retry: 'create',
       // Up to 20 MiB go out within the attempt's deadline: the image figure, not the 60 s one.
       timeout: TIMEOUTS.imageBasic,

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -247,6 +248,75 @@ describe('fileFromPath', () => {
   test('a missing path rejects with the fs error; a directory is refused', async () => {
     await expect(fileFromPath(join(dir, 'nope.png'))).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(fileFromPath(dir)).rejects.toBeInstanceOf(MediaGatewayError);
+  });
+});
+
+describe('a file on disk read into reused buffers (reuseChunks)', () => {
+  /** 300 KiB + 7 bytes of a pattern that differs at every 64 KiB chunk: a stale buffer shows. */
+  async function patterned(name: string): Promise<{ path: string; bytes: Buffer }> {
+    const bytes = Buffer.concat([png(8, 8), randomBytes(300 * 1024 + 7)]);
+    const path = join(dir, name);
+    await writeFile(path, bytes);
+    return { path, bytes };
+  }
+
+  /** Copies each chunk as it comes, as a socket does before asking for the next. */
+  async function sent(file: UploadFile): Promise<{ bytes: Buffer; buffers: ArrayBufferLike[] }> {
+    const copies: Buffer[] = [];
+    const buffers: ArrayBufferLike[] = [];
+    for await (const chunk of file.stream({ reuseChunks: true })) {
+      copies.push(Buffer.from(chunk));
+      buffers.push(chunk.buffer);
+    }
+    return { bytes: Buffer.concat(copies), buffers };
+  }
+
+  test('fileFromPath: every byte, through four buffers taken in turn', async () => {
+    const { path, bytes } = await patterned('ring.png');
+    const { bytes: out, buffers } = await sent(await toUploadFile(await fileFromPath(path), 'image'));
+    expect(out.equals(bytes)).toBe(true);
+    expect(buffers).toHaveLength(Math.ceil(bytes.length / (64 * 1024)));
+    expect(new Set(buffers).size).toBe(4);
+    expect(buffers[4]).toBe(buffers[0]);
+  });
+
+  test('an fs.ReadStream with start and end: only its range', async () => {
+    const { path, bytes } = await patterned('range.png');
+    const stream = createReadStream(path, { start: 0, end: 200_000 });
+    const { bytes: out } = await sent(await toUploadFile(stream, 'image'));
+    expect(out.equals(bytes.subarray(0, 200_001))).toBe(true);
+  });
+
+  test('without reuseChunks, every chunk is its own memory', async () => {
+    const { path, bytes } = await patterned('fresh.png');
+    const file = await toUploadFile(await fileFromPath(path), 'image');
+    const buffers: ArrayBufferLike[] = [];
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of file.stream()) {
+      chunks.push(chunk);
+      buffers.push(chunk.buffer);
+    }
+    // Kept without copying, the chunks still hold the file: nothing was overwritten.
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+    expect(new Set(buffers).size).toBeGreaterThan(4);
+  });
+
+  test('a file changed on disk after fileFromPath is refused, as its Blob refuses it', async () => {
+    const { path } = await patterned('changed.png');
+    const file = await toUploadFile(await fileFromPath(path), 'image');
+    await writeFile(path, Buffer.from('changed'));
+    const error = await rejection(sent(file));
+    expect(error).toBeInstanceOf(MediaGatewayError);
+    expect((error as Error).message).toContain('changed on disk after it was opened');
+  });
+
+  test('a Blob or Buffer is read as it is: reuseChunks concerns files on disk only', async () => {
+    const bytes = Buffer.concat([png(8, 8), randomBytes(200 * 1024)]);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of (await toUploadFile(bytes, 'image')).stream({ reuseChunks: true })) {
+      chunks.push(chunk);
+    }
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
   });
 });
 

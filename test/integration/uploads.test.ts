@@ -1,4 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FormData, fetch } from 'undici';
@@ -56,6 +58,18 @@ describe('uploads.image', () => {
     const [sent] = uploads();
     expect(sent?.parts?.[0]?.size).toBe(20 * MiB);
     expect(sent?.parts?.[0]?.sha256).toBe(await sha256File(path));
+  });
+
+  test('a file of varied bytes arrives intact through the reused read buffers, whole or as a range', async () => {
+    // A pattern that differs at every 64 KiB: a buffer overwritten before the socket sent it shows.
+    const bytes = Buffer.concat([pngImage({ seed: 5 }), randomBytes(3 * MiB + 12_345)]);
+    const path = join(dir, 'varied.png');
+    await writeFile(path, bytes);
+    await client.uploads.image(await fileFromPath(path));
+    await client.uploads.image(createReadStream(path, { end: 2 * MiB - 1 }));
+    const [whole, range] = uploads().slice(-2);
+    expect(whole?.parts?.[0]).toMatchObject({ size: bytes.length, sha256: sha256(bytes) });
+    expect(range?.parts?.[0]).toMatchObject({ size: 2 * MiB, sha256: sha256(bytes.subarray(0, 2 * MiB)) });
   });
 
   test('over 20 MiB is refused before sending', async () => {
