@@ -10,7 +10,7 @@ import { runInChild } from './lib/child.js';
 import { type BenchContext, modulePath, reps } from './lib/context.js';
 import { loadMediagw, loadTesting } from './lib/package.js';
 import type { Row } from './lib/results.js';
-import { type PeakRss, settleAfterWarmUp, startPeakRss } from './lib/rss.js';
+import { type PeakRss, SETTLE_MS, settleAfterWarmUp, startPeakRss } from './lib/rss.js';
 import { interleave, MiB, median, ratio } from './lib/stats.js';
 
 type Client = 'mediagw' | 'undici';
@@ -95,7 +95,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     const throughput = median(speed('mediagw'));
     const throughputLimit = median(speed('undici'));
     ctx.note(
-      `(3) download: ${rounds} fresh process(es) per client, each after one warm-up task query; the body is written to ${ctx.tmp}; MB = 10^6 bytes.`,
+      `(3) download: ${rounds} fresh process(es) per client, each after one warm-up task query and a ${SETTLE_MS / 1000} s pause; the body is written to ${ctx.tmp}; MB = 10^6 bytes.`,
     );
     return [
       {

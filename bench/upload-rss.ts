@@ -10,7 +10,7 @@ import { type BenchContext, modulePath, reps } from './lib/context.js';
 import { startLoopbackServer } from './lib/loopback-server.js';
 import { loadMediagw, loadTesting } from './lib/package.js';
 import type { Row } from './lib/results.js';
-import { type PeakRss, settleAfterWarmUp, startPeakRss } from './lib/rss.js';
+import { type PeakRss, SETTLE_MS, settleAfterWarmUp, startPeakRss } from './lib/rss.js';
 import { MiB, median, ratio } from './lib/stats.js';
 
 type Client = 'mediagw' | 'undici' | 'openai';
@@ -172,7 +172,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     };
   };
   ctx.note(
-    `(2) upload: ${rounds} fresh process(es) per case; growth = kernel peak RSS (VmHWM, reset after a warm-up upload of 64 KiB) minus RSS before the upload. A Buffer source is read before the baseline.`,
+    `(2) upload: ${rounds} fresh process(es) per case; growth = kernel peak RSS (VmHWM, reset after a warm-up upload of 64 KiB and a ${SETTLE_MS / 1000} s pause) minus RSS before the upload. A Buffer source is read before the baseline.`,
   );
   return [row(20, 'path'), row(20, 'buffer'), row(100, 'path'), row(100, 'buffer')];
 }
