@@ -104,9 +104,13 @@ export interface TransportConfig {
   logger?: Logger | undefined;
 }
 
+/** One attempt of a request: the signal that aborts it (if any) and its timeout in ms. */
+type Attempt<T> = (signal: AbortSignal | undefined, timeout: number) => Promise<T>;
+
 // Connection failures that happen before a request byte can have left this process.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const JSON_CONTENT: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
 
 let undiciModule: Promise<typeof import('undici')> | undefined;
 /** undici once loaded: later requests take it without waiting a turn of the event loop. */
@@ -163,6 +167,8 @@ export class Transport {
   readonly #apiKey: string;
   /** Everything else of the configuration: the key is not among it. */
   private readonly config: Omit<TransportConfig, 'apiKey'>;
+  /** The headers of a JSON request without per-call headers (they hold the key: private). */
+  #jsonHeaders: Record<string, string> | undefined;
 
   constructor({ apiKey, ...config }: TransportConfig) {
     this.config = config;
@@ -179,10 +185,16 @@ export class Transport {
   }
 
   /** Sends a request and parses its JSON answer; the request ID is kept on the result. */
-  async json<T>(spec: RequestSpec): Promise<T> {
+  json<T>(spec: RequestSpec): Promise<T> {
+    // Not `async`, and the body read inline: each async layer costs every request promise turns.
     return this.withRetries(spec, async (signal, timeout) => {
       const response = await this.send(spec, undefined, signal, timeout);
-      const text = await this.readText(spec, response, signal);
+      let text: string;
+      try {
+        text = await response.body.text();
+      } catch (error) {
+        throw this.connectionError(spec, error, signal, response);
+      }
       if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
       return this.parseJSON<T>(spec, response, text);
     });
@@ -225,6 +237,12 @@ export class Transport {
     withAuth: boolean,
     extra?: Record<string, string>,
   ): Record<string, string> {
+    // The common case, a JSON request to the gateway without per-call headers: a copy of headers
+    // built once (a copy, since a dispatcher may change what it is handed).
+    if (extra === JSON_CONTENT && withAuth && spec.options?.headers === undefined) {
+      this.#jsonHeaders ??= this.headersFor({ ...spec, options: undefined }, true, { ...JSON_CONTENT });
+      return { ...this.#jsonHeaders };
+    }
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.userAgent,
@@ -263,23 +281,24 @@ export class Transport {
       extra = built.headers;
     } else if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
-      extra = { 'content-type': 'application/json' };
+      extra = JSON_CONTENT;
     }
     const logging = this.config.logger !== undefined;
     if (logging) this.log('debug', `→ ${spec.method} ${target}`);
     try {
-      const response = await undici.request(target, {
+      const options: Parameters<typeof undici.request>[1] & object = {
         method: spec.method,
         headers: this.headersFor(spec, withAuth, extra),
         // undici's types omit async iterables, which it sends as they come (its docs list them).
         body: (body ?? null) as string | Readable | null,
-        ...(signal ? { signal } : {}),
-        ...(this.config.dispatcher ? { dispatcher: this.config.dispatcher } : {}),
         // undici's own 300 s defaults would cut a 600 s edit short: follow the operation's timeout.
         // For downloads the body timeout is the longest pause between chunks, not the whole transfer.
         headersTimeout: timeout,
         bodyTimeout: timeout,
-      });
+      };
+      if (signal) options.signal = signal;
+      if (this.config.dispatcher) options.dispatcher = this.config.dispatcher;
+      const response = await undici.request(target, options);
       const headers = flattenHeaders(response.headers);
       const requestId = headers['x-service-request-id'];
       if (logging) this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, { requestId });
@@ -366,46 +385,67 @@ export class Transport {
   }
 
   /** Runs `attempt` under the retry policy of the spec's class, with a fresh timeout each time. */
-  private async withRetries<T>(
-    spec: RequestSpec,
-    attempt: (signal: AbortSignal | undefined, timeout: number) => Promise<T>,
-  ): Promise<T> {
+  private async withRetries<T>(spec: RequestSpec, attempt: Attempt<T>): Promise<T> {
     const userSignal = spec.options?.signal;
-    const maxRetries = spec.options?.maxRetries ?? this.config.maxRetries;
-    const timeout = spec.options?.timeout ?? this.config.timeout ?? spec.timeout;
-    const what = this.describe(spec);
     if (userSignal?.aborted) throw this.redact(new APIUserAbortError());
-
+    const timeout = spec.options?.timeout ?? this.config.timeout ?? spec.timeout;
     // A JSON request without a caller's signal needs no AbortController of its own: undici's
     // headersTimeout and bodyTimeout, set from the same figure, end the attempt, and passing a
     // signal to undici costs a fifth of a loopback round trip. A streamed upload (whose sending
     // undici does not time) and a call the caller can abort get a controller and a timer.
     const controlled = spec.stream !== undefined || userSignal !== undefined;
+    // The first attempt runs on its own, with nothing built for a retry: most calls succeed at
+    // once. Only a failure worth retrying enters the loop.
+    try {
+      return await (controlled ? this.controlled(spec, attempt, timeout) : attempt(undefined, timeout));
+    } catch (caught) {
+      const error = controlled ? caught : this.forBillable(spec, caught);
+      return this.retry(spec, attempt, timeout, controlled, error);
+    }
+  }
+
+  /** One attempt under its own AbortController: the caller's signal and a timer abort it. */
+  private async controlled<T>(spec: RequestSpec, attempt: Attempt<T>, timeout: number): Promise<T> {
+    const userSignal = spec.options?.signal;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(new APIUserAbortError());
+    userSignal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(
+      () =>
+        controller.abort(
+          new APIConnectionTimeoutError(`${this.describe(spec)}: no answer within ${timeout} ms`),
+        ),
+      timeout,
+    );
+    try {
+      return await attempt(controller.signal, timeout);
+    } catch (error) {
+      throw this.forBillable(spec, error);
+    } finally {
+      clearTimeout(timer);
+      userSignal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** After a failed first attempt: retries with p-retry while the policy allows, else throws. */
+  private async retry<T>(
+    spec: RequestSpec,
+    attempt: Attempt<T>,
+    timeout: number,
+    controlled: boolean,
+    first: unknown,
+  ): Promise<T> {
+    const userSignal = spec.options?.signal;
+    const maxRetries = spec.options?.maxRetries ?? this.config.maxRetries;
+    const what = this.describe(spec);
     const run = async (): Promise<T> => {
-      if (!controlled) {
-        try {
-          return await attempt(undefined, timeout);
-        } catch (error) {
-          throw this.forBillable(spec, error);
-        }
-      }
-      const controller = new AbortController();
-      const onAbort = () => controller.abort(new APIUserAbortError());
-      userSignal?.addEventListener('abort', onAbort, { once: true });
-      const timer = setTimeout(
-        () => controller.abort(new APIConnectionTimeoutError(`${what}: no answer within ${timeout} ms`)),
-        timeout,
-      );
+      if (controlled) return this.controlled(spec, attempt, timeout);
       try {
-        return await attempt(controller.signal, timeout);
+        return await attempt(undefined, timeout);
       } catch (error) {
         throw this.forBillable(spec, error);
-      } finally {
-        clearTimeout(timer);
-        userSignal?.removeEventListener('abort', onAbort);
       }
     };
-
     const shouldRetry = async (error: Error, attemptNumber: number): Promise<boolean> => {
       if (!isRetryable(spec.retry, error)) return false;
       const delay = retryDelay(attemptNumber, error);
@@ -415,15 +455,8 @@ export class Transport {
       });
       return true;
     };
-
     try {
-      // The first attempt runs on its own: most calls succeed at once, and p-retry's
-      // bookkeeping is then pure overhead. Only a failure worth retrying enters the loop.
-      try {
-        return await run();
-      } catch (error) {
-        if (maxRetries < 1 || !(error instanceof Error) || !(await shouldRetry(error, 1))) throw error;
-      }
+      if (maxRetries < 1 || !(first instanceof Error) || !(await shouldRetry(first, 1))) throw first;
       pRetryModule ??= import('p-retry');
       const { default: pRetry } = await pRetryModule;
       return await pRetry(run, {

@@ -49,7 +49,10 @@ export function decodeBase64Embedding(value: string): number[] {
 
 /** The vector as numbers: a list that already holds only numbers is kept, not copied. */
 function numbers(list: unknown[]): number[] {
-  return list.every((n) => typeof n === 'number') ? (list as number[]) : list.map(Number);
+  for (let i = 0; i < list.length; i++) {
+    if (typeof list[i] !== 'number') return list.map(Number);
+  }
+  return list as number[];
 }
 
 /**
