@@ -40,16 +40,26 @@ export function embeddingsAnswer(): Buffer {
 }
 
 interface WorkerArgs {
-  client: Client;
   url: string;
+  /** Warm-up requests per client, sequential and then again at 32 in flight. */
   warmup: number;
+  /** Blocks per mode; in each block every client runs once, in an order that rotates. */
+  blocks: number;
+  /** Requests per client and block, one at a time. */
   sequential: number;
+  /** Requests per client and block, 32 in flight. */
   concurrent: number;
 }
 
+type Mode = 'sequential' | 'concurrent';
+
+/** One round (one process): each client's median rate, and mediagw's ratios paired by block. */
 interface WorkerResult {
-  sequential: number;
-  concurrent: number;
+  rates: Record<Mode, Record<Client, number>>;
+  /** Median over the blocks of mediagw's rate over raw undici's in the same block. */
+  ratio: Record<Mode, number>;
+  /** The same over openai-node. */
+  peerRatio: Record<Mode, number>;
 }
 
 async function makeCall(client: Client, url: string): Promise<() => Promise<unknown>> {
@@ -90,64 +100,74 @@ async function timed(count: number, lanes: number, call: () => Promise<unknown>)
   return (perLane * lanes) / ((performance.now() - started) / 1000);
 }
 
-/** Child side: one client, warmed up, then timed sequentially and with 32 requests in flight. */
+/**
+ * Child side: the three clients in one process, warmed up, then taking turns in short blocks on
+ * the same server, so that whatever the machine does at a moment weighs on all of them alike.
+ */
 export async function embeddingsWorker(args: WorkerArgs): Promise<WorkerResult> {
-  const call = await makeCall(args.client, args.url);
-  const first = (await call()) as { data?: Array<{ embedding?: unknown[] }> };
-  if (first.data?.[0]?.embedding?.length !== EMBEDDING_PARAMS.dimensions) {
-    throw new Error(`${args.client} did not return the vector`);
+  const calls = {} as Record<Client, () => Promise<unknown>>;
+  for (const client of CLIENTS) {
+    const call = await makeCall(client, args.url);
+    const first = (await call()) as { data?: Array<{ embedding?: unknown[] }> };
+    if (first.data?.[0]?.embedding?.length !== EMBEDDING_PARAMS.dimensions) {
+      throw new Error(`${client} did not return the vector`);
+    }
+    await timed(args.warmup, 1, call);
+    await timed(args.warmup, LANES, call);
+    calls[client] = call;
   }
-  await timed(args.warmup, 1, call);
-  await timed(args.warmup, LANES, call);
-  return {
-    sequential: await timed(args.sequential, 1, call),
-    concurrent: await timed(args.concurrent, LANES, call),
-  };
+  const result = { rates: {}, ratio: {}, peerRatio: {} } as WorkerResult;
+  for (const mode of ['sequential', 'concurrent'] as const) {
+    const [count, lanes] = mode === 'sequential' ? [args.sequential, 1] : [args.concurrent, LANES];
+    const samples = await interleave(CLIENTS, args.blocks, (client) => timed(count, lanes, calls[client]));
+    result.rates[mode] = Object.fromEntries(
+      CLIENTS.map((client) => [client, median(samples[client])]),
+    ) as Record<Client, number>;
+    result.ratio[mode] = pairedRatio(samples.mediagw, samples.undici) as number;
+    result.peerRatio[mode] = pairedRatio(samples.mediagw, samples.openai) as number;
+  }
+  return result;
 }
 
-/** Parent side: the server here, each client in its own fresh process per repetition. */
+/** Parent side: the server here, the clients in one fresh process per round. */
 export async function measure(ctx: BenchContext): Promise<Row[]> {
   const answer = embeddingsAnswer();
   const server = await startLoopbackServer(() => ({ body: answer }));
   const rounds = reps(ctx, 5, 2);
-  // Windows of a second or more: a shorter one measures V8's tiering and GC timing more than the
-  // clients, and weighs on the client with more code to warm up.
-  const args = { url: server.url, warmup: 2_000, sequential: 3_000, concurrent: 12_000 };
+  const args: WorkerArgs = { url: server.url, warmup: 2_000, blocks: 12, sequential: 400, concurrent: 1_600 };
   try {
-    const samples = await interleave(CLIENTS, rounds, async (client) => {
-      const result = await runInChild<WorkerResult>(modulePath(import.meta.url), 'embeddingsWorker', {
-        ...args,
-        client,
-      });
-      ctx.log(
-        `embeddings ${client}: ${result.sequential.toFixed(0)} req/s sequential, ${result.concurrent.toFixed(0)} req/s x${LANES}`,
-      );
-      return result;
-    });
-    const pick = (client: Client, mode: keyof WorkerResult) => samples[client].map((s) => s[mode]);
-    const row = (mode: keyof WorkerResult, figure: string): Row => {
-      const mediagw = median(pick('mediagw', mode));
-      const limit = median(pick('undici', mode));
-      const peer = median(pick('openai', mode));
+    const results: WorkerResult[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const result = await runInChild<WorkerResult>(modulePath(import.meta.url), 'embeddingsWorker', args);
+      for (const mode of ['sequential', 'concurrent'] as const) {
+        const rates = CLIENTS.map((c) => `${c} ${result.rates[mode][c].toFixed(0)}`).join(', ');
+        ctx.log(`embeddings ${mode}: ${rates} req/s; mediagw/undici ${result.ratio[mode].toFixed(3)}`);
+      }
+      results.push(result);
+    }
+    const row = (mode: Mode, figure: string): Row => {
+      const pick = (client: Client) => results.map((r) => r.rates[mode][client]);
       return {
         id: `embeddings.${mode}`,
         figure,
         unit: 'req/s',
         better: 'higher',
-        mediagw,
-        limit,
+        mediagw: median(pick('mediagw')),
+        limit: median(pick('undici')),
         limitLabel: 'undici.request',
-        peer,
+        peer: median(pick('openai')),
         peerLabel: 'openai-node',
-        ratio: pairedRatio(pick('mediagw', mode), pick('undici', mode)),
-        peerRatio: pairedRatio(pick('mediagw', mode), pick('openai', mode)),
-        samples: { mediagw: pick('mediagw', mode), limit: pick('undici', mode), peer: pick('openai', mode) },
+        ratio: median(results.map((r) => r.ratio[mode])),
+        peerRatio: median(results.map((r) => r.peerRatio[mode])),
+        samples: { mediagw: pick('mediagw'), limit: pick('undici'), peer: pick('openai') },
       };
     };
     ctx.note(
-      `(1) embeddings: ${rounds} rounds; each round a fresh process per client, ${args.warmup} + ${args.warmup} warm-up requests, ` +
-        `then ${args.sequential} sequential and ${args.concurrent} at ${LANES} in flight; 256-dimension vector answer (${answer.length} bytes). ` +
-        "Ratios are the median of the rounds' own ratios (each round runs the clients one after another).",
+      `(1) embeddings: ${rounds} rounds, each one fresh process holding the three clients (raw undici and mediagw share undici's global agent); ` +
+        `each client warmed up with ${args.warmup} + ${args.warmup} requests, then ${args.blocks} blocks per mode in which every client runs ` +
+        `${args.sequential} sequential requests (or ${args.concurrent} at ${LANES} in flight), in an order that rotates from block to block; ` +
+        `256-dimension vector answer (${answer.length} bytes). Rates are medians of the blocks; a ratio is the median of the blocks' ` +
+        'own ratios (the clients of a block run back to back), and the figure shown the median over the rounds.',
     );
     return [
       row('sequential', '(1) embeddings.create, sequential'),
