@@ -110,7 +110,6 @@ type Attempt<T> = (signal: AbortSignal | undefined, timeout: number) => Promise<
 // Connection failures that happen before a request byte can have left this process.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-const JSON_CONTENT: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
 
 let undiciModule: Promise<typeof import('undici')> | undefined;
 /** undici once loaded: later requests take it without waiting a turn of the event loop. */
@@ -167,8 +166,6 @@ export class Transport {
   readonly #apiKey: string;
   /** Everything else of the configuration: the key is not among it. */
   private readonly config: Omit<TransportConfig, 'apiKey'>;
-  /** The headers of a JSON request without per-call headers (they hold the key: private). */
-  #jsonHeaders: Record<string, string> | undefined;
 
   constructor({ apiKey, ...config }: TransportConfig) {
     this.config = config;
@@ -186,15 +183,10 @@ export class Transport {
 
   /** Sends a request and parses its JSON answer; the request ID is kept on the result. */
   json<T>(spec: RequestSpec): Promise<T> {
-    // Not `async`, and the body read inline: each async layer costs every request promise turns.
+    // Not `async`: an async function that returns a promise costs every request extra turns.
     return this.withRetries(spec, async (signal, timeout) => {
       const response = await this.send(spec, undefined, signal, timeout);
-      let text: string;
-      try {
-        text = await response.body.text();
-      } catch (error) {
-        throw this.connectionError(spec, error, signal, response);
-      }
+      const text = await this.readText(spec, response, signal);
       if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
       return this.parseJSON<T>(spec, response, text);
     });
@@ -237,12 +229,6 @@ export class Transport {
     withAuth: boolean,
     extra?: Record<string, string>,
   ): Record<string, string> {
-    // The common case, a JSON request to the gateway without per-call headers: a copy of headers
-    // built once (a copy, since a dispatcher may change what it is handed).
-    if (extra === JSON_CONTENT && withAuth && spec.options?.headers === undefined) {
-      this.#jsonHeaders ??= this.headersFor({ ...spec, options: undefined }, true, { ...JSON_CONTENT });
-      return { ...this.#jsonHeaders };
-    }
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.userAgent,
@@ -281,7 +267,7 @@ export class Transport {
       extra = built.headers;
     } else if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
-      extra = JSON_CONTENT;
+      extra = { 'content-type': 'application/json' };
     }
     const logging = this.config.logger !== undefined;
     if (logging) this.log('debug', `→ ${spec.method} ${target}`);
