@@ -5,14 +5,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
+import { rememberFileOnDisk } from '../internal/disk-file.js';
 import { blobReader, IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../internal/image-header.js';
-import {
-  defaultName,
-  defaultNameForType,
-  OCTET_STREAM,
-  rememberFileOnDisk,
-  sniffType,
-} from '../internal/upload-file.js';
+import { defaultName, defaultNameForType, OCTET_STREAM, sniffType } from '../internal/upload-file.js';
 import { MediaGatewayError, RequestValidationError } from './errors.js';
 
 /**

@@ -1,8 +1,9 @@
 import { openAsBlob, ReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { MediaGatewayError, RequestValidationError } from '../core/errors.js';
 import type { Uploadable } from '../core/files.js';
+import { type FileOnDisk, fileOnDisk, readInRing } from './disk-file.js';
 import {
   type ByteReader,
   blobReader,
@@ -16,8 +17,6 @@ import {
 /** The type of bytes whose kind is unknown. */
 export const OCTET_STREAM = 'application/octet-stream';
 const CHUNK = 64 * 1024;
-/** Buffers a file on disk is read into when its chunks may be reused (see `writesOnlyToSockets`). */
-const RING = 4;
 // A stream's first bytes are held back to sniff its type and read its image header.
 const STREAM_HEAD = 64 * 1024;
 const EXTENSIONS: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp' };
@@ -26,25 +25,6 @@ const EXTENSIONS: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', gif: 
 export const BARE_STRING_MESSAGE =
   'is a string, not a file: a path, URL or base64 text is not uploaded as is. Pass fileFromPath(path), ' +
   'await fileFromURL(url) or fileFromBase64(data) instead';
-
-/** Where a file-backed Blob's bytes live: what `fileFromPath` opened, or an `fs.ReadStream`'s range. */
-export interface FileOnDisk {
-  /** The file's path. */
-  path: string;
-  /** Offset of the first byte. */
-  start: number;
-  /** Bytes from `start`. */
-  size: number;
-  /** Modification time when it was opened: a file changed since is refused, as Node's Blob does. */
-  mtimeMs: number;
-}
-
-const ON_DISK = new WeakMap<Blob, FileOnDisk>();
-
-/** Notes where a file-backed Blob lives, so an upload can read it without a Buffer per chunk. */
-export function rememberFileOnDisk(blob: Blob, where: FileOnDisk): void {
-  ON_DISK.set(blob, where);
-}
 
 /** Options of {@link UploadFile.stream}. */
 export interface StreamOptions {
@@ -190,7 +170,7 @@ export async function toUploadFile(value: unknown, field: string, operation = 'u
   let name: string | undefined;
   let type = '';
   if (isBlobLike(value)) {
-    source = { kind: 'blob', blob: value, disk: ON_DISK.get(value) };
+    source = { kind: 'blob', blob: value, disk: fileOnDisk(value) };
     name = (value as Partial<File>).name;
     type = value.type;
   } else if (value instanceof ArrayBuffer) {
@@ -219,33 +199,6 @@ export async function toUploadFile(value: unknown, field: string, operation = 'u
   type = type && type !== OCTET_STREAM ? type : (sniffed ?? (type || OCTET_STREAM));
   if (!name || name === 'blob') name = defaultNameForType(type);
   return new UploadFile(source, { name, type });
-}
-
-/**
- * A file's bytes read into {@link RING} buffers taken in turn: each chunk yielded is overwritten
- * when its buffer comes round again, so the consumer must be done with it by then.
- */
-async function* readInRing(disk: FileOnDisk, name: string): AsyncGenerator<Uint8Array, void, undefined> {
-  const changed = () =>
-    new MediaGatewayError(
-      `${name}: ${disk.path} changed on disk after it was opened; open it again to send it`,
-    );
-  const handle = await open(disk.path, 'r');
-  try {
-    const info = await handle.stat();
-    if (info.mtimeMs !== disk.mtimeMs || info.size < disk.start + disk.size) throw changed();
-    const ring = Array.from({ length: RING }, () => Buffer.allocUnsafeSlow(CHUNK));
-    for (let offset = 0, turn = 0; offset < disk.size; turn++) {
-      const buffer = ring[turn % RING] as Buffer;
-      const want = Math.min(CHUNK, disk.size - offset);
-      const { bytesRead } = await handle.read(buffer, 0, want, disk.start + offset);
-      if (bytesRead === 0) throw changed();
-      offset += bytesRead;
-      yield bytesRead === CHUNK ? buffer : buffer.subarray(0, bytesRead);
-    }
-  } finally {
-    await handle.close();
-  }
 }
 
 function isBlobLike(value: object): value is Blob {
