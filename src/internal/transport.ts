@@ -105,7 +105,21 @@ export interface TransportConfig {
 }
 
 /** One attempt of a request: the signal that aborts it (if any) and its timeout in ms. */
-type Attempt<T> = (signal: AbortSignal | undefined, timeout: number) => Promise<T>;
+type Attempt<T> = (spec: RequestSpec, signal: AbortSignal | undefined, timeout: number) => Promise<T>;
+
+/** A JSON answer: the parsed object, and the answer's `X-Service-Request-Id` beside it. */
+export interface JSONAnswer<T> {
+  /** The parsed JSON object. */
+  body: T;
+  /** `X-Service-Request-Id`, when present. */
+  requestId: string | undefined;
+}
+
+/** Keeps the request ID on the answer's object itself, not enumerable. */
+function withRequestId<T>({ body, requestId }: JSONAnswer<T>): T {
+  Object.defineProperty(body, '_requestId', { value: requestId, enumerable: false });
+  return body;
+}
 
 // Connection failures that happen before a request byte can have left this process.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -134,10 +148,11 @@ function errorCode(error: unknown): string | undefined {
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  // undici's answer headers are already single lower-case strings, except for a repeated header.
+  // undici.request lower-cases every header name (whatever the dispatcher); only a repeated
+  // header comes as a list.
   let flat = true;
   for (const key in headers) {
-    if (typeof headers[key] !== 'string' || key.toLowerCase() !== key) {
+    if (typeof headers[key] !== 'string') {
       flat = false;
       break;
     }
@@ -145,7 +160,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   if (flat) return headers as Record<string, string>;
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) {
-    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
 }
@@ -162,14 +177,17 @@ export class Transport {
   /** Replaces the API key with a mask anywhere in a value. */
   readonly redact: <T>(value: T) => T;
   private readonly userAgent = `mediagw/${VERSION} node/${process.version}`;
-  /** Held in an ES private field: `util.inspect`, even with `showHidden`, never shows it. */
-  readonly #apiKey: string;
+  /**
+   * `Bearer <key>`, built once (a string joined per request is flattened again by undici's header
+   * check). Held in an ES private field: `util.inspect`, even with `showHidden`, never shows it.
+   */
+  readonly #authorization: string;
   /** Everything else of the configuration: the key is not among it. */
   private readonly config: Omit<TransportConfig, 'apiKey'>;
 
   constructor({ apiKey, ...config }: TransportConfig) {
     this.config = config;
-    this.#apiKey = apiKey;
+    this.#authorization = `Bearer ${apiKey}`;
     this.baseURL = config.baseURL;
     this.origin = new URL(config.baseURL).origin;
     this.redact = createRedactor(apiKey);
@@ -183,14 +201,29 @@ export class Transport {
 
   /** Sends a request and parses its JSON answer; the request ID is kept on the result. */
   json<T>(spec: RequestSpec): Promise<T> {
-    // Not `async`: an async function that returns a promise costs every request extra turns.
-    return this.withRetries(spec, async (signal, timeout) => {
-      const response = await this.send(spec, undefined, signal, timeout);
-      const text = await this.readText(spec, response, signal);
-      if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
-      return this.parseJSON<T>(spec, response, text);
-    });
+    return this.answer<T>(spec).then(withRequestId);
   }
+
+  /**
+   * Sends a request and parses its JSON answer, giving the request ID beside the object: for a
+   * resource that builds its own result (defining a property on a freshly parsed object costs
+   * more than building a small one).
+   */
+  answer<T>(spec: RequestSpec): Promise<JSONAnswer<T>> {
+    return this.withRetries(spec, this.attemptJSON as Attempt<JSONAnswer<T>>);
+  }
+
+  // An arrow function held once per transport: the attempt needs no closure per request.
+  private readonly attemptJSON = async (
+    spec: RequestSpec,
+    signal: AbortSignal | undefined,
+    timeout: number,
+  ): Promise<JSONAnswer<unknown>> => {
+    const response = await this.send(spec, undefined, signal, timeout);
+    const text = await this.readText(spec, response, signal);
+    if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
+    return { body: this.parseJSON(spec, response, text), requestId: response.requestId };
+  };
 
   /**
    * Sends a GET whose answer is streamed (downloads). Redirects are followed (at most 5), and
@@ -199,7 +232,7 @@ export class Transport {
   async stream(
     spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },
   ): Promise<RawResponse> {
-    return this.withRetries(spec, async (signal, timeout) => {
+    return this.withRetries(spec, async (_spec, signal, timeout) => {
       let url = spec.url ?? buildURL(this.baseURL, spec.path, spec.query);
       const authOrigin = spec.authOrigin ?? this.origin;
       for (let hop = 0; ; hop++) {
@@ -242,7 +275,7 @@ export class Transport {
         else if (value !== undefined) headers[key.toLowerCase()] = value;
       }
     }
-    if (withAuth) headers.authorization = `Bearer ${this.#apiKey}`;
+    if (withAuth) headers.authorization = this.#authorization;
     else delete headers.authorization;
     return headers;
   }
@@ -306,7 +339,7 @@ export class Transport {
     }
   }
 
-  private parseJSON<T>(spec: RequestSpec, response: RawResponse, text: string): T {
+  private parseJSON(spec: RequestSpec, response: RawResponse, text: string): object {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -326,8 +359,7 @@ export class Transport {
         response.requestId,
       );
     }
-    Object.defineProperty(value, '_requestId', { value: response.requestId, enumerable: false });
-    return value as T;
+    return value;
   }
 
   private apiError(spec: RequestSpec, response: RawResponse, text: string): APIError {
@@ -383,7 +415,7 @@ export class Transport {
     // The first attempt runs on its own, with nothing built for a retry: most calls succeed at
     // once. Only a failure worth retrying enters the loop.
     try {
-      return await (controlled ? this.controlled(spec, attempt, timeout) : attempt(undefined, timeout));
+      return await (controlled ? this.controlled(spec, attempt, timeout) : attempt(spec, undefined, timeout));
     } catch (caught) {
       const error = controlled ? caught : this.forBillable(spec, caught);
       return this.retry(spec, attempt, timeout, controlled, error);
@@ -404,7 +436,7 @@ export class Transport {
       timeout,
     );
     try {
-      return await attempt(controller.signal, timeout);
+      return await attempt(spec, controller.signal, timeout);
     } catch (error) {
       throw this.forBillable(spec, error);
     } finally {
@@ -427,7 +459,7 @@ export class Transport {
     const run = async (): Promise<T> => {
       if (controlled) return this.controlled(spec, attempt, timeout);
       try {
-        return await attempt(undefined, timeout);
+        return await attempt(spec, undefined, timeout);
       } catch (error) {
         throw this.forBillable(spec, error);
       }
