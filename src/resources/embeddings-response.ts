@@ -62,7 +62,11 @@ function numbers(list: unknown[]): number[] {
  *
  * @throws InvalidResponseError when the answer holds no vectors.
  */
-export function toEmbeddingsResponse(raw: unknown, requestedModel: string): EmbeddingsResponse {
+export function toEmbeddingsResponse(
+  raw: unknown,
+  requestedModel: string,
+  requestId?: string | undefined,
+): EmbeddingsResponse {
   const body = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const list = Array.isArray(body.data) ? body.data : undefined;
   if (!list) {
@@ -96,10 +100,7 @@ export function toEmbeddingsResponse(raw: unknown, requestedModel: string): Embe
   if (body.usage && typeof body.usage === 'object')
     response.usage = body.usage as EmbeddingsResponse['usage'];
   if (typeof body.object === 'string') response.object = body.object;
-  Object.defineProperty(response, '_requestId', {
-    value: (raw as { _requestId?: string })?._requestId,
-    enumerable: false,
-  });
+  Object.defineProperty(response, '_requestId', { value: requestId, enumerable: false });
   return response;
 }
 

@@ -3,6 +3,7 @@ import { parseEmbeddingCreateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
 import type { RequestOptions } from '../internal/transport.js';
 import type { EmbeddingCreateParams } from '../schemas/embeddings.js';
+import { plainEmbeddingRequest } from './embeddings-request.js';
 import {
   type Embedding,
   type EmbeddingsResponse,
@@ -41,8 +42,8 @@ export class Embeddings extends APIResource {
    * const { data } = await client.embeddings.create({ model: 'bge-m3', input: ['first text', 'second text'] });
    */
   async create(params: EmbeddingCreateParams, options?: RequestOptions): Promise<EmbeddingsResponse> {
-    const body = parseEmbeddingCreateParams(params);
-    const answer = await this.transport.json<unknown>({
+    const body = plainEmbeddingRequest(params) ?? parseEmbeddingCreateParams(params);
+    const { body: answer, requestId } = await this.transport.answer<unknown>({
       method: 'POST',
       path: '/embeddings',
       body,
@@ -50,7 +51,7 @@ export class Embeddings extends APIResource {
       timeout: TIMEOUTS.default,
       options,
     });
-    return toEmbeddingsResponse(answer, params.model);
+    return toEmbeddingsResponse(answer, params.model, requestId);
   }
 
   /**

@@ -68,6 +68,9 @@ export const EMBEDDING_MODELS = ['text-embedding-3-small', 'bge-m3'] as const;
 /** One of {@link EMBEDDING_MODELS}. */
 export type EmbeddingModel = (typeof EMBEDDING_MODELS)[number];
 
+/** spec: Embeddings — `encoding_format` values: `float` gives numeric arrays, `base64` packed float32 text. */
+export const ENCODING_FORMATS = ['float', 'base64'] as const;
+
 /** spec: Embeddings — vector length of each model when `dimensions` is not set. */
 export const EMBEDDING_DIMENSIONS: Readonly<Record<EmbeddingModel, number>> = {
   'text-embedding-3-small': 1536,

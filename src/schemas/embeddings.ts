@@ -1,12 +1,14 @@
 import { parseParams } from '../internal/validate.js';
 import { refuseFields } from './common.js';
-import { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel } from './constants.js';
+import {
+  EMBEDDING_DIMENSIONS,
+  EMBEDDING_MODELS,
+  type EmbeddingModel,
+  ENCODING_FORMATS,
+} from './constants.js';
 import { z } from './zod.js';
 
-export { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel };
-
-/** `encoding_format` values: `float` gives numeric arrays, `base64` packed float32 text. */
-export const ENCODING_FORMATS = ['float', 'base64'] as const;
+export { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel, ENCODING_FORMATS };
 
 /** `POST /v1/embeddings`. Vectors only: no generated text, so chat fields are refused. */
 export interface EmbeddingCreateParams {
