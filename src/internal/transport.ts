@@ -15,7 +15,7 @@ import { isRetryable, NotSentError, type RetryClass, retryDelay } from './retry-
 import { sleep } from './sleep.js';
 import { writesOnlyToSockets } from './socket-writer.js';
 import type { StreamOptions } from './upload-file.js';
-import { buildURL, type QueryValue } from './url.js';
+import { buildPath, type QueryValue } from './url.js';
 
 /** Per-call options, accepted as the last argument of every method. */
 export interface RequestOptions {
@@ -174,6 +174,8 @@ export class Transport {
   readonly baseURL: string;
   /** The base URL's origin: the key is sent only there. */
   readonly origin: string;
+  /** The base URL's path prefix before `/v1`, usually empty. */
+  private readonly basePath: string;
   /** Replaces the API key with a mask anywhere in a value. */
   readonly redact: <T>(value: T) => T;
   private readonly userAgent = `mediagw/${VERSION} node/${process.version}`;
@@ -189,7 +191,9 @@ export class Transport {
     this.config = config;
     this.#authorization = `Bearer ${apiKey}`;
     this.baseURL = config.baseURL;
-    this.origin = new URL(config.baseURL).origin;
+    const base = new URL(config.baseURL);
+    this.origin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, '');
     this.redact = createRedactor(apiKey);
   }
 
@@ -233,7 +237,7 @@ export class Transport {
     spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },
   ): Promise<RawResponse> {
     return this.withRetries(spec, async (_spec, signal, timeout) => {
-      let url = spec.url ?? buildURL(this.baseURL, spec.path, spec.query);
+      let url = spec.url ?? this.origin + buildPath(this.basePath, spec.path, spec.query);
       const authOrigin = spec.authOrigin ?? this.origin;
       for (let hop = 0; ; hop++) {
         const withAuth = new URL(url).origin === authOrigin;
@@ -262,12 +266,9 @@ export class Transport {
     withAuth: boolean,
     extra?: Record<string, string>,
   ): Record<string, string> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': this.userAgent,
-      ...this.config.defaultHeaders,
-      ...extra,
-    };
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
+    if (this.config.defaultHeaders) Object.assign(headers, this.config.defaultHeaders);
+    if (extra) Object.assign(headers, extra);
     const perCall = spec.options?.headers;
     if (perCall) {
       for (const [key, value] of Object.entries(perCall)) {
@@ -288,11 +289,14 @@ export class Transport {
     withAuth = true,
   ): Promise<RawResponse> {
     const undici = undiciLoaded ?? (await loadUndici());
-    const target = url ?? buildURL(this.baseURL, spec.path, spec.query);
+    const dispatcher = this.config.dispatcher ?? undici.getGlobalDispatcher();
+    // The SDK's own paths are built encoded and need no URL parser; only a full URL (a download
+    // link, a redirect) is parsed.
+    const path = url === undefined ? buildPath(this.basePath, spec.path, spec.query) : undefined;
+    const target = url ?? this.origin + path;
     let body: string | AsyncIterable<Uint8Array> | undefined;
     let extra: Record<string, string> | undefined;
     if (spec.stream) {
-      const dispatcher = this.config.dispatcher ?? undici.getGlobalDispatcher();
       const built = await spec.stream({ reuseChunks: writesOnlyToSockets(undici, dispatcher) });
       // undici takes the encoder's async iterable as it is: it asks for the next chunk only once
       // the last one is written or has drained, so nothing is read ahead of the socket.
@@ -305,7 +309,16 @@ export class Transport {
     const logging = this.config.logger !== undefined;
     if (logging) this.log('debug', `→ ${spec.method} ${target}`);
     try {
-      const options: Parameters<typeof undici.request>[1] & object = {
+      let origin = this.origin;
+      let targetPath = path;
+      if (targetPath === undefined) {
+        const parsed = new URL(target);
+        origin = parsed.origin;
+        targetPath = parsed.pathname + parsed.search;
+      }
+      const options: Dispatcher.RequestOptions = {
+        origin,
+        path: targetPath,
         method: spec.method,
         headers: this.headersFor(spec, withAuth, extra),
         // undici's types omit async iterables, which it sends as they come (its docs list them).
@@ -316,8 +329,9 @@ export class Transport {
         bodyTimeout: timeout,
       };
       if (signal) options.signal = signal;
-      if (this.config.dispatcher) options.dispatcher = this.config.dispatcher;
-      const response = await undici.request(target, options);
+      // undici's request API on the dispatcher, as `undici.request` calls it, without that
+      // wrapper's URL parse and options copy (a few µs a request).
+      const response = await undici.Dispatcher.prototype.request.call(dispatcher, options);
       const headers = flattenHeaders(response.headers);
       const requestId = headers['x-service-request-id'];
       if (logging) this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, { requestId });
@@ -403,9 +417,9 @@ export class Transport {
   }
 
   /** Runs `attempt` under the retry policy of the spec's class, with a fresh timeout each time. */
-  private async withRetries<T>(spec: RequestSpec, attempt: Attempt<T>): Promise<T> {
+  private withRetries<T>(spec: RequestSpec, attempt: Attempt<T>): Promise<T> {
     const userSignal = spec.options?.signal;
-    if (userSignal?.aborted) throw this.redact(new APIUserAbortError());
+    if (userSignal?.aborted) return Promise.reject(this.redact(new APIUserAbortError()));
     const timeout = spec.options?.timeout ?? this.config.timeout ?? spec.timeout;
     // A JSON request without a caller's signal needs no AbortController of its own: undici's
     // headersTimeout and bodyTimeout, set from the same figure, end the attempt, and passing a
@@ -414,12 +428,16 @@ export class Transport {
     const controlled = spec.stream !== undefined || userSignal !== undefined;
     // The first attempt runs on its own, with nothing built for a retry: most calls succeed at
     // once. Only a failure worth retrying enters the loop.
-    try {
-      return await (controlled ? this.controlled(spec, attempt, timeout) : attempt(spec, undefined, timeout));
-    } catch (caught) {
-      const error = controlled ? caught : this.forBillable(spec, caught);
-      return this.retry(spec, attempt, timeout, controlled, error);
+    // Not `async`, like the methods that return this promise: each async layer costs a request
+    // a promise and a turn.
+    if (controlled) {
+      return this.controlled(spec, attempt, timeout).catch((error: unknown) =>
+        this.retry(spec, attempt, timeout, true, error),
+      );
     }
+    return attempt(spec, undefined, timeout).catch((error: unknown) =>
+      this.retry(spec, attempt, timeout, false, this.forBillable(spec, error)),
+    );
   }
 
   /** One attempt under its own AbortController: the caller's signal and a timer abort it. */

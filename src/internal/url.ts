@@ -29,6 +29,8 @@ export function normalizeBaseURL(raw: string): string {
 
 /**
  * Tagged template for API paths: every interpolated value is percent-encoded as one segment.
+ * An empty value, `.` or `..` is refused: it would not be a segment of its own (a URL parser
+ * folds `..`, even as `%2E%2E`, into the segment before it).
  *
  * @example path`/videos/${id}/content` // '/videos/abc%2F..%2Fx/content' for a hostile id
  */
@@ -37,6 +39,9 @@ export function path(strings: TemplateStringsArray, ...values: Array<string | nu
   values.forEach((value, i) => {
     const text = String(value);
     if (text === '') throw new MediaGatewayError('An ID in the request path is empty');
+    if (text === '.' || text === '..') {
+      throw new MediaGatewayError(`An ID in the request path is ${JSON.stringify(text)}, which is not an ID`);
+    }
     out += encodeURIComponent(text) + (strings[i + 1] ?? '');
   });
   return out;
@@ -45,9 +50,13 @@ export function path(strings: TemplateStringsArray, ...values: Array<string | nu
 /** Query values the SDK sends; undefined entries are left out. */
 export type QueryValue = string | number | boolean | undefined;
 
-/** Joins the base URL, `/v1`, the path and the query. */
-export function buildURL(baseURL: string, apiPath: string, query?: Record<string, QueryValue>): string {
-  let url = `${baseURL}/v1${apiPath}`;
+/**
+ * Joins a base path (the base URL's path prefix, usually empty), `/v1`, the path and the query:
+ * the request target below the origin. Every part is already encoded, and `path` leaves no dot
+ * segment, so the target needs no URL parser.
+ */
+export function buildPath(basePath: string, apiPath: string, query?: Record<string, QueryValue>): string {
+  let url = `${basePath}/v1${apiPath}`;
   if (query) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) {

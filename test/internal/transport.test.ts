@@ -67,6 +67,27 @@ describe('request shape', () => {
     expect(server.requests[0]?.url.pathname).toBe('/v1/videos/task_1');
   });
 
+  test.each(['/gw', '/gw/', '/gw/v1'])('a base URL path prefix "%s" comes before /v1', async (prefix) => {
+    server.use(http.get('*/gw/v1/videos/:id', ({ params }) => HttpResponse.json({ id: params.id })));
+    const result = await transportFor(`${server.url}${prefix}`).json<{ id: string }>(
+      spec({ path: '/videos/a%2Fb', query: { model: 'x y', skip: undefined } }),
+    );
+    expect(result.id).toBe('a/b');
+    expect(server.requests[0]?.url.pathname).toBe('/gw/v1/videos/a%2Fb');
+    expect(server.requests[0]?.url.search).toBe('?model=x+y');
+  });
+
+  test('answers a JSON call with the request ID beside the body', async () => {
+    server.use(
+      http.get('*/v1/videos/:id', () =>
+        HttpResponse.json({ id: 'task_1' }, { headers: { 'X-Service-Request-Id': 'req_7' } }),
+      ),
+    );
+    const answer = await transportFor().answer<{ id: string }>(spec());
+    expect(answer).toEqual({ body: { id: 'task_1' }, requestId: 'req_7' });
+    expect(Object.getOwnPropertyNames(answer.body)).toEqual(['id']);
+  });
+
   test('default, per-call and removed headers', async () => {
     server.use(http.get('*/v1/videos/:id', () => HttpResponse.json({})));
     const transport = transportFor(server.url, { defaultHeaders: { 'x-team': 'a', 'x-drop': '1' } });

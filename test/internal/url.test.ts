@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { MediaGatewayError } from '../../src/core/errors.js';
-import { buildURL, normalizeBaseURL, path } from '../../src/internal/url.js';
+import { buildPath, normalizeBaseURL, path } from '../../src/internal/url.js';
 
 describe('normalizeBaseURL', () => {
   test.each([
@@ -11,7 +11,6 @@ describe('normalizeBaseURL', () => {
     'https://h.example//v1//',
   ])('%s → https://h.example', (raw) => {
     expect(normalizeBaseURL(raw)).toBe('https://h.example');
-    expect(buildURL(normalizeBaseURL(raw), '/videos/x')).toBe('https://h.example/v1/videos/x');
   });
 
   test('keeps a path prefix other than /v1', () => {
@@ -34,12 +33,24 @@ describe('path', () => {
   test('refuses an empty ID', () => {
     expect(() => path`/videos/${''}`).toThrow(/empty/);
   });
+  test.each(['.', '..'])('refuses %j, which a URL parser would fold into the path', (id) => {
+    expect(() => path`/videos/${id}/content`).toThrow(MediaGatewayError);
+    expect(() => path`/videos/${id}/content`).toThrow('not an ID');
+  });
+  test('keeps IDs that only contain dots', () => {
+    expect(path`/videos/${'...'}/content`).toBe('/videos/.../content');
+    expect(path`/videos/${'a.b'}`).toBe('/videos/a.b');
+  });
 });
 
-describe('buildURL', () => {
+describe('buildPath', () => {
+  test('joins the base path, /v1 and the path', () => {
+    expect(buildPath('', '/videos/x')).toBe('/v1/videos/x');
+    expect(buildPath('/gw', '/videos/x')).toBe('/gw/v1/videos/x');
+  });
   test('adds the query, leaving out undefined values', () => {
-    expect(buildURL('http://h', '/tasks/t1', { model: 'imgmodel-2', skip: undefined, page: 2 })).toBe(
-      'http://h/v1/tasks/t1?model=imgmodel-2&page=2',
+    expect(buildPath('', '/tasks/t1', { model: 'imgmodel-2', skip: undefined, page: 2 })).toBe(
+      '/v1/tasks/t1?model=imgmodel-2&page=2',
     );
   });
 });
