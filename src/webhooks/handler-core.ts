@@ -74,6 +74,15 @@ export const errorBody = (type: string, message: string, reason?: string): Recor
   error: { type, reason, message },
 });
 
+/** The answer to any method but POST; both handlers add `Allow: POST`. */
+export const NOT_POST: Reply = { status: 405, body: errorBody('method_not_allowed', 'use POST') };
+
+/** The answer to a body over `limit` bytes. */
+export const tooLarge = (limit: number): Reply => ({
+  status: 413,
+  body: errorBody('body_too_large', `over ${limit} bytes`),
+});
+
 /**
  * Builds the shared core.
  * @throws {MediaGatewayError} when `secrets` holds no usable secret.

@@ -1,8 +1,14 @@
-import { createDeliveryProcessor, errorBody, type WebhookHandlerOptions } from './handler-core.js';
+import {
+  createDeliveryProcessor,
+  NOT_POST,
+  type Reply,
+  tooLarge,
+  type WebhookHandlerOptions,
+} from './handler-core.js';
 import { concatBytes } from './signature.js';
 import { verifyWebhookAsync } from './verify-web.js';
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+const json = ({ status, body }: Reply, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 /** Reads a request body up to `limit` bytes; `undefined` when it is larger. */
@@ -45,11 +51,9 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array | un
 export function createWebhookHandler(options: WebhookHandlerOptions): (req: Request) => Promise<Response> {
   const core = createDeliveryProcessor(options);
   return async (req) => {
-    if (req.method !== 'POST')
-      return json(405, errorBody('method_not_allowed', 'use POST'), { allow: 'POST' });
+    if (req.method !== 'POST') return json(NOT_POST, { allow: 'POST' });
     const body = await readLimited(req, core.maxBodyBytes);
-    if (!body) return json(413, errorBody('body_too_large', `over ${core.maxBodyBytes} bytes`));
-    const reply = await core.process(verifyWebhookAsync, body, req.headers);
-    return json(reply.status, reply.body);
+    if (!body) return json(tooLarge(core.maxBodyBytes));
+    return json(await core.process(verifyWebhookAsync, body, req.headers));
   };
 }

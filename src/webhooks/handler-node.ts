@@ -1,7 +1,9 @@
 import {
   createDeliveryProcessor,
   errorBody,
+  NOT_POST,
   type Reply,
+  tooLarge,
   type WebhookHandlerOptions,
 } from './handler-core.js';
 import { concatBytes, utf8, type WebhookHeaders } from './signature.js';
@@ -33,12 +35,13 @@ export interface NodeWebhookResponse {
 
 const PARSED_HINT = "req.body was parsed into an object: use express.raw({ type: 'application/json' }) here";
 
-function send(res: NodeWebhookResponse, reply: Reply, close = false): void {
+// A 413 may go out before the body is read: the connection is closed after it, not reused.
+function send(res: NodeWebhookResponse, reply: Reply): void {
   if (res.headersSent) return;
   res.statusCode = reply.status;
   res.setHeader('content-type', 'application/json');
   if (reply.status === 405) res.setHeader('allow', 'POST');
-  if (close) res.setHeader('connection', 'close');
+  if (reply.status === 413) res.setHeader('connection', 'close');
   res.end(JSON.stringify(reply.body));
 }
 
@@ -53,7 +56,7 @@ async function readStream(req: NodeWebhookRequest, res: NodeWebhookResponse, lim
     const bytes = typeof chunk === 'string' ? utf8(chunk) : chunk;
     size += bytes.length;
     if (size > limit) {
-      if (size - bytes.length <= limit) tooLarge(res, limit);
+      if (size - bytes.length <= limit) send(res, tooLarge(limit));
       chunks.length = 0;
       continue;
     }
@@ -61,12 +64,6 @@ async function readStream(req: NodeWebhookRequest, res: NodeWebhookResponse, lim
   }
   return size > limit ? undefined : concatBytes(chunks);
 }
-
-const tooLarge = (res: NodeWebhookResponse, limit: number) =>
-  send(res, { status: 413, body: errorBody('body_too_large', `over ${limit} bytes`) }, true);
-
-const isBytes = (value: unknown): value is Uint8Array | string =>
-  typeof value === 'string' || value instanceof Uint8Array;
 
 /**
  * A webhook endpoint for node:http and Express, `(req, res, next?) => void`. Reads the raw
@@ -92,23 +89,24 @@ export function createNodeWebhookHandler(
   const limit = core.maxBodyBytes;
 
   async function run(req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> {
-    if (req.method !== 'POST')
-      return send(res, { status: 405, body: errorBody('method_not_allowed', 'use POST') });
+    if (req.method !== 'POST') return send(res, NOT_POST);
     const given = req.body;
     let body: Uint8Array | string | undefined;
-    if (isBytes(given)) {
+    if (typeof given === 'string' || given instanceof Uint8Array) {
       body = typeof given === 'string' ? utf8(given) : given;
-      if (body.length > limit) return tooLarge(res, limit);
-    } else if (given == null || (isEmptyObject(given) && req.readableEnded === false)) {
+      if (body.length > limit) return send(res, tooLarge(limit));
+    } else if (
+      given == null ||
+      (typeof given === 'object' && Object.keys(given).length === 0 && req.readableEnded === false)
+    ) {
       // No body parser ran (Express 4 sets an empty object without reading the stream).
       body = await readStream(req, res, limit);
       if (body === undefined) return;
     } else {
-      const reply = {
+      return send(res, {
         status: 400,
         body: errorBody('webhook_verification_failed', PARSED_HINT, 'invalid_body'),
-      };
-      return send(res, reply);
+      });
     }
     send(res, await core.process(verifyWebhook, body, req.headers));
   }
@@ -120,6 +118,3 @@ export function createNodeWebhookHandler(
     });
   };
 }
-
-const isEmptyObject = (value: unknown) =>
-  typeof value === 'object' && value !== null && Object.keys(value).length === 0;

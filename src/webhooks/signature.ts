@@ -122,10 +122,10 @@ export function parseSignatureHeader(value: string): { signature: string; keyId:
 
 /**
  * Checks `X-Service-Timestamp`: integer Unix seconds, at most `toleranceSeconds` from `now`
- * in either direction. Returns the timestamp.
+ * in either direction.
  * @throws {WebhookVerificationError} `timestamp_out_of_tolerance`
  */
-export function checkTimestamp(text: string, toleranceSeconds = 300, now?: number | Date): number {
+export function checkTimestamp(text: string, toleranceSeconds = 300, now?: number | Date): void {
   if (!(toleranceSeconds >= 0)) throw new MediaGatewayError('toleranceSeconds must be a number >= 0');
   if (!/^\d{1,15}$/.test(text)) {
     throw fail(
@@ -141,7 +141,6 @@ export function checkTimestamp(text: string, toleranceSeconds = 300, now?: numbe
       `X-Service-Timestamp is ${Math.round(skew)} s from now, over ${toleranceSeconds} s; check the clock`,
     );
   }
-  return Number(text);
 }
 
 /**
