@@ -22,6 +22,9 @@ export function hmacKey(secret: Uint8Array<ArrayBuffer>, use: 'sign' | 'verify')
   return subtleCrypto().importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, [use]);
 }
 
+/** Verify keys by secret: a secret is imported once, not for every delivery (eight are kept). */
+const verifyKeys = new Map<string, CryptoKey>();
+
 /**
  * {@link verifyWebhook} with Web Crypto only (no `node:` import): for edge runtimes,
  * Cloudflare Workers, Bun and Deno. Same checks in the same order, same reasons.
@@ -36,7 +39,9 @@ export function hmacKey(secret: Uint8Array<ArrayBuffer>, use: 'sign' | 'verify')
  */
 export async function verifyWebhookAsync(options: VerifyWebhookOptions): Promise<WebhookEvent> {
   const prepared = prepareVerification(options);
-  const key = await hmacKey(utf8(prepared.secret), 'verify');
+  const key = verifyKeys.get(prepared.secret) ?? (await hmacKey(utf8(prepared.secret), 'verify'));
+  if (verifyKeys.size > 7) verifyKeys.clear();
+  verifyKeys.set(prepared.secret, key);
   const payload = signedPayload(prepared.timestamp, prepared.bytes);
   // crypto.subtle.verify compares in constant time.
   const ok = await subtleCrypto().verify('HMAC', key, hexToBytes(prepared.signature), payload);

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { MediaGatewayError } from '../../src/core/base-error.js';
 import {
   type VerifyWebhookOptions,
@@ -338,5 +338,38 @@ describe('unusable options are refused as programming errors, not verification f
 
   test('a negative tolerance', () => {
     expect(() => verifyWebhook(base({ toleranceSeconds: -1 }))).toThrow(/toleranceSeconds/);
+  });
+});
+
+describe('verifyWebhookAsync imports each secret once', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  // Secrets of their own: the imported keys outlive a test.
+  const secretsOf = (n: number) => ({ [KEY_ID]: `whsec_cache_${n}_0123456789` });
+  const signedWith = (secrets: Record<string, string>) =>
+    base({ secrets, headers: deliveryHeaders(raw, { secret: secrets[KEY_ID] ?? '' }) });
+
+  test('a secret is imported for its first delivery only, and still checks every signature', async () => {
+    const importKey = vi.spyOn(globalThis.crypto.subtle, 'importKey');
+    const secrets = secretsOf(1);
+    for (let i = 0; i < 3; i++) expect((await verifyWebhookAsync(signedWith(secrets))).id).toBe('evt_0001');
+    expect(importKey).toHaveBeenCalledTimes(1);
+    // A delivery signed with another secret for the same kid still fails with the kept key.
+    await expect(verifyWebhookAsync({ ...signedWith(secrets), secrets: secretsOf(2) })).rejects.toMatchObject(
+      {
+        reason: 'signature_mismatch',
+      },
+    );
+    expect((await verifyWebhookAsync(signedWith(secrets))).id).toBe('evt_0001');
+  });
+
+  test('at most eight keys are kept', async () => {
+    const twenty = Array.from({ length: 20 }, (_, i) => secretsOf(10 + i));
+    for (const secrets of twenty) await verifyWebhookAsync(signedWith(secrets));
+    const importKey = vi.spyOn(globalThis.crypto.subtle, 'importKey');
+    for (const secrets of twenty) await verifyWebhookAsync(signedWith(secrets));
+    // Of twenty secrets, at most the last eight can still be kept: the first twelve come again.
+    expect(importKey.mock.calls.length).toBeGreaterThanOrEqual(12);
   });
 });
