@@ -22,14 +22,29 @@ function ownField(dispatcher: object, description: string): unknown {
  *
  * Anything else could keep a chunk: a mock or composed dispatcher, a custom `connect` or `factory`
  * (which may hand out an in-memory stream), a subscriber to `undici:request:bodyChunkSent`. So the
- * answer is yes only for an `Agent` of the very undici the SDK loaded, built with undici's own
- * connector and factory, and while nobody listens to the chunks.
+ * answer is yes only for an undici `Agent` built with undici's own connector and factory, and while
+ * nobody listens to the chunks. The Agent may be of the undici the SDK loaded or of another copy:
+ * the one bundled with Node installs its own Agent as the global dispatcher as soon as an
+ * application touches `fetch`, `Headers` or `Response` before the SDK's first request, and its
+ * socket writer is the same code (undici 5 to 7 write an iterable this way).
  */
 export function writesOnlyToSockets(undici: typeof import('undici'), dispatcher: Dispatcher): boolean {
   if (hasSubscribers('undici:request:bodyChunkSent')) return false;
-  // A composed dispatcher is a Proxy of the Agent whose `dispatch` runs the interceptors first.
-  const { dispatch } = dispatcher;
-  if (dispatcher.constructor !== undici.Agent || dispatch !== undici.Agent.prototype.dispatch) return false;
+  const Class = dispatcher.constructor as { name?: unknown; prototype?: object } | undefined;
+  const agent =
+    Class === undici.Agent ||
+    (Class?.name === 'Agent' &&
+      Class.prototype !== undefined &&
+      Object.getPrototypeOf(Class.prototype)?.constructor?.name === 'DispatcherBase');
+  // Not a subclass, and not composed: a composed dispatcher is a Proxy of the Agent whose
+  // `dispatch` runs the interceptors first.
+  if (
+    !agent ||
+    Object.getPrototypeOf(dispatcher) !== Class?.prototype ||
+    dispatcher.dispatch !== (Class?.prototype as Dispatcher).dispatch
+  ) {
+    return false;
+  }
   const options = ownField(dispatcher, 'options') as Record<string, unknown> | undefined;
   const factory = ownField(dispatcher, 'factory') as { name?: string } | undefined;
   return (

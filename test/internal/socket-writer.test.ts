@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { fileURLToPath } from 'node:url';
 import * as undici from 'undici';
 import { describe, expect, test } from 'vitest';
 import { writesOnlyToSockets } from '../../src/internal/socket-writer.js';
@@ -19,6 +21,12 @@ describe('writesOnlyToSockets: may an upload reuse its read buffers?', () => {
     expect(writesOnlyToSockets(undici, global)).toBe(global.constructor === Agent);
   });
 
+  test('yes for the Agent of the undici bundled with Node, which a touch of Headers installs; no once it is composed', () => {
+    const script = fileURLToPath(new URL('./fixtures/foreign-agent.ts', import.meta.url));
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ foreign: true, name: 'Agent', plain: true, composed: false });
+  });
+
   test('no for anything that could keep a chunk', () => {
     const custom = () => {
       throw new Error('not called');
@@ -31,6 +39,7 @@ describe('writesOnlyToSockets: may an upload reuse its read buffers?', () => {
       pool: new Pool('http://127.0.0.1:1'),
       client: new Client('http://127.0.0.1:1'),
       subclass: new (class extends Agent {})(),
+      'subclass named Agent': new (class Agent extends undici.Agent {})(),
     };
     for (const [name, dispatcher] of Object.entries(cases)) {
       expect([name, writesOnlyToSockets(undici, dispatcher)]).toEqual([name, false]);
