@@ -180,8 +180,8 @@ export class Transport {
   readonly redact: <T>(value: T) => T;
   private readonly userAgent = `mediagw/${VERSION} node/${process.version}`;
   /**
-   * `Bearer <key>`, built once (a string joined per request is flattened again by undici's header
-   * check). Held in an ES private field: `util.inspect`, even with `showHidden`, never shows it.
+   * `Bearer <key>`, built once rather than for every request. Held in an ES private field:
+   * `util.inspect`, even with `showHidden`, never shows it.
    */
   readonly #authorization: string;
   /** Everything else of the configuration: the key is not among it. */
