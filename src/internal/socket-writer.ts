@@ -30,18 +30,18 @@ function ownField(dispatcher: object, description: string): unknown {
  */
 export function writesOnlyToSockets(undici: typeof import('undici'), dispatcher: Dispatcher): boolean {
   if (hasSubscribers('undici:request:bodyChunkSent')) return false;
-  const Class = dispatcher.constructor as { name?: unknown; prototype?: object } | undefined;
+  const Class = dispatcher.constructor as { name?: unknown; prototype?: Dispatcher } | undefined;
+  const prototype = Class?.prototype;
+  if (prototype === undefined) return false;
   const agent =
     Class === undici.Agent ||
-    (Class?.name === 'Agent' &&
-      Class.prototype !== undefined &&
-      Object.getPrototypeOf(Class.prototype)?.constructor?.name === 'DispatcherBase');
+    (Class?.name === 'Agent' && Object.getPrototypeOf(prototype)?.constructor?.name === 'DispatcherBase');
   // Not a subclass, and not composed: a composed dispatcher is a Proxy of the Agent whose
   // `dispatch` runs the interceptors first.
   if (
     !agent ||
-    Object.getPrototypeOf(dispatcher) !== Class?.prototype ||
-    dispatcher.dispatch !== (Class?.prototype as Dispatcher).dispatch
+    Object.getPrototypeOf(dispatcher) !== prototype ||
+    dispatcher.dispatch !== prototype.dispatch
   ) {
     return false;
   }
