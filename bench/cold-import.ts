@@ -1,14 +1,16 @@
 /**
  * (5) Cold import time: a fresh `node` that imports one entry of the built package and exits,
- * minus a fresh `node -e ''`, against `openai` (ESM and CommonJS). Dependencies alone are
- * measured too, for reference.
+ * minus a fresh `node -e ''`, against `openai` (ESM and CommonJS). Dependencies alone, and an
+ * empty ES module file (what Node spends on importing any file as ESM), are measured too, for
+ * reference.
  */
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BenchContext, reps } from './lib/context.js';
 import type { Row } from './lib/results.js';
-import { interleave, median, ratio } from './lib/stats.js';
+import { interleave, median, pairedDifference, ratio } from './lib/stats.js';
 
 interface Target {
   key: string;
@@ -23,10 +25,13 @@ function cjs(key: string, specifier: string): Target {
   return { key, args: ['-e', `require(${JSON.stringify(specifier)});`] };
 }
 
-function targets(dist: string): Target[] {
+function targets(dist: string, tmp: string): Target[] {
   const file = (path: string) => join(dist, path);
+  const emptyModule = join(tmp, 'empty.mjs');
+  writeFileSync(emptyModule, 'export {};\n');
   return [
     { key: 'empty', args: ['-e', ''] },
+    esm('empty-module-esm', pathToFileURL(emptyModule).href),
     esm('mediagw-esm', pathToFileURL(file('index.js')).href),
     cjs('mediagw-cjs', file('index.cjs')),
     esm('webhooks-esm', pathToFileURL(file('webhooks/index.js')).href),
@@ -52,8 +57,8 @@ function timeProcess(args: string[], cwd: string): number {
 
 /** Runs in the parent: every target spawned in rotating order, one fresh process each time. */
 export async function measure(ctx: BenchContext): Promise<Row[]> {
-  const list = targets(ctx.dist);
-  const rounds = reps(ctx, 15, 5);
+  const list = targets(ctx.dist, ctx.tmp);
+  const rounds = reps(ctx, 41, 5);
   for (const target of list) timeProcess(target.args, ctx.root); // fill the file cache
   const samples = await interleave(
     list.map((t) => t.key),
@@ -62,13 +67,16 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   );
   const emptySamples = samples.empty ?? [];
   const empty = median(emptySamples);
-  const over = (key: string) => median(samples[key] ?? []) - empty;
-  const overSamples = (key: string) => (samples[key] ?? []).map((ms) => ms - empty);
+  // Each target minus the empty process of the same round: a machine that slows down for a
+  // few rounds slows both sides of a pair.
+  const overSamples = (key: string) => pairedDifference(samples[key] ?? [], emptySamples);
+  const over = (key: string) => median(overSamples(key));
   ctx.log(
     `import: empty process ${empty.toFixed(0)} ms; ${list.map((t) => `${t.key} +${over(t.key).toFixed(0)}`).join(', ')}`,
   );
   ctx.note(
-    `(5) cold import: ${rounds} fresh processes per target in rotating order, wall time from spawn to exit minus the median of \`node -e ''\` (${empty.toFixed(0)} ms); ` +
+    `(5) cold import: ${rounds} fresh processes per target in rotating order; a figure is the median over the rounds of the wall time from spawn to exit minus that of the same round's \`node -e ''\` (median ${empty.toFixed(0)} ms); ` +
+      `an empty ES module file costs +${over('empty-module-esm').toFixed(1)} ms of Node's own, the floor of every ESM figure; ` +
       `for reference in the same run, alone: zod +${over('zod-esm').toFixed(0)} ms, undici +${over('undici-esm').toFixed(0)} ms, ` +
       `form-data-encoder +${over('form-data-esm').toFixed(0)} ms, p-retry +${over('p-retry-esm').toFixed(0)} ms (ESM).`,
   );

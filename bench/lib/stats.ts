@@ -46,6 +46,12 @@ export function pairedRatio(a: readonly number[], b: readonly number[]): number 
   return median(a.map((value, i) => value / (b[i] as number)));
 }
 
+/** Round-by-round differences `a[i] - b[i]`, for a median that pairs samples of the same round. */
+export function pairedDifference(a: readonly number[], b: readonly number[]): number[] {
+  if (a.length !== b.length) throw new Error('pairedDifference() of lists of different lengths');
+  return a.map((value, i) => value - (b[i] as number));
+}
+
 /** Median of one numeric field over a list of samples. */
 export function medianOf<T>(samples: readonly T[], pick: (sample: T) => number): number {
   return median(samples.map(pick));
