@@ -1,40 +1,5 @@
-import { dirname } from 'node:path';
-import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
-
-/**
- * zod and the request schemas load when the first request is checked, not when `mediagw` is
- * imported: zod alone takes longer to import than all of openai-node (bench/cold-import.ts).
- * esbuild runs the code of a module reached by `require`, and of everything it imports, on that
- * first `require` only, so two modules are swapped in the build:
- * - `internal/schemas-loader.ts` requires the schemas instead of importing them;
- * - `schemas/zod.ts` requires zod when it first runs, since esbuild would hoist an `import` of
- *   a dependency to the top of the bundle. The ESM build takes it through `createRequire`.
- * The source, which the tests run, imports both as usual; `npm test` checks the built entries
- * (scripts/check-entries.mjs).
- */
-const lazySchemas: Plugin = {
-  name: 'mediagw-lazy-schemas',
-  setup(build) {
-    // tsup hands esbuild the CommonJS build as ESM for Rollup to convert, so the format is read
-    // from the mark `esbuildOptions` below sets on it.
-    const commonJS = build.initialOptions.supported?.['dynamic-import'] === false;
-    build.onLoad({ filter: /[\\/]src[\\/]internal[\\/]schemas-loader\.ts$/ }, (args) => ({
-      // Kept after the first call: esbuild's require builds a new namespace object on each one.
-      contents:
-        "let schemas;\nexport const loadSchemas = () => (schemas ??= require('../schemas/index.ts'));",
-      loader: 'ts',
-      resolveDir: dirname(args.path),
-    }));
-    build.onLoad({ filter: /[\\/]src[\\/]schemas[\\/]zod\.ts$/ }, (args) => ({
-      contents: commonJS
-        ? "export const { z } = require('zod');"
-        : "import { createRequire } from 'node:module';\nexport const { z } = createRequire(import.meta.url)('zod');",
-      loader: 'ts',
-      resolveDir: dirname(args.path),
-    }));
-  },
-};
+import { lazySchemas } from './scripts/lazy-schemas.js';
 
 /**
  * The CommonJS build loads its lazy dependencies (undici, the multipart encoders, zod) with
@@ -59,7 +24,7 @@ export default defineConfig([
     target: 'node20',
     splitting: false,
     treeshake: true,
-    esbuildPlugins: [lazySchemas],
+    esbuildPlugins: [lazySchemas()],
     esbuildOptions,
   },
   {
@@ -67,7 +32,7 @@ export default defineConfig([
     format: ['esm'],
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    esbuildPlugins: [lazySchemas],
+    esbuildPlugins: [lazySchemas()],
     esbuildOptions,
   },
 ]);

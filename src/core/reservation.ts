@@ -1,5 +1,4 @@
-import { video25RequestKind } from '../internal/schemas.js';
-import { loadSchemas } from '../internal/schemas-loader.js';
+import { video25RequestKind, videoRequestSchema } from '../internal/schemas.js';
 import { parseParams } from '../internal/validate.js';
 import { MOTION_ORIENTATION_CEILING, type VideoModel } from '../schemas/constants.js';
 import type { VideoCreateParams } from '../schemas/video-types.js';
@@ -215,7 +214,7 @@ export function estimateReservation(
   params: VideoCreateParams,
   hints: ReservationHints = {},
 ): ReservationEstimate {
-  const body = parseParams(loadSchemas().videoRequestSchema, params, OPERATION) as Record<string, unknown>;
+  const body = parseParams(videoRequestSchema(), params, OPERATION) as Record<string, unknown>;
   const model = body.model as VideoModel;
   const notes: string[] = [];
   let parts: Parts;

@@ -1,31 +1,36 @@
 import type { VideoCreateParams } from '../schemas/video-types.js';
-import { loadSchemas, type Schemas } from './schemas-loader.js';
+import { type SchemaFamily, schemaFamilies } from './schemas-loader.js';
 
-type Checker = Extract<Schemas[keyof Schemas], (...args: never[]) => unknown>;
-type CheckerName = { [K in keyof Schemas]: Schemas[K] extends Checker ? K : never }[keyof Schemas];
+type Family<F extends SchemaFamily> = ReturnType<(typeof schemaFamilies)[F]>;
+type CheckerName<F extends SchemaFamily> = {
+  [K in keyof Family<F>]: Family<F>[K] extends (...args: never[]) => unknown ? K : never;
+}[keyof Family<F>];
 
-/** `name` of the schemas, loading them on the first call. */
-const lazy = <K extends CheckerName>(name: K): Schemas[K] =>
-  ((...args: unknown[]) => (loadSchemas()[name] as (...a: unknown[]) => unknown)(...args)) as Schemas[K];
+/** `name` of a family's schemas, loading that family (and zod) on the first call. */
+const lazy = <F extends SchemaFamily, K extends CheckerName<F>>(family: F, name: K): Family<F>[K] =>
+  ((...args: unknown[]) =>
+    ((schemaFamilies[family]() as Family<F>)[name] as (...a: unknown[]) => unknown)(...args)) as Family<F>[K];
 
-// The request checks the resources call, each loading the schemas (and zod) on first use.
-export const parseEmbeddingCreateParams = lazy('parseEmbeddingCreateParams');
-export const parseImageEditAsyncParams = lazy('parseImageEditAsyncParams');
-export const parseImageEditParams = lazy('parseImageEditParams');
-export const parseImageGenerateAsyncParams = lazy('parseImageGenerateAsyncParams');
-export const parseImageGenerateParams = lazy('parseImageGenerateParams');
-export const parseAssetListParams = lazy('parseAssetListParams');
-export const parseAssetSubmitParams = lazy('parseAssetSubmitParams');
-export const parseAssetUpdateParams = lazy('parseAssetUpdateParams');
-export const parseGroupCreateParams = lazy('parseGroupCreateParams');
-export const parseGroupUpdateParams = lazy('parseGroupUpdateParams');
-export const parseListParams = lazy('parseListParams');
-export const parseMidjourneyGenerateParams = lazy('parseMidjourneyGenerateParams');
-export const video25RequestKind = lazy('video25RequestKind');
-export const parseWebhookCapabilitiesParams = lazy('parseWebhookCapabilitiesParams');
-export const parseWebhookEndpointCreateParams = lazy('parseWebhookEndpointCreateParams');
-export const parseWebhookEndpointUpdateParams = lazy('parseWebhookEndpointUpdateParams');
-export const parseWebhookEventListParams = lazy('parseWebhookEventListParams');
+// The request checks the resources call.
+export const parseEmbeddingCreateParams = lazy('embeddings', 'parseEmbeddingCreateParams');
+export const parseImageEditAsyncParams = lazy('images', 'parseImageEditAsyncParams');
+export const parseImageEditParams = lazy('images', 'parseImageEditParams');
+export const parseImageGenerateAsyncParams = lazy('images', 'parseImageGenerateAsyncParams');
+export const parseImageGenerateParams = lazy('images', 'parseImageGenerateParams');
+export const parseAssetListParams = lazy('library', 'parseAssetListParams');
+export const parseAssetSubmitParams = lazy('library', 'parseAssetSubmitParams');
+export const parseAssetUpdateParams = lazy('library', 'parseAssetUpdateParams');
+export const parseGroupCreateParams = lazy('library', 'parseGroupCreateParams');
+export const parseGroupUpdateParams = lazy('library', 'parseGroupUpdateParams');
+export const parseListParams = lazy('library', 'parseListParams');
+export const parseMidjourneyGenerateParams = lazy('midjourney', 'parseMidjourneyGenerateParams');
+export const video25RequestKind = lazy('video', 'video25RequestKind');
+export const parseWebhookCapabilitiesParams = lazy('webhookEndpoints', 'parseWebhookCapabilitiesParams');
+export const parseWebhookEndpointCreateParams = lazy('webhookEndpoints', 'parseWebhookEndpointCreateParams');
+export const parseWebhookEndpointUpdateParams = lazy('webhookEndpoints', 'parseWebhookEndpointUpdateParams');
+export const parseWebhookEventListParams = lazy('webhookEndpoints', 'parseWebhookEventListParams');
+/** The `videos.create` body schema, for a reservation's own checks. */
+export const videoRequestSchema = () => schemaFamilies.video().videoRequestSchema;
 
 /**
  * Checks a `videos.create` body against the rules of its model before anything is sent.
@@ -38,5 +43,5 @@ export const parseWebhookEventListParams = lazy('parseWebhookEventListParams');
  * parseVideoRequest({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
  */
 export function parseVideoRequest(params: unknown): VideoCreateParams {
-  return loadSchemas().parseVideoRequest(params);
+  return schemaFamilies.video().parseVideoRequest(params);
 }
