@@ -4,9 +4,14 @@ import { lazySchemas } from './scripts/lazy-schemas.js';
 /**
  * The CommonJS build loads its lazy dependencies (undici, the multipart encoders, zod) with
  * `require`, not `import()`: test runners that sandbox modules, Jest among them, refuse `import()`.
+ * It also keeps the names of classes and functions: its conversion to CommonJS assigns a class to
+ * `exports.RequestValidationError`, which leaves `constructor.name` empty, and loggers that name
+ * an error by its constructor (pino's serializer) would print no type.
  */
 const esbuildOptions: Options['esbuildOptions'] = (options, { format }) => {
-  if (format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
+  if (format !== 'cjs') return;
+  options.supported = { ...options.supported, 'dynamic-import': false };
+  options.keepNames = true;
 };
 
 export default defineConfig([

@@ -104,6 +104,22 @@ function foreignErrorClasses(sdk, modules) {
   return found;
 }
 
+/**
+ * Exported classes whose `name` is not their export name. Loggers name an error by
+ * `constructor.name` (pino's serializer does), so `RateLimitError` must be called that in both
+ * builds, not `_RateLimitError` or the empty string.
+ */
+function misnamedClasses(modules) {
+  const found = [];
+  for (const [entry, mod] of Object.entries(modules)) {
+    for (const [name, value] of Object.entries(mod)) {
+      if (typeof value === 'function' && /^[A-Z]/.test(name) && value.name !== name)
+        found.push(`${entry}: ${name} is named ${JSON.stringify(value.name)}`);
+    }
+  }
+  return found;
+}
+
 /** Runs every check; throws on the first failure. */
 async function run(format, load, resolve) {
   const pkg = JSON.parse(readFileSync(resolve('mediagw/package.json'), 'utf8'));
@@ -122,6 +138,7 @@ async function run(format, load, resolve) {
       .sort();
     assert.ok(names[entry].length > 0, `${entry} exports nothing`);
   }
+  assert.deepEqual(misnamedClasses(modules), [], 'every exported class has its own name');
   const sdk = await load('mediagw');
   assert.equal(sdk.VERSION, pkg.version, 'VERSION is the package version');
   await checkClient(sdk, await load('mediagw/testing'));

@@ -150,30 +150,9 @@ export class APIError extends MediaGatewayError {
    * }); // a NotFoundError
    */
   static fromResponse(init: APIErrorInit): APIError {
-    const fields = readErrorFields(init.body);
-    if (fields.type === 'media_library_error') return new MediaLibraryError(init, fields);
-    switch (init.status) {
-      case 400:
-        return fields.code === 'nsfw_content_detected'
-          ? new ContentModerationError(init, fields)
-          : new BadRequestError(init, fields);
-      case 401:
-        return new AuthenticationError(init, fields);
-      case 403:
-        return new PermissionDeniedError(init, fields);
-      case 404:
-        return new NotFoundError(init, fields);
-      case 409:
-        return new ConflictError(init, fields);
-      case 410:
-        return new MediaExpiredError(init, fields);
-      case 413:
-        return new PayloadTooLargeError(init, fields);
-      case 429:
-        return new RateLimitError(init, fields);
-      default:
-        return init.status >= 500 ? new InternalServerError(init, fields) : new APIError(init, fields);
-    }
+    // Built outside the class: a class that names itself in its body is built as
+    // `class _APIError`, and its `name` would be that.
+    return apiErrorFor(init);
   }
 }
 
@@ -439,4 +418,32 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
+}
+
+/** {@link APIError.fromResponse}: the subclass for a status and an error body. */
+function apiErrorFor(init: APIErrorInit): APIError {
+  const fields = readErrorFields(init.body);
+  if (fields.type === 'media_library_error') return new MediaLibraryError(init, fields);
+  switch (init.status) {
+    case 400:
+      return fields.code === 'nsfw_content_detected'
+        ? new ContentModerationError(init, fields)
+        : new BadRequestError(init, fields);
+    case 401:
+      return new AuthenticationError(init, fields);
+    case 403:
+      return new PermissionDeniedError(init, fields);
+    case 404:
+      return new NotFoundError(init, fields);
+    case 409:
+      return new ConflictError(init, fields);
+    case 410:
+      return new MediaExpiredError(init, fields);
+    case 413:
+      return new PayloadTooLargeError(init, fields);
+    case 429:
+      return new RateLimitError(init, fields);
+    default:
+      return init.status >= 500 ? new InternalServerError(init, fields) : new APIError(init, fields);
+  }
 }
