@@ -9,7 +9,7 @@ import { runInChild } from './lib/child.js';
 import { type BenchContext, modulePath, reps } from './lib/context.js';
 import { loadWebhooks } from './lib/package.js';
 import type { Row } from './lib/results.js';
-import { interleave, median, ratio } from './lib/stats.js';
+import { interleave, median, pairedRatio } from './lib/stats.js';
 
 const SYNC = ['mediagw', 'raw', 'stripe', 'standardwebhooks'] as const;
 const ASYNC = ['mediagw-async', 'raw-async', 'stripe-async'] as const;
@@ -157,7 +157,7 @@ export async function webhookWorker(args: {
 
 /** Parent side: one child process runs every variant. */
 export async function measure(ctx: BenchContext): Promise<Row[]> {
-  const rounds = reps(ctx, 7, 3);
+  const rounds = reps(ctx, 15, 3);
   const args = { rounds, sync: 20_000, async: 5_000 };
   const samples = await runInChild<Record<Variant, number[]>>(
     modulePath(import.meta.url),
@@ -171,7 +171,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
       .join(', ')}`,
   );
   ctx.note(
-    `(4) webhooks: one process, ${rounds} rounds of ${args.sync} sync / ${args.async} async verifications per variant in rotating order; body ${Buffer.byteLength(eventBody())} bytes; ` +
+    `(4) webhooks: one process, ${rounds} rounds of ${args.sync} sync / ${args.async} async verifications per variant in rotating order; rates are medians of the rounds, a ratio the median of the rounds' own ratios; body ${Buffer.byteLength(eventBody())} bytes; ` +
       `raw = signature-header parse, timestamp check, HMAC, timingSafeEqual, JSON.parse, event-ID check; raw async keeps one imported CryptoKey.`,
   );
   const row = (
@@ -191,8 +191,10 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     limitLabel: limit.startsWith('raw-async') ? 'raw Web Crypto' : 'raw HMAC',
     peer: m(peer),
     peerLabel,
-    ratio: ratio(m(mine), m(limit)),
-    peerRatio: ratio(m(mine), m(peer)),
+    // Each round runs every variant back to back, so a round's own ratio is free of the
+    // machine's drift between rounds.
+    ratio: pairedRatio(samples[mine], samples[limit]),
+    peerRatio: pairedRatio(samples[mine], samples[peer]),
     samples: { mediagw: samples[mine], limit: samples[limit], peer: samples[peer] },
   });
   return [
