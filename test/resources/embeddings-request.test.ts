@@ -3,16 +3,12 @@ import { describe, expect, test } from 'vitest';
 import { checkParams } from '../../src/internal/validate.js';
 import { plainEmbeddingRequest } from '../../src/resources/embeddings-request.js';
 import { embeddingCreateSchema, parseEmbeddingCreateParams } from '../../src/schemas/embeddings.js';
+import { small } from '../helpers/embedding-params.js';
 import { embeddingCreate, embeddingCreateRules } from '../reliability/arbitraries/management.js';
 import { mutations } from '../reliability/arbitraries/rules.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from '../reliability/property-settings.js';
 
 const settings = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS };
-const small = (over: Record<string, unknown> = {}) => ({
-  model: 'text-embedding-3-small',
-  input: 'hello',
-  ...over,
-});
 
 describe('plainEmbeddingRequest lets through', () => {
   test.each([
@@ -112,7 +108,6 @@ describe('plainEmbeddingRequest, as a property', () => {
       settings,
     );
     // The property is worth something only if enough requests reach the comparison.
-    console.log(through);
     expect(through).toBeGreaterThan(PROPERTY_RUNS / 50);
   });
 

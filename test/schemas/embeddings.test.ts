@@ -7,12 +7,7 @@ import {
   embeddingCreateSchema,
   parseEmbeddingCreateParams,
 } from '../../src/schemas/embeddings.js';
-
-const small = (over: Record<string, unknown> = {}) => ({
-  model: 'text-embedding-3-small',
-  input: 'hello',
-  ...over,
-});
+import { small } from '../helpers/embedding-params.js';
 
 describe('embeddings.create refuses', () => {
   test.each([
