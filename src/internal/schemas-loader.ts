@@ -7,11 +7,11 @@ import * as webhookEndpoints from '../schemas/webhook-endpoints.js';
 
 /**
  * Each resource family's request schemas, behind a function. The built package replaces this
- * module with one that `require`s a family on its first call (see
- * scripts/lazy-schemas.ts), so zod loads with the first request checked and each family's schemas with
- * the first request of that family: a process that only makes images never builds the video
- * schemas. The source, which the tests run, imports them all. One line per family, in the form
- * the build reads: `name: () => name,` for `import * as name`.
+ * module with one that `require`s a family on its first call (see scripts/lazy-schemas.ts), so
+ * zod loads with the first request checked and each family's schemas with the first request of
+ * that family: a process that only makes images never builds the video schemas. The source,
+ * which the tests run, imports them all. One line per family, in the form the build reads:
+ * `name: () => name,` for `import * as name`.
  */
 export const schemaFamilies = {
   embeddings: () => embeddings,

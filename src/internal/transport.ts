@@ -148,7 +148,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  // undici.request lower-cases every header name (whatever the dispatcher); only a repeated
+  // undici's request API lower-cases every header name (whatever the dispatcher); only a repeated
   // header comes as a list.
   let flat = true;
   for (const key in headers) {
