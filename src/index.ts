@@ -50,6 +50,7 @@ export {
   fileFromURL,
   type Uploadable,
 } from './core/files.js';
+export { InvalidOptionError } from './core/options.js';
 export { Page, type PageData, PagePromise } from './core/pagination.js';
 export type { TaskOutcome, WaitOptions } from './core/polling.js';
 export {
