@@ -1,8 +1,8 @@
 // Uses the package as a consumer does. Run after `npm run build`:
 // 1. `npm pack`, then install the tarball into a new project in the system's temp folder;
 // 2. load every entry point with `import` (.mjs) and with `require` (.cjs), check both give the same
-//    names, start the mock gateway, make requests with the client, sign and verify webhooks
-//    (scripts/consumer/checks.cjs); start the `mediagw-mock` bin;
+//    names, start the mock gateway, make requests with the client (one of them answered 503 once
+//    and retried), sign and verify webhooks (scripts/consumer/checks.cjs); start the `mediagw-mock` bin;
 // 3. type-check a TypeScript consumer against the published declarations with moduleResolution
 //    node16 (as .mts and .cts) and bundler, and an edge consumer of mediagw/webhooks without @types/node;
 // 4. bundle mediagw/webhooks (verifyWebhookAsync and createWebhookHandler) for browser and neutral

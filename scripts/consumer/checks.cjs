@@ -56,9 +56,44 @@ async function checkClient(sdk, testing) {
     const denied = await rejection(wrongKey.embeddings.create({ model: 'bge-m3', input: 'x' }));
     assert.ok(denied instanceof sdk.AuthenticationError, `got ${denied}`);
     assert.equal(denied.status, 401);
+    await checkRetry(sdk, gateway);
   } finally {
     await gateway.close();
   }
+}
+
+/**
+ * One retry for real: the gateway answers a video lookup 503 once, then the client's retry loads
+ * its retry library (on first use, the way this build loads it) and gets the task.
+ */
+async function checkRetry(sdk, gateway) {
+  const warnings = [];
+  const client = new sdk.MediaGateway({
+    apiKey: gateway.apiKey,
+    baseURL: gateway.url,
+    maxRetries: 2,
+    logger: { warn: (message) => warnings.push(message) },
+  });
+  const { task_id: id } = await client.videos.create({
+    model: 'vidmodel-2.0-mini',
+    prompt: 'a red kite over a beach',
+  });
+  const path = `/v1/videos/${id}`;
+  gateway.inject({
+    match: { method: 'GET', path },
+    times: 1,
+    fault: { status: 503, headers: { 'Retry-After': '0' } },
+  });
+  const video = await client.videos.retrieve(id);
+  assert.equal(video.id, id);
+  const lookups = gateway.requests.filter((r) => r.method === 'GET' && r.path === path);
+  assert.deepEqual(
+    lookups.map((r) => r.status),
+    [503, 200],
+    'one 503, then one retry that succeeded',
+  );
+  assert.equal(warnings.length, 1, `one retry logged, got ${JSON.stringify(warnings)}`);
+  assert.match(warnings[0], /retry 1 in 0 ms/);
 }
 
 async function checkWebhooks(webhooks) {
