@@ -57,8 +57,34 @@ async function checkClient(sdk, testing) {
     assert.ok(denied instanceof sdk.AuthenticationError, `got ${denied}`);
     assert.equal(denied.status, 401);
     await checkRetry(sdk, gateway);
+    await checkMultipart(sdk, testing, gateway);
   } finally {
     await gateway.close();
+  }
+}
+
+/**
+ * Multipart bodies, whose encoders load on first use: an image upload and an image edit, each
+ * received by the gateway as parts with the file's bytes.
+ */
+async function checkMultipart(sdk, testing, gateway) {
+  const client = new sdk.MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+  const png = testing.pngImage({ seed: 7 });
+  const digest = require('node:crypto').createHash('sha256').update(png).digest('hex');
+  const uploaded = await client.uploads.image(png);
+  assert.match(uploaded.url, /^https?:\/\//);
+  const edited = await client.images.edit({ model: 'imgmodel-2', prompt: 'make it night', image: png });
+  assert.equal(edited.data.length, 1);
+  const received = (path) => gateway.requests.filter((r) => r.method === 'POST' && r.path === path);
+  for (const [path, part] of [
+    ['/v1/uploads/images', 'file'],
+    ['/v1/images/edits', 'image'],
+  ]) {
+    const [request] = received(path);
+    assert.ok(request, `no POST ${path}`);
+    assert.match(request.headers['content-type'], /^multipart\/form-data; boundary=/);
+    const file = (request.parts ?? []).find((p) => p.name === part);
+    assert.equal(file?.sha256, digest, `${path}: part ${part} holds the image`);
   }
 }
 
