@@ -1,5 +1,6 @@
 import { defineConfig, type Options } from 'tsup';
 import { lazySchemas } from './scripts/lazy-schemas.js';
+import { licenseNotices } from './scripts/license-notices.js';
 
 /**
  * The CommonJS build loads its lazy dependencies (undici, the multipart encoders, zod) with
@@ -18,8 +19,8 @@ const esbuildOptions: Options['esbuildOptions'] = (options, { format }) => {
  * Dependencies published as ES modules only, which `require` cannot load: Node 20.18 refuses
  * them (`ERR_REQUIRE_ESM`), and later Node versions return their namespace object, so the
  * default export read through `__toESM` is not the function. The CommonJS build carries their
- * code (and that of their own dependencies) inside itself; it still runs only on first use. The
- * ESM build imports them from `node_modules` as usual. test/build/esm-only-dependencies.test.ts
+ * code (and that of their own dependencies) inside itself, with their licenses; it still runs
+ * only on first use. The ESM build imports them from `node_modules` as usual. test/build/esm-only-dependencies.test.ts
  * checks that the list names every such dependency.
  */
 export const ESM_ONLY_DEPENDENCIES = ['p-retry'];
@@ -36,7 +37,7 @@ const library: Options = {
   target: 'node20',
   splitting: false,
   treeshake: true,
-  esbuildPlugins: [lazySchemas()],
+  esbuildPlugins: [lazySchemas(), licenseNotices()],
   esbuildOptions,
 };
 

@@ -1,7 +1,8 @@
 // Checks the built entry points: `mediagw/webhooks` must not import undici or zod (it runs in
 // edge runtimes and must stay small), no entry may import a package that is not a
-// dependency, and no CommonJS entry may require a package that `require` loads as an ES module
-// (Node 20.18 refuses it). Run after `npm run build`.
+// dependency, no CommonJS entry may require a package that `require` loads as an ES module
+// (Node 20.18 refuses it), and every package bundled into an entry carries its license there.
+// Run after `npm run build`.
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -48,6 +49,17 @@ let failed = false;
 for (const [file, rule] of Object.entries(files)) {
   const text = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
   const specifiers = new Set([...text.matchAll(importPattern)].map((m) => m[1]));
+  // esbuild heads each bundled module with a `// <path>` comment, and gathers `/*!` comments
+  // (scripts/license-notices.ts) under "Bundled license information".
+  const bundled = new Set(
+    [...text.matchAll(/^\/\/ \S*node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]),
+  );
+  for (const name of bundled) {
+    if (!text.includes(`(*! ${name} `)) {
+      console.error(`${file} bundles ${name} without its license (scripts/license-notices.ts)`);
+      failed = true;
+    }
+  }
   for (const spec of specifiers) {
     const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
     const isNode = spec.startsWith('node:') || builtinModules.includes(spec);
