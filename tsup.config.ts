@@ -1,5 +1,6 @@
 import { defineConfig, type Options } from 'tsup';
 import { lazySchemas } from './scripts/lazy-schemas.js';
+import { licenseNotices } from './scripts/license-notices.js';
 
 /**
  * The CommonJS build loads its lazy dependencies (undici, the multipart encoders, zod) with
@@ -14,24 +15,35 @@ const esbuildOptions: Options['esbuildOptions'] = (options, { format }) => {
   options.keepNames = true;
 };
 
-export default defineConfig([
-  {
-    entry: {
-      index: 'src/index.ts',
-      'webhooks/index': 'src/webhooks/index.ts',
-      'testing/index': 'src/testing/index.ts',
-      'redis/index': 'src/redis/index.ts',
-    },
-    format: ['esm', 'cjs'],
-    dts: true,
-    clean: true,
-    sourcemap: true,
-    target: 'node20',
-    splitting: false,
-    treeshake: true,
-    esbuildPlugins: [lazySchemas()],
-    esbuildOptions,
+/**
+ * Dependencies published as ES modules only, which `require` cannot load: Node 20.18 refuses
+ * them (`ERR_REQUIRE_ESM`), and later Node versions return their namespace object, so the
+ * default export read through `__toESM` is not the function. The CommonJS build carries their
+ * code (and that of their own dependencies) inside itself, with their licenses; it still runs
+ * only on first use. The ESM build imports them from `node_modules` as usual. test/build/esm-only-dependencies.test.ts
+ * checks that the list names every such dependency.
+ */
+export const ESM_ONLY_DEPENDENCIES = ['p-retry'];
+
+const library: Options = {
+  entry: {
+    index: 'src/index.ts',
+    'webhooks/index': 'src/webhooks/index.ts',
+    'testing/index': 'src/testing/index.ts',
+    'redis/index': 'src/redis/index.ts',
   },
+  dts: true,
+  sourcemap: true,
+  target: 'node20',
+  splitting: false,
+  treeshake: true,
+  esbuildPlugins: [lazySchemas(), licenseNotices()],
+  esbuildOptions,
+};
+
+export default defineConfig([
+  { ...library, format: ['esm'], clean: true },
+  { ...library, format: ['cjs'], noExternal: ESM_ONLY_DEPENDENCIES },
   {
     entry: { 'testing/bin': 'src/testing/bin.ts' },
     format: ['esm'],

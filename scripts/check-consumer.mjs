@@ -1,13 +1,15 @@
 // Uses the package as a consumer does. Run after `npm run build`:
 // 1. `npm pack`, then install the tarball into a new project in the system's temp folder;
 // 2. load every entry point with `import` (.mjs) and with `require` (.cjs), check both give the same
-//    names, start the mock gateway, make requests with the client, sign and verify webhooks
-//    (scripts/consumer/checks.cjs); start the `mediagw-mock` bin;
+//    names, start the mock gateway, make requests with the client (one of them answered 503 once
+//    and retried), sign and verify webhooks (scripts/consumer/checks.cjs); start the `mediagw-mock` bin;
 // 3. type-check a TypeScript consumer against the published declarations with moduleResolution
 //    node16 (as .mts and .cts) and bundler, and an edge consumer of mediagw/webhooks without @types/node;
 // 4. bundle mediagw/webhooks (verifyWebhookAsync and createWebhookHandler) for browser and neutral
 //    targets, assert no `node:` reference, and run the bundle in a context with no Node API.
 // Exits non-zero, naming each failed check. `--keep` leaves the temporary project in place.
+// With CONSUMER_JSON_REPORT set, also writes { numPassedTests, numFailedTests } there, one per
+// check, for the summary line of .ci/run (which runs this under several Node versions).
 import { spawn, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -31,6 +33,7 @@ const keep = process.argv.includes('--keep');
 const tmp = mkdtempSync(join(tmpdir(), 'mediagw-consumer-'));
 const project = join(tmp, 'project');
 const failures = [];
+let passed = 0;
 
 function cleanUp() {
   if (keep) console.log(`check-consumer: kept ${tmp}`);
@@ -52,6 +55,7 @@ async function check(name, fn) {
   const start = performance.now();
   try {
     await fn();
+    passed += 1;
     console.log(`ok   ${name} (${((performance.now() - start) / 1000).toFixed(1)} s)`);
   } catch (error) {
     failures.push(name);
@@ -261,6 +265,7 @@ async function edgeBundle() {
 }
 
 const started = performance.now();
+console.log(`check-consumer: node ${process.version}`);
 try {
   const tarball = await pack();
   console.log(`packed ${tarball}`);
@@ -275,6 +280,10 @@ await binCheck();
 await typeChecks();
 await edgeBundle();
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
+if (process.env.CONSUMER_JSON_REPORT) {
+  const report = { numPassedTests: passed, numFailedTests: failures.length };
+  writeFileSync(process.env.CONSUMER_JSON_REPORT, JSON.stringify(report));
+}
 if (failures.length) {
   console.error(
     `check-consumer: ${failures.length} check(s) failed in ${seconds} s:\n- ${failures.join('\n- ')}`,

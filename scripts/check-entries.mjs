@@ -1,8 +1,11 @@
 // Checks the built entry points: `mediagw/webhooks` must not import undici or zod (it runs in
-// edge runtimes and must stay small), and no entry may import a package that is not a
-// dependency. Run after `npm run build`.
-import { readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+// edge runtimes and must stay small), no entry may import a package that is not a
+// dependency, no CommonJS entry may require a package that `require` loads as an ES module
+// (Node 20.18 refuses it), and every package bundled into an entry carries its license there.
+// Run after `npm run build`.
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const allowed = new Set(Object.keys(pkg.dependencies ?? {}));
@@ -28,16 +31,45 @@ const files = {
     noNode: true,
   },
 };
+const requireFromRoot = createRequire(new URL('../package.json', import.meta.url));
+
+/** Whether `require(name)` from the package's root loads an ES module. */
+function requireLoadsESM(name) {
+  const file = requireFromRoot.resolve(name);
+  if (/\.[cm]js$/.test(file)) return file.endsWith('.mjs');
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type === 'module';
+  }
+  return false;
+}
+
 const importPattern = /(?:from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)["']([^"'./][^"']*)["']/g;
 let failed = false;
 for (const [file, rule] of Object.entries(files)) {
   const text = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
   const specifiers = new Set([...text.matchAll(importPattern)].map((m) => m[1]));
+  // esbuild heads each bundled module with a `// <path>` comment, and gathers `/*!` comments
+  // (scripts/license-notices.ts) under "Bundled license information".
+  const bundled = new Set(
+    [...text.matchAll(/^\/\/ \S*node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]),
+  );
+  for (const name of bundled) {
+    if (!text.includes(`(*! ${name} `)) {
+      console.error(`${file} bundles ${name} without its license (scripts/license-notices.ts)`);
+      failed = true;
+    }
+  }
   for (const spec of specifiers) {
     const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
     const isNode = spec.startsWith('node:') || builtinModules.includes(spec);
     if (rule.forbid.includes(name) || (rule.noNode && isNode) || (!isNode && !allowed.has(name))) {
       console.error(`${file} imports ${spec}`);
+      failed = true;
+    } else if (file.endsWith('.cjs') && !isNode && requireLoadsESM(spec)) {
+      console.error(
+        `${file} requires ${spec}, an ES module: bundle it into the CommonJS build (tsup.config.ts)`,
+      );
       failed = true;
     }
   }

@@ -56,9 +56,70 @@ async function checkClient(sdk, testing) {
     const denied = await rejection(wrongKey.embeddings.create({ model: 'bge-m3', input: 'x' }));
     assert.ok(denied instanceof sdk.AuthenticationError, `got ${denied}`);
     assert.equal(denied.status, 401);
+    await checkRetry(sdk, gateway);
+    await checkMultipart(sdk, testing, gateway);
   } finally {
     await gateway.close();
   }
+}
+
+/**
+ * Multipart bodies, whose encoders load on first use: an image upload and an image edit, each
+ * received by the gateway as parts with the file's bytes.
+ */
+async function checkMultipart(sdk, testing, gateway) {
+  const client = new sdk.MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+  const png = testing.pngImage({ seed: 7 });
+  const digest = require('node:crypto').createHash('sha256').update(png).digest('hex');
+  const uploaded = await client.uploads.image(png);
+  assert.match(uploaded.url, /^https?:\/\//);
+  const edited = await client.images.edit({ model: 'imgmodel-2', prompt: 'make it night', image: png });
+  assert.equal(edited.data.length, 1);
+  const received = (path) => gateway.requests.filter((r) => r.method === 'POST' && r.path === path);
+  for (const [path, part] of [
+    ['/v1/uploads/images', 'file'],
+    ['/v1/images/edits', 'image'],
+  ]) {
+    const [request] = received(path);
+    assert.ok(request, `no POST ${path}`);
+    assert.match(request.headers['content-type'], /^multipart\/form-data; boundary=/);
+    const file = (request.parts ?? []).find((p) => p.name === part);
+    assert.equal(file?.sha256, digest, `${path}: part ${part} holds the image`);
+  }
+}
+
+/**
+ * One retry for real: the gateway answers a video lookup 503 once, then the client's retry loads
+ * its retry library (on first use, the way this build loads it) and gets the task.
+ */
+async function checkRetry(sdk, gateway) {
+  const warnings = [];
+  const client = new sdk.MediaGateway({
+    apiKey: gateway.apiKey,
+    baseURL: gateway.url,
+    maxRetries: 2,
+    logger: { warn: (message) => warnings.push(message) },
+  });
+  const { task_id: id } = await client.videos.create({
+    model: 'vidmodel-2.0-mini',
+    prompt: 'a red kite over a beach',
+  });
+  const path = `/v1/videos/${id}`;
+  gateway.inject({
+    match: { method: 'GET', path },
+    times: 1,
+    fault: { status: 503, headers: { 'Retry-After': '0' } },
+  });
+  const video = await client.videos.retrieve(id);
+  assert.equal(video.id, id);
+  const lookups = gateway.requests.filter((r) => r.method === 'GET' && r.path === path);
+  assert.deepEqual(
+    lookups.map((r) => r.status),
+    [503, 200],
+    'one 503, then one retry that succeeded',
+  );
+  assert.equal(warnings.length, 1, `one retry logged, got ${JSON.stringify(warnings)}`);
+  assert.match(warnings[0], /retry 1 in 0 ms/);
 }
 
 async function checkWebhooks(webhooks) {
