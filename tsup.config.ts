@@ -42,7 +42,7 @@ const library: Options = {
 };
 
 export default defineConfig([
-  { ...library, format: ['esm'], clean: true },
+  { ...library, format: ['esm'] },
   { ...library, format: ['cjs'], noExternal: ESM_ONLY_DEPENDENCIES },
   {
     entry: { 'testing/bin': 'src/testing/bin.ts' },
