@@ -217,17 +217,17 @@ describe('waiting on a task never fails with anything but the SDK errors, whatev
     [
       'videos.waitForTask',
       videoTaskAnswer,
-      () => client.videos.waitForTask('cgt-1', { interval: 0, timeout: 1 }),
+      () => client.videos.waitForTask('cgt-1', { interval: 1, timeout: 100 }),
     ],
     [
       'images.waitForTask',
       imageTaskAnswer,
-      () => client.images.waitForTask('task_1', { model: 'imgmodel-2', interval: 0, timeout: 1 }),
+      () => client.images.waitForTask('task_1', { model: 'imgmodel-2', interval: 1, timeout: 100 }),
     ],
     [
       'library.reviewTasks.waitForTask',
       reviewTaskAnswer,
-      () => client.library.reviewTasks.waitForTask('rt_1', { interval: 0, timeout: 1 }),
+      () => client.library.reviewTasks.waitForTask('rt_1', { interval: 1, timeout: 100 }),
     ],
   ] as const;
 
