@@ -145,6 +145,8 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
         }
       }
       pollNow = true;
+      // The deadline or the caller's abort may have come while onProgress ran: its reason wins.
+      if (signal.aborted) throw signal.reason;
       const remaining = deadline - Date.now();
       const reserve = Math.max(LAST_POLL_RESERVE, 2 * pollMs);
       // After the last poll, no other one could answer in time: give up without resubmitting.
