@@ -132,6 +132,8 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
   try {
     for (;;) {
       if (pollNow) {
+        // No poll starts at the deadline: the last one was moved before it.
+        if (Date.now() >= deadline) throw new WaitTimeoutError(spec.taskId, timeout, lastTask);
         const started = Date.now();
         const task = await spec.fetch(signal);
         pollMs = Date.now() - started;
@@ -148,18 +150,21 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
       // The deadline or the caller's abort may have come while onProgress ran: its reason wins.
       if (signal.aborted) throw signal.reason;
       const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new WaitTimeoutError(spec.taskId, timeout, lastTask);
       const reserve = Math.max(LAST_POLL_RESERVE, 2 * pollMs);
-      // After the last poll, no other one could answer in time: give up without resubmitting.
-      if (remaining <= 0 || (lastPoll && remaining <= reserve)) {
-        throw new WaitTimeoutError(spec.taskId, timeout, lastTask);
-      }
       const interval =
         chosen ?? (typeof defaultInterval === 'function' ? defaultInterval(lastTask) : defaultInterval);
       let delay = pick(interval);
-      // A poll due after the deadline is moved forward, so that one last look can still catch
-      // a task that ended in the meantime. The deadline bounds that poll too.
-      lastPoll = delay >= remaining - reserve;
-      if (lastPoll) delay = Math.max(0, remaining - reserve);
+      if (lastPoll && remaining <= reserve) {
+        // The last poll was made and no other could answer in time: wait out the deadline,
+        // which ends the wait without resubmitting (a task event may still end it sooner).
+        delay = remaining;
+      } else {
+        // A poll due after the deadline is moved forward, so that one last look can still
+        // catch a task that ended in the meantime. The deadline bounds that poll too.
+        lastPoll = delay >= remaining - reserve;
+        if (lastPoll) delay = Math.max(0, remaining - reserve);
+      }
       if (events) await sleepOrEvent(events, spec.taskId, delay, signal);
       else await sleep(delay, signal);
     }
