@@ -107,8 +107,11 @@ export class Videos extends APIResource {
    * task's webhook event and polls only every 60-120 s. Never resubmits.
    *
    * @throws TaskFailedError when the task failed (with its `code`, e.g. `task_failed`).
-   * @throws WaitTimeoutError at the deadline (default 10 minutes), holding the task ID.
-   * @throws APIUserAbortError when `options.signal` aborts.
+   * @throws WaitTimeoutError at the deadline (default 10 minutes), holding the task ID and the
+   * last task seen; the deadline interrupts a query in flight and its retry sleeps.
+   * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
+   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
+   * @throws APIUserAbortError when `options.signal` aborts, with its reason as `cause`.
    * @example
    * const task = await client.videos.waitForTask(taskId, { model: 'vidmodel-2.5', onProgress: (t) => console.log(t.progress) });
    */
