@@ -16,6 +16,7 @@
 export { type ClientOptions, MediaGateway } from './client.js';
 export { type DownloadProgress, MediaDownload, type SaveOptions } from './core/download.js';
 export {
+  type AcceptedSubmission,
   AmbiguousSubmissionError,
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -35,8 +36,10 @@ export {
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  ProgressCallbackError,
   RateLimitError,
   RequestValidationError,
+  SubmittedCallbackError,
   TaskFailedError,
   type ValidationIssue,
   WaitTimeoutError,

@@ -394,13 +394,98 @@ export class WaitTimeoutError extends MediaGatewayError {
    * @param lastTask - the task as last read, if any poll answered.
    */
   constructor(taskId: string, timeoutMs: number, lastTask: unknown) {
+    // Whole seconds read best, but a deadline of 1500 ms must not be reported as "2 s".
+    const after = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
     super(
-      `Task ${taskId} was not finished after ${Math.round(timeoutMs / 1000)} s. It was not resubmitted; ` +
+      `Task ${taskId} was not finished after ${after}. It was not resubmitted; ` +
         'keep the task ID and query it again later.',
     );
     this.taskId = taskId;
     this.lastTask = lastTask;
   }
+}
+
+/** What {@link SubmittedCallbackError} keeps of the accepted submission. */
+export interface AcceptedSubmission {
+  /** The public task ID. */
+  task_id: string;
+  /** Normally `submitted`. */
+  status: string;
+  /** The submission envelope as received. */
+  raw: unknown;
+}
+
+/**
+ * `onSubmitted` of a `createAndWait` threw or rejected. The submission had been accepted: the
+ * task exists and is billed, and the wait never started. `taskId` and `submission` hold what
+ * the callback was given; `cause` holds what it threw. Do not submit again: store the ID and
+ * wait for the task with `waitForTask(taskId)`.
+ *
+ * @example
+ * try { await client.videos.createAndWait(params, { onSubmitted: (id) => db.save(id) }) }
+ * catch (e) { if (e instanceof SubmittedCallbackError) await client.videos.waitForTask(e.taskId) }
+ */
+export class SubmittedCallbackError extends MediaGatewayError {
+  /** Always `'SubmittedCallbackError'`. */
+  override readonly name = 'SubmittedCallbackError';
+  /** The public task ID of the accepted submission. */
+  readonly taskId: string;
+  /** The accepted submission. */
+  readonly submission: AcceptedSubmission;
+  /**
+   * @param submission - the accepted submission.
+   * @param waitMethod - the method to wait for the task with, for the message, e.g. `videos.waitForTask`.
+   * @param cause - what `onSubmitted` threw or rejected with.
+   */
+  constructor(submission: AcceptedSubmission, waitMethod: string, cause: unknown) {
+    super(
+      `onSubmitted failed for task ${submission.task_id} (${describeCause(cause)}). The task exists and is ` +
+        `billed; the wait did not start. Do not submit again: keep the task ID and wait for it with ` +
+        `${waitMethod}('${submission.task_id}').`,
+      { cause },
+    );
+    this.taskId = submission.task_id;
+    this.submission = submission;
+  }
+}
+
+/**
+ * `onProgress` of a wait threw or rejected. The wait stopped polling; the task was not
+ * resubmitted and may still be running. `task` is the task the callback was given and `cause`
+ * what it threw: wait for the task again with `waitForTask(taskId)`.
+ */
+export class ProgressCallbackError extends MediaGatewayError {
+  /** Always `'ProgressCallbackError'`. */
+  override readonly name = 'ProgressCallbackError';
+  /** The public task ID, to wait for again. */
+  readonly taskId: string;
+  /** The task `onProgress` was given. */
+  readonly task: unknown;
+  /**
+   * @param taskId - the public task ID.
+   * @param task - the task `onProgress` was given.
+   * @param cause - what `onProgress` threw or rejected with.
+   */
+  constructor(taskId: string, task: unknown, cause: unknown) {
+    super(
+      `onProgress failed for task ${taskId} (${describeCause(cause)}). The wait stopped; the task was not ` +
+        'resubmitted and may still be running: wait for it again with waitForTask and the same task ID.',
+      { cause },
+    );
+    this.taskId = taskId;
+    this.task = task;
+  }
+}
+
+/** A callback's failure in a few words, for a message; the error itself stays in `cause`. */
+function describeCause(cause: unknown): string {
+  let text: string;
+  try {
+    text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  } catch {
+    text = typeof cause; // an object without a usable toString
+  }
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /**

@@ -1,20 +1,34 @@
 import { sleep } from '../internal/sleep.js';
-import { APIUserAbortError, TaskFailedError, WaitTimeoutError } from './errors.js';
+import { APIUserAbortError, ProgressCallbackError, TaskFailedError, WaitTimeoutError } from './errors.js';
 import type { TaskEventSource } from './events-hub.js';
+import { checkDuration, checkInterval } from './options.js';
 
 /** Options of every `waitForTask`. */
 export interface WaitOptions<T = unknown> {
-  /** Overall deadline in milliseconds. @default 600000 (10 minutes, the spec's suggestion) */
+  /**
+   * Overall deadline in milliseconds, a whole number from 1 to 2147483647. It ends the wait at
+   * that instant, a poll in flight or a retry's sleep included, with `WaitTimeoutError`.
+   * @default 600000 (10 minutes, the spec's suggestion)
+   */
   timeout?: number | undefined;
   /**
-   * Milliseconds between polls: a number, or `[min, max]` for a jittered interval.
+   * Milliseconds between polls: a number, or `[min, max]` for a jittered interval; whole
+   * numbers from 1.
    * @default the spec's figure for the task kind (images and vidmodel-2.0-mini 3-5 s, vidmodel-2.5 and review tasks 5-10 s)
    */
   interval?: number | readonly [number, number] | undefined;
-  /** Aborts the wait at once, sleeps included; passed to every request of the wait. */
+  /**
+   * Aborts the wait at once, sleeps included; passed to every request of the wait. The wait
+   * then throws `APIUserAbortError` with the signal's reason as `cause`.
+   */
   signal?: AbortSignal | undefined;
-  /** Called with the task after every poll. */
-  onProgress?: ((task: T) => void) | undefined;
+  /**
+   * Called with the task after every poll; a promise it returns is awaited before the wait
+   * goes on, so the wait settles only once it is done (its time counts toward `timeout`, but
+   * it is not interrupted). When it throws or rejects, the wait stops with
+   * `ProgressCallbackError`, holding the task ID and the error as `cause`.
+   */
+  onProgress?: ((task: T) => unknown) | undefined;
   /**
    * A {@link TaskEventSource} (a `TaskEventHub`): the wait ends when the task's terminal
    * event arrives, confirmed by one query, and polls only every `fallbackInterval` as a fallback.
@@ -53,6 +67,24 @@ export interface PollSpec<T> {
 export const EVENT_FALLBACK_INTERVAL: readonly [number, number] = [60_000, 120_000];
 /** spec: States — the suggested overall polling deadline, 10 minutes. */
 export const DEFAULT_WAIT_TIMEOUT = 600_000;
+/**
+ * The least time left for the last poll before the deadline to answer: that poll starts at
+ * least this long (or twice as long as the previous poll took) before the deadline.
+ */
+const LAST_POLL_RESERVE = 100;
+
+/**
+ * Checks the options of a wait: `timeout` a duration, `interval` and `fallbackInterval` a
+ * duration or a `[min, max]` pair of them. Called before anything is sent, so that a bad
+ * option of `createAndWait` refuses the call before the submission.
+ *
+ * @throws InvalidOptionError naming the option and the value.
+ */
+export function checkWaitOptions(options: WaitOptions<never>): void {
+  checkDuration('timeout', options.timeout);
+  checkInterval('interval', options.interval);
+  checkInterval('fallbackInterval', options.fallbackInterval);
+}
 
 function pick(interval: number | readonly [number, number]): number {
   if (typeof interval === 'number') return interval;
@@ -62,63 +94,107 @@ function pick(interval: number | readonly [number, number]): number {
 
 /**
  * Polls a task until it ends: returns it on success, throws `TaskFailedError` on failure and
- * `WaitTimeoutError` at the deadline. Never resubmits anything.
+ * `WaitTimeoutError` at the deadline, which interrupts a poll in flight and the retry sleeps
+ * of its request. Never resubmits anything.
+ *
+ * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
+ * @throws ProgressCallbackError when `onProgress` throws or rejects.
+ * @throws APIUserAbortError when `options.signal` aborts, with its reason as `cause`.
  */
 export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {}): Promise<T> {
+  checkWaitOptions(options);
+  const caller = options.signal;
+  const callerAbort = () =>
+    new APIUserAbortError('The wait was aborted by the caller.', { cause: caller?.reason });
+  if (caller?.aborted) throw callerAbort();
   const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT;
   const deadline = Date.now() + timeout;
   const controller = new AbortController();
-  const onAbort = () => controller.abort(new APIUserAbortError('The wait was aborted by the caller.'));
-  if (options.signal?.aborted) throw new APIUserAbortError('The wait was aborted by the caller.');
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const onAbort = () => controller.abort(callerAbort());
+  caller?.addEventListener('abort', onAbort, { once: true });
   const signal = controller.signal;
+  let lastTask: T | undefined;
+  // The deadline is a timer, not a check between polls: aborting the wait's signal ends the
+  // poll in flight and its retry sleeps, which rethrow the reason.
+  const timer = setTimeout(
+    () => controller.abort(new WaitTimeoutError(spec.taskId, timeout, lastTask)),
+    timeout,
+  );
   const events = options.events;
   const chosen = events ? (options.fallbackInterval ?? EVENT_FALLBACK_INTERVAL) : options.interval;
   const defaultInterval = spec.defaultInterval;
-  let lastTask: T | undefined;
   // With events, the first query waits for the event (or the fallback interval).
   let pollNow = !events;
+  // Whether the last sleep was cut to leave the last poll time to answer before the deadline.
+  let lastPoll = false;
+  let pollMs = 0;
 
   try {
     for (;;) {
       if (pollNow) {
-        lastTask = await spec.fetch(signal);
-        options.onProgress?.(lastTask);
-        const outcome = spec.outcome(lastTask);
-        if (outcome === 'succeeded' || (outcome === 'failed' && spec.resolveOnFailure)) return lastTask;
+        // No poll starts at the deadline: the last one was moved before it.
+        if (Date.now() >= deadline) throw new WaitTimeoutError(spec.taskId, timeout, lastTask);
+        const started = Date.now();
+        const task = await spec.fetch(signal);
+        pollMs = Date.now() - started;
+        lastTask = task;
+        if (options.onProgress) await report(options.onProgress, spec.taskId, task);
+        const outcome = spec.outcome(task);
+        if (outcome === 'succeeded' || (outcome === 'failed' && spec.resolveOnFailure)) return task;
         if (outcome === 'failed') {
-          const { code, message } = spec.failure(lastTask);
-          throw new TaskFailedError(spec.taskId, lastTask, code, message);
+          const { code, message } = spec.failure(task);
+          throw new TaskFailedError(spec.taskId, task, code, message);
         }
       }
       pollNow = true;
+      // The deadline or the caller's abort may have come while onProgress ran: its reason wins.
+      if (signal.aborted) throw signal.reason;
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new WaitTimeoutError(spec.taskId, timeout, lastTask);
+      const reserve = Math.max(LAST_POLL_RESERVE, 2 * pollMs);
       const interval =
         chosen ?? (typeof defaultInterval === 'function' ? defaultInterval(lastTask) : defaultInterval);
-      const delay = Math.min(pick(interval), remaining);
+      let delay = pick(interval);
+      if (lastPoll && remaining <= reserve) {
+        // The last poll was made and no other could answer in time: wait out the deadline,
+        // which ends the wait without resubmitting (a task event may still end it sooner).
+        delay = remaining;
+      } else {
+        // A poll due after the deadline is moved forward, so that one last look can still
+        // catch a task that ended in the meantime. The deadline bounds that poll too.
+        lastPoll = delay >= remaining - reserve;
+        if (lastPoll) delay = Math.max(0, remaining - reserve);
+      }
       if (events) await sleepOrEvent(events, spec.taskId, delay, signal);
       else await sleep(delay, signal);
-      if (Date.now() >= deadline && delay >= remaining) {
-        // One last look at the deadline, then give up without resubmitting.
-        lastTask = await spec.fetch(signal);
-        options.onProgress?.(lastTask);
-        const outcome = spec.outcome(lastTask);
-        if (outcome === 'pending') throw new WaitTimeoutError(spec.taskId, timeout, lastTask);
-        pollNow = false;
-        if (outcome === 'succeeded' || spec.resolveOnFailure) return lastTask;
-        const { code, message } = spec.failure(lastTask);
-        throw new TaskFailedError(spec.taskId, lastTask, code, message);
-      }
     }
   } catch (error) {
-    if (signal.aborted && !(error instanceof TaskFailedError || error instanceof WaitTimeoutError)) {
-      throw signal.reason;
-    }
+    // A request or a sleep ended by the wait's signal throws whatever it makes of the abort;
+    // the caller gets the reason itself: the deadline's WaitTimeoutError or APIUserAbortError.
+    if (signal.aborted && !ownError(error)) throw signal.reason;
     throw error;
   } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+    clearTimeout(timer);
+    caller?.removeEventListener('abort', onAbort);
     controller.abort(); // ends any event listener still waiting
+  }
+}
+
+/** Errors the wait itself decided on, which an abort at the same moment must not replace. */
+function ownError(error: unknown): boolean {
+  return (
+    error instanceof TaskFailedError ||
+    error instanceof WaitTimeoutError ||
+    error instanceof ProgressCallbackError
+  );
+}
+
+/** Runs `onProgress` and waits for it; what it throws becomes a ProgressCallbackError. */
+async function report<T>(onProgress: (task: T) => unknown, taskId: string, task: T): Promise<void> {
+  try {
+    await onProgress(task);
+  } catch (cause) {
+    throw new ProgressCallbackError(taskId, task, cause);
   }
 }
 

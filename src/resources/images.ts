@@ -192,7 +192,10 @@ export class Images extends APIResource {
    * poll. Never resubmits: at the deadline keep the task ID and query it later.
    *
    * @throws TaskFailedError when the task failed; WaitTimeoutError at the deadline (10 minutes by
-   * default), holding the task ID and the last task seen; APIUserAbortError when `signal` aborts.
+   * default, interrupting a query in flight), holding the task ID and the last task seen;
+   * APIUserAbortError when `signal` aborts, with its reason as `cause`.
+   * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
+   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
    * @example
    * const task = await client.images.waitForTask(taskId, { model: 'imgmodel-2', onProgress: (t) => console.log(t.status) });
    */

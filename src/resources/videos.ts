@@ -1,5 +1,6 @@
 import type { MediaDownload } from '../core/download.js';
-import { pollTask, type WaitOptions } from '../core/polling.js';
+import { SubmittedCallbackError } from '../core/errors.js';
+import { checkWaitOptions, pollTask, type WaitOptions } from '../core/polling.js';
 import { estimateReservation, type ReservationEstimate, type ReservationHints } from '../core/reservation.js';
 import { openDownload } from '../internal/download.js';
 import { parseVideoRequest } from '../internal/schemas.js';
@@ -22,8 +23,13 @@ export type VideoWaitOptions = WaitOptions<VideoTask> & {
 
 /** Options of {@link Videos.createAndWait}. */
 export type CreateAndWaitOptions = Omit<VideoWaitOptions, 'model'> & {
-  /** Called with the task ID as soon as the submission is accepted, before the wait starts. */
-  onSubmitted?: ((taskId: string) => void) | undefined;
+  /**
+   * Called with the task ID as soon as the submission is accepted, to store it; a promise it
+   * returns is awaited before the first poll. When it throws or rejects, `createAndWait`
+   * rejects with `SubmittedCallbackError` (holding the task ID; the task exists and is billed)
+   * and does not wait.
+   */
+  onSubmitted?: ((taskId: string) => unknown) | undefined;
   /** Options of the submission request itself. */
   request?: RequestOptions | undefined;
 };
@@ -101,8 +107,11 @@ export class Videos extends APIResource {
    * task's webhook event and polls only every 60-120 s. Never resubmits.
    *
    * @throws TaskFailedError when the task failed (with its `code`, e.g. `task_failed`).
-   * @throws WaitTimeoutError at the deadline (default 10 minutes), holding the task ID.
-   * @throws APIUserAbortError when `options.signal` aborts.
+   * @throws WaitTimeoutError at the deadline (default 10 minutes), holding the task ID and the
+   * last task seen; the deadline interrupts a query in flight and its retry sleeps.
+   * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
+   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
+   * @throws APIUserAbortError when `options.signal` aborts, with its reason as `cause`.
    * @example
    * const task = await client.videos.waitForTask(taskId, { model: 'vidmodel-2.5', onProgress: (t) => console.log(t.progress) });
    */
@@ -129,9 +138,13 @@ export class Videos extends APIResource {
   }
 
   /**
-   * Submits once, then waits. A submission whose outcome is unknown raises
-   * `AmbiguousSubmissionError` and the wait never starts.
+   * Submits once, awaits `onSubmitted(taskId)`, then waits. A submission whose outcome is
+   * unknown raises `AmbiguousSubmissionError` and the wait never starts. The wait's `timeout`
+   * starts once `onSubmitted` has returned.
    *
+   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before the submission.
+   * @throws SubmittedCallbackError when `onSubmitted` throws or rejects: the task exists and is
+   * billed; wait for it with `waitForTask(error.taskId)` instead of submitting again.
    * @throws everything {@link Videos.create} and {@link Videos.waitForTask} throw.
    *
    * @example
@@ -139,8 +152,16 @@ export class Videos extends APIResource {
    */
   async createAndWait(params: VideoCreateParams, options: CreateAndWaitOptions = {}): Promise<VideoTask> {
     const { onSubmitted, request, ...wait } = options;
+    // A wait that could not start must refuse the call before anything is billed.
+    checkWaitOptions(wait);
     const submission = await this.create(params, { signal: wait.signal, ...request });
-    onSubmitted?.(submission.task_id);
+    if (onSubmitted) {
+      try {
+        await onSubmitted(submission.task_id);
+      } catch (cause) {
+        throw new SubmittedCallbackError(submission, 'videos.waitForTask', cause);
+      }
+    }
     return this.waitForTask(submission.task_id, { ...wait, model: params.model });
   }
 

@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { APIUserAbortError, TaskFailedError, WaitTimeoutError } from '../../src/core/errors.js';
+import {
+  APIUserAbortError,
+  ProgressCallbackError,
+  TaskFailedError,
+  WaitTimeoutError,
+} from '../../src/core/errors.js';
 import { TaskEventHub } from '../../src/core/events-hub.js';
+import { InvalidOptionError } from '../../src/core/options.js';
 import { type PollSpec, pollTask } from '../../src/core/polling.js';
 
 type Task = { status: string; error?: { code: string; message: string } };
@@ -91,6 +97,103 @@ describe('pollTask', () => {
     const { poll, calls } = spec(['queued', 'queued', 'queued', 'completed']);
     await pollTask(poll, { interval: [20, 40] });
     for (let i = 1; i < calls.length; i++) expect(calls[i]! - calls[i - 1]!).toBeGreaterThanOrEqual(19);
+  });
+});
+
+/** A read that answers only by rejecting with its signal's reason, like a request that never gets an answer. */
+function hanging(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) =>
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+  );
+}
+
+describe('pollTask deadline', () => {
+  test('interrupts a read in flight, with the last task seen, within the deadline', async () => {
+    let reads = 0;
+    const { poll } = spec([], {
+      fetch: (signal) => (++reads === 1 ? Promise.resolve({ status: 'queued' }) : hanging(signal)),
+    });
+    const started = Date.now();
+    const error = await pollTask(poll, { timeout: 300, interval: 10 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error).toMatchObject({ taskId: 'task_1', lastTask: { status: 'queued' } });
+    expect((error as Error).message).toContain('after 300 ms');
+    expect(Date.now() - started).toBeLessThan(300 + 1_000);
+    expect(reads).toBe(2);
+  });
+
+  test('the last read before the deadline is bounded by it too', async () => {
+    let reads = 0;
+    const { poll } = spec([], {
+      fetch: (signal) => (++reads === 1 ? Promise.resolve({ status: 'in_progress' }) : hanging(signal)),
+    });
+    const error = await pollTask(poll, { timeout: 300, interval: 60_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error).toMatchObject({ lastTask: { status: 'in_progress' } });
+    expect(reads).toBe(2);
+  });
+
+  test('the last read catches a task that ended before the deadline', async () => {
+    const { poll, calls } = spec(['queued', 'completed']);
+    await expect(pollTask(poll, { timeout: 300, interval: 60_000 })).resolves.toMatchObject({
+      status: 'completed',
+    });
+    expect(calls).toHaveLength(2);
+  });
+
+  test("the caller's abort during a read is APIUserAbortError with the caller's reason", async () => {
+    const { poll } = spec([], { fetch: hanging });
+    const controller = new AbortController();
+    const pending = pollTask(poll, { signal: controller.signal });
+    const reason = new Error('shutting down');
+    setTimeout(() => controller.abort(reason), 10);
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as Error).cause).toBe(reason);
+  });
+});
+
+describe('pollTask callbacks and options', () => {
+  test('an async onProgress is awaited before the next read', async () => {
+    const { poll, calls } = spec(['queued', 'queued', 'completed']);
+    const seen: number[] = [];
+    await pollTask(poll, {
+      interval: 1,
+      onProgress: async () => {
+        const before = calls.length;
+        await new Promise((r) => setTimeout(r, 20));
+        seen.push(calls.length - before);
+      },
+    });
+    expect(seen).toEqual([0, 0, 0]);
+  });
+
+  test('a throwing onProgress ends the wait with ProgressCallbackError, task ID and cause kept', async () => {
+    const { poll, calls } = spec(['queued']);
+    const cause = new Error('boom');
+    const error = await pollTask(poll, {
+      interval: 1,
+      onProgress: () => {
+        throw cause;
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProgressCallbackError);
+    expect(error).toMatchObject({ taskId: 'task_1', task: { status: 'queued' }, cause });
+    expect(calls).toHaveLength(1);
+  });
+
+  test.each([
+    ['timeout', { timeout: Number.NaN }],
+    ['timeout', { timeout: 0 }],
+    ['interval', { interval: -1 }],
+    ['interval[0]', { interval: [Number.NaN, 5] as const }],
+    ['fallbackInterval', { fallbackInterval: 0 }],
+  ])('%s refused before any read: %o', async (option, options) => {
+    const { poll, calls } = spec(['completed']);
+    const error = await pollTask(poll, options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect(error).toMatchObject({ option });
+    expect(calls).toHaveLength(0);
   });
 });
 

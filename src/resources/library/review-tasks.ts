@@ -30,7 +30,11 @@ export class ReviewTasks extends APIResource {
    * Polls a review task until it ends and resolves with it, completed or failed: a failed
    * batch can still have usable materials (`usable_assets`).
    *
-   * @throws WaitTimeoutError at the deadline (default 10 minutes); nothing is resubmitted.
+   * @throws WaitTimeoutError at the deadline (default 10 minutes, interrupting a query in
+   * flight), with the last task seen; nothing is resubmitted.
+   * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
+   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
+   * @throws APIUserAbortError when `options.signal` aborts, with its reason as `cause`.
    * @example
    * const task = await client.library.reviewTasks.waitForTask(review.id);
    * if (task.status === 'failed') console.warn(task.result?.failed_assets);
