@@ -37,6 +37,7 @@ export {
   PermissionDeniedError,
   RateLimitError,
   RequestValidationError,
+  ResponseTooLargeError,
   TaskFailedError,
   type ValidationIssue,
   WaitTimeoutError,
