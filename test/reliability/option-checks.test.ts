@@ -36,7 +36,8 @@ const badDurations = [
   '1000' as unknown as number,
 ];
 /** `-0` named as such, strings quoted. */
-const label = (value: unknown) => (Object.is(value, -0) ? '-0' : (JSON.stringify(value) ?? String(value)));
+const label = (value: unknown) =>
+  typeof value === 'string' ? JSON.stringify(value) : Object.is(value, -0) ? '-0' : String(value);
 const badCounts = [Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY, '2' as unknown as number];
 
 describe('client options are refused where given', () => {
