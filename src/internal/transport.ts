@@ -161,6 +161,7 @@ function withRequestId<T>({ body, requestId }: JSONAnswer<T>): T {
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
+const ignore = () => undefined;
 
 /**
  * Reads a body of unknown length as text, destroying it with `tooLarge()` once more than `limit`
@@ -490,8 +491,10 @@ export class Transport {
           limit,
         );
       if (length > limit) {
-        response.body.destroy();
-        throw tooLarge();
+        const error = tooLarge();
+        // Destroyed, the body emits the error too: it is thrown here, not left unhandled there.
+        response.body.on('error', ignore).destroy(error);
+        throw error;
       }
       return await readCapped(response.body, limit, tooLarge);
     } catch (error) {
