@@ -472,7 +472,9 @@ export class Transport {
 
   /**
    * Reads an answer's body as text, at most `maxResponseBytes` of it: a larger `content-length`
-   * is refused before reading, a body of unknown length is cut off once past the limit.
+   * is refused before reading, a body of unknown length is cut off once past the limit. Past
+   * the limit a 2xx answer throws {@link ResponseTooLargeError}; any other gives a note in place
+   * of its body, for the APIError its status calls for.
    */
   private async readText(spec: RequestSpec, response: RawResponse, deadline: Deadline): Promise<string> {
     const limit = this.maxResponseBytes;
@@ -498,6 +500,11 @@ export class Transport {
       }
       return await readCapped(response.body, limit, tooLarge);
     } catch (error) {
+      // A refusal is known by its status: an oversized error body is dropped, and its APIError
+      // says so in place of the gateway's message.
+      if (error instanceof ResponseTooLargeError && (response.status < 200 || response.status >= 300)) {
+        return `(the body was not read: it passed maxResponseBytes, ${limit} bytes)`;
+      }
       throw this.connectionError(spec, error, deadline, response);
     }
   }

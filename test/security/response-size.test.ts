@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import {
   AmbiguousSubmissionError,
+  InternalServerError,
   InvalidResponseError,
   ResponseTooLargeError,
 } from '../../src/core/errors.js';
@@ -105,15 +106,18 @@ describe('maxResponseBytes', () => {
     expect(sent()).toBeLessThan(32 * MiB);
   });
 
-  test('an error answer over the limit is refused too', async () => {
+  test('an error answer over the limit is the APIError of its status, its body not read', async () => {
+    let sent = () => 0;
     const gw = await server((_req, res) => {
-      streamJSON(res, 8 * MiB, 500);
+      sent = streamJSON(res, 200 * MiB, 503);
     });
     const error = await rejection(
       client(gw.url, 64 * 1024)._transport.json({ ...query, options: { maxRetries: 0 } }),
     );
-    expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error.status).toBe(500);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.status).toBe(503);
+    expect(error.message).toMatch(/the body was not read: it passed maxResponseBytes, 65536 bytes/);
+    expect(sent()).toBeLessThan(32 * MiB);
   });
 
   test('a billable submission answered 2xx past the limit is ambiguous, and sent once', async () => {
