@@ -274,15 +274,21 @@ export class APIConnectionError extends MediaGatewayError {
 }
 
 /**
- * No answer came back within the attempt's timeout (`timeout` of the client or the call).
- * For a billable submission the SDK throws {@link AmbiguousSubmissionError} instead.
+ * The attempt's timeout (`timeout` of the client or the call) passed before the answer was
+ * complete: it bounds connecting, sending, the headers and the body together (for a download,
+ * up to its headers; then the longest pause between chunks). For a billable submission the SDK
+ * throws {@link AmbiguousSubmissionError} instead.
  */
 export class APIConnectionTimeoutError extends APIConnectionError {
   /** Always `'APIConnectionTimeoutError'`. */
   override readonly name = 'APIConnectionTimeoutError';
 }
 
-/** The caller's `signal` aborted the call or the wait. Never retried. */
+/**
+ * The caller's `signal` aborted the call or the wait; `cause` is the signal's reason. Never
+ * retried. For a billable submission already sent, the SDK throws
+ * {@link AmbiguousSubmissionError} with this error as its `cause`.
+ */
 export class APIUserAbortError extends MediaGatewayError {
   /** Always `'APIUserAbortError'`. */
   override readonly name = 'APIUserAbortError';
