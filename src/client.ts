@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/errors.js';
-import { type Logger, Transport } from './internal/transport.js';
+import { checkCount, checkDuration } from './core/options.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, type Logger, Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
 import { Embeddings } from './resources/embeddings.js';
 import { Images } from './resources/images.js';
@@ -19,10 +20,22 @@ export interface ClientOptions {
    * sent twice. @default process.env.MEDIAGW_BASE_URL
    */
   baseURL?: string | undefined;
-  /** Milliseconds per request attempt; overrides every per-operation default (60 s for ordinary calls, 180-600 s for images). */
+  /**
+   * Milliseconds per request attempt, a whole number from 1 to 2147483647: the total for
+   * connecting, sending, the headers and the body (for a download: up to its headers; the body
+   * then has this long between chunks). Overrides every per-operation default (60 s for ordinary
+   * calls, 180-600 s for images).
+   */
   timeout?: number | undefined;
-  /** Retries where a retry is safe (see the Retries guide). `0` means exactly one attempt. @default 2 */
+  /** Retries where a retry is safe (see the Retries guide): a whole number, `0` means exactly one attempt. @default 2 */
   maxRetries?: number | undefined;
+  /**
+   * The largest JSON answer the SDK reads, in bytes. A larger `content-length` is refused before
+   * reading, a longer body is cut off there: `ResponseTooLargeError` (for a billable submission
+   * answered 2xx, `AmbiguousSubmissionError`). Downloads are streamed and not limited.
+   * @default 33554432 (32 MiB)
+   */
+  maxResponseBytes?: number | undefined;
   /** An undici `Dispatcher` (pool, proxy, MockAgent). @default undici's global dispatcher */
   dispatcher?: Dispatcher | undefined;
   /** Headers sent with every request. */
@@ -35,6 +48,7 @@ export interface ClientOptions {
  * The Media Generation Gateway client.
  *
  * @throws MediaGatewayError when the key or base URL is missing, or the base URL is not http(s).
+ * @throws InvalidOptionError when `timeout`, `maxRetries` or `maxResponseBytes` is not a whole number in its range.
  * @example
  * const client = new MediaGateway(); // reads MEDIAGW_API_KEY and MEDIAGW_BASE_URL
  * const task = await client.videos.createAndWait({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
@@ -67,19 +81,17 @@ export class MediaGateway {
       !baseURL && 'the base URL (option baseURL or environment variable MEDIAGW_BASE_URL)',
     ].filter(Boolean);
     if (!apiKey || !baseURL) throw new MediaGatewayError(`MediaGateway needs ${missing.join(' and ')}.`);
-    const maxRetries = options.maxRetries ?? 2;
-    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-      throw new MediaGatewayError('maxRetries must be a whole number of 0 or more.');
-    }
-    if (options.timeout !== undefined && !(options.timeout > 0)) {
-      throw new MediaGatewayError('timeout must be a positive number of milliseconds.');
-    }
+    const maxRetries = checkCount('maxRetries', options.maxRetries, 0) ?? 2;
+    const timeout = checkDuration('timeout', options.timeout);
+    const maxResponseBytes =
+      checkCount('maxResponseBytes', options.maxResponseBytes, 1) ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.baseURL = normalizeBaseURL(baseURL);
     const transport = new Transport({
       apiKey,
       baseURL: this.baseURL,
-      timeout: options.timeout,
+      timeout,
       maxRetries,
+      maxResponseBytes,
       dispatcher: options.dispatcher,
       defaultHeaders: options.defaultHeaders,
       logger: options.logger,

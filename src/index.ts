@@ -39,6 +39,7 @@ export {
   ProgressCallbackError,
   RateLimitError,
   RequestValidationError,
+  ResponseTooLargeError,
   SubmittedCallbackError,
   TaskFailedError,
   type ValidationIssue,

@@ -274,15 +274,21 @@ export class APIConnectionError extends MediaGatewayError {
 }
 
 /**
- * No answer came back within the attempt's timeout (`timeout` of the client or the call).
- * For a billable submission the SDK throws {@link AmbiguousSubmissionError} instead.
+ * The attempt's timeout (`timeout` of the client or the call) passed before the answer was
+ * complete: it bounds connecting, sending, the headers and the body together (for a download,
+ * up to its headers; then the longest pause between chunks). For a billable submission the SDK
+ * throws {@link AmbiguousSubmissionError} instead.
  */
 export class APIConnectionTimeoutError extends APIConnectionError {
   /** Always `'APIConnectionTimeoutError'`. */
   override readonly name = 'APIConnectionTimeoutError';
 }
 
-/** The caller's `signal` aborted the call or the wait. Never retried. */
+/**
+ * The caller's `signal` aborted the call or the wait; `cause` is the signal's reason. Never
+ * retried. For a billable submission already sent, the SDK throws
+ * {@link AmbiguousSubmissionError} with this error as its `cause`.
+ */
 export class APIUserAbortError extends MediaGatewayError {
   /** Always `'APIUserAbortError'`. */
   override readonly name = 'APIUserAbortError';
@@ -300,8 +306,8 @@ export class APIUserAbortError extends MediaGatewayError {
  * cut short, or missing the fields the operation needs).
  */
 export class InvalidResponseError extends MediaGatewayError {
-  /** Always `'InvalidResponseError'`. */
-  override readonly name = 'InvalidResponseError';
+  /** `'InvalidResponseError'`, or the subclass's name. */
+  override readonly name: string = 'InvalidResponseError';
   /** HTTP status of the unreadable answer. */
   readonly status: number;
   /** `X-Service-Request-Id` of the answer, when it had one. */
@@ -316,6 +322,30 @@ export class InvalidResponseError extends MediaGatewayError {
     super(message, options);
     this.status = status;
     this.requestId = requestId;
+  }
+}
+
+/**
+ * An answer's body was larger than the client's `maxResponseBytes`: the SDK stopped reading it
+ * (a `content-length` over the limit is refused before reading). Not retried: the same request
+ * would get the same answer. For a billable submission answered 2xx the SDK throws
+ * {@link AmbiguousSubmissionError} with this as `cause`, since the task may exist.
+ */
+export class ResponseTooLargeError extends InvalidResponseError {
+  /** Always `'ResponseTooLargeError'`. */
+  override readonly name = 'ResponseTooLargeError';
+  /** The limit in bytes that the answer passed (`maxResponseBytes`). */
+  readonly limit: number;
+
+  /**
+   * @param message - what was refused, naming the method and path.
+   * @param status - HTTP status of the answer.
+   * @param requestId - `X-Service-Request-Id` of the answer.
+   * @param limit - the limit in bytes.
+   */
+  constructor(message: string, status: number, requestId: string | undefined, limit: number) {
+    super(message, status, requestId);
+    this.limit = limit;
   }
 }
 

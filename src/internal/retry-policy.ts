@@ -4,6 +4,7 @@ import {
   InvalidResponseError,
   MediaGatewayError,
   parseRetryAfter,
+  ResponseTooLargeError,
 } from '../core/errors.js';
 
 /**
@@ -20,6 +21,9 @@ export type RetryClass = 'safe' | 'billable' | 'create';
 
 /** Marks a connection error raised before any byte of the request left this process. */
 export class NotSentError extends APIConnectionError {}
+
+/** A redirect the SDK will not follow (https to http, or not http at all): asking again gets the same. */
+export class RedirectRefusedError extends InvalidResponseError {}
 
 /**
  * The longest `Retry-After` the SDK waits for. An answer asking for longer (a daily limit,
@@ -41,6 +45,8 @@ export function isRetryable(retryClass: RetryClass, error: unknown): boolean {
     return error.status === 408 || error.status >= 500;
   }
   if (retryClass !== 'safe') return false;
+  // The same request would get the same oversized answer or the same redirect.
+  if (error instanceof ResponseTooLargeError || error instanceof RedirectRefusedError) return false;
   return error instanceof APIConnectionError || error instanceof InvalidResponseError;
 }
 

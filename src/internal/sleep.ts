@@ -1,15 +1,24 @@
+import { type AbortSubscriber, subscribe, unsubscribe } from './signal-fanout.js';
+
 /** Waits `ms`, ending at once (rejecting with the signal's reason) when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
+    if (!signal) {
+      setTimeout(resolve, ms);
+      return;
+    }
+    if (signal.aborted) return reject(signal.reason);
+    // Through the shared listener of the signal: many calls may wait on one signal at once.
+    const subscriber: AbortSubscriber = {
+      onSignalAbort(reason) {
+        clearTimeout(timer);
+        reject(reason);
+      },
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      unsubscribe(signal, subscriber);
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    subscribe(signal, subscriber);
   });
 }

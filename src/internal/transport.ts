@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {
@@ -8,10 +9,19 @@ import {
   APIUserAbortError,
   InvalidResponseError,
   MediaGatewayError,
+  ResponseTooLargeError,
 } from '../core/errors.js';
+import { checkCount, checkDuration } from '../core/options.js';
 import { VERSION } from '../version.js';
+import { Deadline } from './deadline.js';
 import { createRedactor } from './redact.js';
-import { isRetryable, NotSentError, type RetryClass, retryDelay } from './retry-policy.js';
+import {
+  isRetryable,
+  NotSentError,
+  RedirectRefusedError,
+  type RetryClass,
+  retryDelay,
+} from './retry-policy.js';
 import { sleep } from './sleep.js';
 import { writesOnlyToSockets } from './socket-writer.js';
 import type { StreamOptions } from './upload-file.js';
@@ -19,11 +29,23 @@ import { buildPath, type QueryValue } from './url.js';
 
 /** Per-call options, accepted as the last argument of every method. */
 export interface RequestOptions {
-  /** Aborts the call, including any backoff sleep or wait. */
+  /**
+   * Aborts the call, including any backoff sleep or wait. The thrown `APIUserAbortError` has the
+   * signal's reason as `cause`; a billable submission aborted after sending throws
+   * `AmbiguousSubmissionError`, whose `cause` is that `APIUserAbortError`.
+   */
   signal?: AbortSignal | undefined;
-  /** Milliseconds for this call (each attempt); overrides the client's and the operation's default. */
+  /**
+   * Milliseconds for each attempt of this call, a whole number from 1 to 2147483647: the total
+   * for connecting, sending, the headers and the body (for a download: up to the headers).
+   * Overrides the client's and the operation's default.
+   * @throws InvalidOptionError (rejected, before anything is sent) for any other value.
+   */
   timeout?: number | undefined;
-  /** Retries for this call, where a retry is safe. `0` means exactly one attempt. */
+  /**
+   * Retries for this call, where a retry is safe: a whole number, `0` means exactly one attempt.
+   * @throws InvalidOptionError (rejected, before anything is sent) for any other value.
+   */
   maxRetries?: number | undefined;
   /** Extra headers for this call; `null` removes a default header. */
   headers?: Record<string, string | null | undefined> | undefined;
@@ -96,6 +118,8 @@ export interface TransportConfig {
   timeout?: number | undefined;
   /** Retries where a retry is safe. */
   maxRetries: number;
+  /** The largest JSON body read, in bytes. @default DEFAULT_MAX_RESPONSE_BYTES */
+  maxResponseBytes?: number | undefined;
   /** An undici dispatcher. */
   dispatcher?: Dispatcher | undefined;
   /** Headers sent with every request. */
@@ -104,8 +128,20 @@ export interface TransportConfig {
   logger?: Logger | undefined;
 }
 
-/** One attempt of a request: the signal that aborts it (if any) and its timeout in ms. */
-type Attempt<T> = (spec: RequestSpec, signal: AbortSignal | undefined, timeout: number) => Promise<T>;
+/**
+ * One attempt of a request with its timeout in ms. It runs under its own {@link Deadline} and
+ * reports a billable submission's unknown outcome as such (`forBillable`).
+ */
+type Attempt<T> = (spec: RequestSpec, timeout: number) => Promise<T>;
+
+/** The default of the client's `maxResponseBytes`: 32 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Headers that may follow a download's redirect to another origin. Everything else (the key,
+ * `defaultHeaders`, cookies, a call's own headers) is meant for the origin it was sent to.
+ */
+const CROSS_ORIGIN_HEADERS = ['accept', 'accept-encoding', 'range', 'if-range', 'user-agent'] as const;
 
 /** A JSON answer: the parsed object, and the answer's `X-Service-Request-Id` beside it. */
 export interface JSONAnswer<T> {
@@ -124,6 +160,33 @@ function withRequestId<T>({ body, requestId }: JSONAnswer<T>): T {
 // Connection failures that happen before a request byte can have left this process.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
+const ignore = () => undefined;
+
+/**
+ * Reads a body of unknown length as text, destroying it with `tooLarge()` once more than `limit`
+ * bytes arrived: nothing past the limit is read or kept.
+ */
+function readCapped(body: Readable, limit: number, tooLarge: () => Error): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      if (size > limit) return;
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      chunks.length = 0;
+      body.destroy(tooLarge());
+    });
+    body.once('error', reject);
+    body.once('end', () => {
+      const bytes = Buffer.concat(chunks, size);
+      // As undici's text(): a leading byte order mark is not part of the text.
+      const bom = bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
+      resolve(bytes.toString('utf8', bom ? 3 : 0));
+    });
+  });
+}
 
 let undiciModule: Promise<typeof import('undici')> | undefined;
 /** undici once loaded: later requests take it without waiting a turn of the event loop. */
@@ -186,6 +249,10 @@ export class Transport {
   readonly #authorization: string;
   /** Everything else of the configuration: the key is not among it. */
   private readonly config: Omit<TransportConfig, 'apiKey'>;
+  /** The largest JSON body read, in bytes. */
+  private readonly maxResponseBytes: number;
+  /** `defaultHeaders` with lower-cased names, as undici sends them and as redirects filter them. */
+  private readonly defaultHeaders: Record<string, string> | undefined;
 
   constructor({ apiKey, ...config }: TransportConfig) {
     this.config = config;
@@ -195,6 +262,12 @@ export class Transport {
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.redact = createRedactor(apiKey);
+    this.maxResponseBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (config.defaultHeaders) {
+      this.defaultHeaders = {};
+      for (const [key, value] of Object.entries(config.defaultHeaders))
+        this.defaultHeaders[key.toLowerCase()] = value;
+    }
   }
 
   /** The logger, with every message and field scrubbed of the key. */
@@ -218,43 +291,87 @@ export class Transport {
   }
 
   // An arrow function held once per transport: the attempt needs no closure per request.
-  private readonly attemptJSON = async (
-    spec: RequestSpec,
-    signal: AbortSignal | undefined,
-    timeout: number,
-  ): Promise<JSONAnswer<unknown>> => {
-    const response = await this.send(spec, undefined, signal, timeout);
-    const text = await this.readText(spec, response, signal);
-    if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
-    return { body: this.parseJSON(spec, response, text), requestId: response.requestId };
+  // The deadline bounds the whole attempt: connect, send, headers and the body's last byte.
+  private readonly attemptJSON = async (spec: RequestSpec, timeout: number): Promise<JSONAnswer<unknown>> => {
+    const deadline = new Deadline(this.describe(spec), timeout, spec.options?.signal);
+    try {
+      const response = await this.send(spec, undefined, deadline, timeout);
+      const text = await this.readText(spec, response, deadline);
+      if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
+      return { body: this.parseJSON(spec, response, text), requestId: response.requestId };
+    } catch (error) {
+      throw this.forBillable(spec, error);
+    } finally {
+      deadline.release();
+    }
   };
 
   /**
-   * Sends a GET whose answer is streamed (downloads). Redirects are followed (at most 5), and
-   * `Authorization` is sent only while the URL stays on `authOrigin`.
+   * Sends a GET whose answer is streamed (downloads). Redirects are followed (at most 5, never
+   * from https to http). The attempt's deadline covers every hop up to the final answer's
+   * headers; the body then streams under undici's `bodyTimeout` (the longest pause between
+   * chunks) and the caller's signal. `Authorization` is sent only while the URL is on
+   * `authOrigin`; the caller's other headers only while it is on the first URL's origin, and a
+   * hop to any other origin gets {@link CROSS_ORIGIN_HEADERS} alone.
    */
   async stream(
     spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },
   ): Promise<RawResponse> {
-    return this.withRetries(spec, async (_spec, signal, timeout) => {
-      let url = spec.url ?? this.origin + buildPath(this.basePath, spec.path, spec.query);
-      const authOrigin = spec.authOrigin ?? this.origin;
-      for (let hop = 0; ; hop++) {
-        const withAuth = new URL(url).origin === authOrigin;
-        const response = await this.send(spec, url, signal, timeout, withAuth);
-        const location = response.headers.location;
-        if (response.status >= 300 && response.status < 400 && location) {
-          await response.body.dump().catch(() => undefined);
-          if (hop >= 5) throw new APIConnectionError(`${this.describe(spec)}: more than 5 redirects`);
-          url = new URL(location, url).toString();
-          continue;
+    return this.withRetries(spec, async (_spec, timeout) => {
+      const deadline = new Deadline(this.describe(spec), timeout, spec.options?.signal);
+      try {
+        let url = new URL(spec.url ?? this.origin + buildPath(this.basePath, spec.path, spec.query));
+        const firstOrigin = url.origin;
+        const authOrigin = spec.authOrigin ?? this.origin;
+        for (let hop = 0; ; hop++) {
+          const sameOrigin = url.origin === firstOrigin;
+          const response = await this.send(
+            spec,
+            url.href,
+            deadline,
+            timeout,
+            url.origin === authOrigin,
+            sameOrigin,
+          );
+          const location = response.headers.location;
+          if (response.status >= 300 && response.status < 400 && location) {
+            await response.body.dump().catch(() => undefined);
+            if (hop >= 5) throw new APIConnectionError(`${this.describe(spec)}: more than 5 redirects`);
+            url = this.redirectTarget(spec, response, url, location);
+            continue;
+          }
+          if (response.status < 200 || response.status >= 300) {
+            throw this.apiError(spec, response, await this.readText(spec, response, deadline));
+          }
+          return response;
         }
-        if (response.status < 200 || response.status >= 300) {
-          throw this.apiError(spec, response, await this.readText(spec, response, signal));
-        }
-        return response;
+      } finally {
+        deadline.release();
       }
     });
+  }
+
+  /** Where a redirect leads, if the SDK follows it: http(s) only, and never from https to http. */
+  private redirectTarget(spec: RequestSpec, response: RawResponse, from: URL, location: string): URL {
+    let to: URL | undefined;
+    try {
+      to = new URL(location, from);
+    } catch {
+      // An unparsable Location is refused below.
+    }
+    const allowed =
+      to !== undefined &&
+      (to.protocol === 'https:' || (to.protocol === 'http:' && from.protocol === 'http:'));
+    if (allowed) return to as URL;
+    const why =
+      to?.protocol === 'http:'
+        ? 'from https to http, which would send the request unencrypted'
+        : 'to a URL that is not http(s)';
+    throw new RedirectRefusedError(
+      `${this.describe(spec)}: refused a redirect ${why}`,
+      response.status,
+      response.requestId,
+    );
   }
 
   private describe(spec: RequestSpec): string {
@@ -265,9 +382,10 @@ export class Transport {
     spec: RequestSpec,
     withAuth: boolean,
     extra?: Record<string, string>,
+    sameOrigin = true,
   ): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
-    if (this.config.defaultHeaders) Object.assign(headers, this.config.defaultHeaders);
+    if (this.defaultHeaders) Object.assign(headers, this.defaultHeaders);
     if (extra) Object.assign(headers, extra);
     const perCall = spec.options?.headers;
     if (perCall) {
@@ -275,6 +393,14 @@ export class Transport {
         if (value === null) delete headers[key.toLowerCase()];
         else if (value !== undefined) headers[key.toLowerCase()] = value;
       }
+    }
+    if (!sameOrigin) {
+      const allowed: Record<string, string> = {};
+      for (const name of CROSS_ORIGIN_HEADERS) {
+        const value = headers[name];
+        if (value !== undefined) allowed[name] = value;
+      }
+      return allowed;
     }
     if (withAuth) headers.authorization = this.#authorization;
     else delete headers.authorization;
@@ -284,9 +410,10 @@ export class Transport {
   private async send(
     spec: RequestSpec,
     url: string | undefined,
-    signal: AbortSignal | undefined,
+    deadline: Deadline,
     timeout: number,
     withAuth = true,
+    sameOrigin = true,
   ): Promise<RawResponse> {
     const undici = undiciLoaded ?? (await loadUndici());
     const dispatcher = this.config.dispatcher ?? undici.getGlobalDispatcher();
@@ -320,15 +447,17 @@ export class Transport {
         origin,
         path: targetPath,
         method: spec.method,
-        headers: this.headersFor(spec, withAuth, extra),
+        headers: this.headersFor(spec, withAuth, extra, sameOrigin),
         // undici's types omit async iterables, which it sends as they come (its docs list them).
         body: (body ?? null) as string | Readable | null,
         // undici's own 300 s defaults would cut a 600 s edit short: follow the operation's timeout.
-        // For downloads the body timeout is the longest pause between chunks, not the whole transfer.
+        // The deadline is what ends a JSON call; for a download's body, streamed after the
+        // deadline is released, the body timeout is the longest pause between chunks.
         headersTimeout: timeout,
         bodyTimeout: timeout,
+        // undici takes an EventEmitter as the signal (its docs say so): the deadline is one.
+        signal: deadline as unknown as EventEmitter,
       };
-      if (signal) options.signal = signal;
       // undici's request API on the dispatcher, as `undici.request` calls it, without that
       // wrapper's URL parse and options copy (a few µs a request).
       const response = await undici.Dispatcher.prototype.request.call(dispatcher, options);
@@ -337,19 +466,46 @@ export class Transport {
       if (logging) this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, { requestId });
       return { status: response.statusCode, headers, requestId, body: response.body, url: target };
     } catch (error) {
-      throw this.connectionError(spec, error, signal);
+      throw this.connectionError(spec, error, deadline);
     }
   }
 
-  private async readText(
-    spec: RequestSpec,
-    response: RawResponse,
-    signal: AbortSignal | undefined,
-  ): Promise<string> {
+  /**
+   * Reads an answer's body as text, at most `maxResponseBytes` of it: a larger `content-length`
+   * is refused before reading, a body of unknown length is cut off once past the limit. Past
+   * the limit a 2xx answer throws {@link ResponseTooLargeError}; any other gives a note in place
+   * of its body, for the APIError its status calls for.
+   */
+  private async readText(spec: RequestSpec, response: RawResponse, deadline: Deadline): Promise<string> {
+    const limit = this.maxResponseBytes;
+    const declared = response.headers['content-length'];
+    const length = declared === undefined ? Number.NaN : Number(declared);
     try {
-      return await response.body.text();
+      // undici's parser reads exactly `content-length` bytes: within the limit, its own reader is safe.
+      if (length <= limit) return await response.body.text();
+      const tooLarge = () =>
+        new ResponseTooLargeError(
+          `${this.describe(spec)} answered ${response.status} with a body of ${
+            length > limit ? `${length} bytes` : `more than ${limit} bytes`
+          }, over maxResponseBytes (${limit}); it was not read`,
+          response.status,
+          response.requestId,
+          limit,
+        );
+      if (length > limit) {
+        const error = tooLarge();
+        // Destroyed, the body emits the error too: it is thrown here, not left unhandled there.
+        response.body.on('error', ignore).destroy(error);
+        throw error;
+      }
+      return await readCapped(response.body, limit, tooLarge);
     } catch (error) {
-      throw this.connectionError(spec, error, signal, response);
+      // A refusal is known by its status: an oversized error body is dropped, and its APIError
+      // says so in place of the gateway's message.
+      if (error instanceof ResponseTooLargeError && (response.status < 200 || response.status >= 300)) {
+        return `(the body was not read: it passed maxResponseBytes, ${limit} bytes)`;
+      }
+      throw this.connectionError(spec, error, deadline, response);
     }
   }
 
@@ -392,15 +548,10 @@ export class Transport {
     });
   }
 
-  private connectionError(
-    spec: RequestSpec,
-    error: unknown,
-    signal: AbortSignal | undefined,
-    answered?: RawResponse,
-  ) {
+  private connectionError(spec: RequestSpec, error: unknown, deadline: Deadline, answered?: RawResponse) {
     if (error instanceof MediaGatewayError) return error;
-    const reason = signal?.reason;
-    if (reason instanceof MediaGatewayError) return reason; // our timeout or the caller's abort
+    const reason = deadline.reason;
+    if (reason !== undefined) return reason; // our timeout or the caller's abort
     const code = errorCode(error);
     const what = this.describe(spec);
     if (!answered && code && NOT_SENT_CODES.has(code)) {
@@ -416,51 +567,29 @@ export class Transport {
     return new APIConnectionError(`${what}: ${detail}${code ? ` (${code})` : ''}`, { cause: error });
   }
 
-  /** Runs `attempt` under the retry policy of the spec's class, with a fresh timeout each time. */
+  /** Runs `attempt` under the retry policy of the spec's class, with a fresh deadline each time. */
   private withRetries<T>(spec: RequestSpec, attempt: Attempt<T>): Promise<T> {
-    const userSignal = spec.options?.signal;
-    if (userSignal?.aborted) return Promise.reject(this.redact(new APIUserAbortError()));
-    const timeout = spec.options?.timeout ?? this.config.timeout ?? spec.timeout;
-    // A JSON request without a caller's signal needs no AbortController of its own: undici's
-    // headersTimeout and bodyTimeout, set from the same figure, end the attempt, and passing a
-    // signal to undici costs a fifth of a loopback round trip. A streamed upload (whose sending
-    // undici does not time) and a call the caller can abort get a controller and a timer.
-    const controlled = spec.stream !== undefined || userSignal !== undefined;
+    let timeout = this.config.timeout ?? spec.timeout;
+    const options = spec.options;
+    if (options !== undefined) {
+      try {
+        checkDuration('timeout', options.timeout);
+        checkCount('maxRetries', options.maxRetries, 0);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const signal = options.signal;
+      if (signal?.aborted)
+        return Promise.reject(this.redact(new APIUserAbortError(undefined, { cause: signal.reason })));
+      timeout = options.timeout ?? timeout;
+    }
+    // Every attempt runs under its own Deadline (a timer, and the caller's signal through one
+    // shared listener), which is also the signal undici watches: no AbortController per request.
     // The first attempt runs on its own, with nothing built for a retry: most calls succeed at
     // once. Only a failure worth retrying enters the loop.
     // Not `async`, like the methods that return this promise: each async layer costs a request
     // a promise and a turn.
-    if (controlled) {
-      return this.controlled(spec, attempt, timeout).catch((error: unknown) =>
-        this.retry(spec, attempt, timeout, true, error),
-      );
-    }
-    return attempt(spec, undefined, timeout).catch((error: unknown) =>
-      this.retry(spec, attempt, timeout, false, this.forBillable(spec, error)),
-    );
-  }
-
-  /** One attempt under its own AbortController: the caller's signal and a timer abort it. */
-  private async controlled<T>(spec: RequestSpec, attempt: Attempt<T>, timeout: number): Promise<T> {
-    const userSignal = spec.options?.signal;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(new APIUserAbortError());
-    userSignal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(
-      () =>
-        controller.abort(
-          new APIConnectionTimeoutError(`${this.describe(spec)}: no answer within ${timeout} ms`),
-        ),
-      timeout,
-    );
-    try {
-      return await attempt(spec, controller.signal, timeout);
-    } catch (error) {
-      throw this.forBillable(spec, error);
-    } finally {
-      clearTimeout(timer);
-      userSignal?.removeEventListener('abort', onAbort);
-    }
+    return attempt(spec, timeout).catch((error: unknown) => this.retry(spec, attempt, timeout, error));
   }
 
   /** After a failed first attempt: retries with p-retry while the policy allows, else throws. */
@@ -468,26 +597,21 @@ export class Transport {
     spec: RequestSpec,
     attempt: Attempt<T>,
     timeout: number,
-    controlled: boolean,
     first: unknown,
   ): Promise<T> {
     const userSignal = spec.options?.signal;
     const maxRetries = spec.options?.maxRetries ?? this.config.maxRetries;
     const what = this.describe(spec);
-    const run = async (): Promise<T> => {
-      if (controlled) return this.controlled(spec, attempt, timeout);
-      try {
-        return await attempt(spec, undefined, timeout);
-      } catch (error) {
-        throw this.forBillable(spec, error);
-      }
-    };
+    // Each retry gets the call's full timeout again: `timeout` is per attempt.
+    const run = (): Promise<T> => attempt(spec, timeout);
     const shouldRetry = async (error: Error, attemptNumber: number): Promise<boolean> => {
       if (!isRetryable(spec.retry, error)) return false;
       const delay = retryDelay(attemptNumber, error);
       this.log('warn', `${what} failed (${error.message}); retry ${attemptNumber} in ${delay} ms`);
-      await sleep(delay, userSignal).catch(() => {
-        throw new APIUserAbortError('The request was aborted by the caller during a retry wait.');
+      await sleep(delay, userSignal).catch((reason: unknown) => {
+        throw new APIUserAbortError('The request was aborted by the caller during a retry wait.', {
+          cause: reason,
+        });
       });
       return true;
     };
