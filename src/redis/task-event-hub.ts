@@ -5,11 +5,11 @@
  */
 import { MediaGatewayError } from '../core/base-error.js';
 import type { TaskEventSource } from '../core/events-hub.js';
+import { checkCount, checkDuration } from '../core/options.js';
 import type { WebhookEventLike } from '../core/task-events.js';
 import {
   attempt,
   bounded,
-  checkInteger,
   DEFAULT_PREFIX,
   DEFAULT_TIMEOUT_MS,
   type RedisCommandClient,
@@ -37,6 +37,16 @@ interface Waiter {
 }
 
 const TERMINAL = new Set(['task.completed', 'task.failed']);
+
+/**
+ * How long an event handed to this process's waits is not handed again from the kept key or
+ * an identical message. `waitForTask` calls `waitFor` again right after the event's confirming
+ * query; when the task API lags behind the event, handing it again at once would confirm
+ * again at once, in a loop. Past this, a new wait of the task in this process sees it again.
+ */
+const REHAND_AFTER_MS = 10_000;
+/** Most tasks whose hand-out is remembered; the oldest is forgotten first. */
+const HANDED_MAX = 1_000;
 
 function terminalTaskId(event: WebhookEventLike | undefined): string | undefined {
   const taskId = event?.data?.task_id;
@@ -71,10 +81,15 @@ function parseEvent(text: unknown): WebhookEventLike | undefined {
  *   `PUBLISH <prefix>task-events <event JSON>`. Rejects when Redis fails, so a handler whose
  *   `onEvent` it is answers 500 and the gateway retries.
  * - `waitFor(taskId, signal)`: subscribes to `<prefix>task-events` (once per hub), then reads
- *   `<prefix>event:<task_id>`, so an event published before the wait started is seen too.
+ *   `<prefix>event:<task_id>` once, so an event published before the wait started is seen too.
+ *   Then it only listens: it costs no Redis command until a message, and the caller's sleep
+ *   (the fallback interval, the deadline) ends it. An event this process handed to a wait in
+ *   the last 10 seconds is not handed again, so when the task API lags behind the event, the
+ *   wait confirms once and sleeps until its fallback poll, instead of querying in a loop.
  *   Rejects when Redis fails; `waitForTask` then goes on polling at its fallback interval.
  *
- * @throws {MediaGatewayError} at construction when `keepSeconds` or `timeoutMs` is not a positive integer.
+ * @throws {InvalidOptionError} at construction when `keepSeconds` is not a whole number of at
+ * least 1 or `timeoutMs` not a whole number of milliseconds from 1 to 2147483647.
  * @example
  * import { createClient } from 'redis';
  * import { RedisTaskEventHub } from 'mediagw/redis';
@@ -92,6 +107,8 @@ export class RedisTaskEventHub implements TaskEventSource {
   readonly #keep: string;
   readonly #timeoutMs: number;
   readonly #waiters = new Map<string, Set<Waiter>>();
+  /** Task ID -> the event (JSON) last handed to this process's waits, and when. */
+  readonly #handed = new Map<string, { text: string; at: number }>();
   #subscription: Promise<void> | undefined;
   #closed = false;
 
@@ -99,8 +116,8 @@ export class RedisTaskEventHub implements TaskEventSource {
     this.#publisher = options.publisher;
     this.#subscriber = options.subscriber;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
-    this.#keep = String(checkInteger('keepSeconds', options.keepSeconds ?? 600, 1, 'seconds'));
-    this.#timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, 'milliseconds');
+    this.#keep = String(checkCount('RedisTaskEventHub.keepSeconds', options.keepSeconds, 1) ?? 600);
+    this.#timeoutMs = checkDuration('RedisTaskEventHub.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** The pub/sub channel every replica listens to. */
@@ -121,8 +138,8 @@ export class RedisTaskEventHub implements TaskEventSource {
   readonly publish = async (event: WebhookEventLike): Promise<void> => {
     const taskId = terminalTaskId(event);
     if (!taskId) return;
-    this.#deliver(taskId, event);
     const message = JSON.stringify(event);
+    this.#deliver(taskId, event, message);
     // The key first: a wait reads it after subscribing, so it misses neither the key nor the message.
     await run(this.#publisher, ['SET', this.keyOf(taskId), message, 'EX', this.#keep], this.#timeoutMs);
     await run(this.#publisher, ['PUBLISH', this.channel, message], this.#timeoutMs);
@@ -163,7 +180,10 @@ export class RedisTaskEventHub implements TaskEventSource {
         .then(() => run(this.#publisher, ['GET', this.keyOf(taskId)], this.#timeoutMs))
         .then((stored) => {
           const event = parseEvent(stored);
-          if (waiters.has(waiter) && terminalTaskId(event) === taskId) waiter.resolve(event!);
+          if (!waiters.has(waiter) || terminalTaskId(event) !== taskId) return;
+          if (this.#handedLately(taskId, stored as string)) return; // listen for a new message
+          this.#remember(taskId, stored as string);
+          waiter.resolve(event!);
         })
         .catch((error: unknown) => {
           if (waiters.has(waiter)) waiter.reject(error);
@@ -199,13 +219,26 @@ export class RedisTaskEventHub implements TaskEventSource {
   readonly #onMessage = (message: string): void => {
     const event = parseEvent(message);
     const taskId = terminalTaskId(event);
-    if (taskId) this.#deliver(taskId, event!);
+    if (taskId) this.#deliver(taskId, event!, message);
   };
 
-  #deliver(taskId: string, event: WebhookEventLike): void {
+  /** Hands an event to the task's waits, unless it is the one they were handed lately. */
+  #deliver(taskId: string, event: WebhookEventLike, text: string): void {
     const waiters = this.#waiters.get(taskId);
-    if (!waiters) return;
+    if (!waiters?.size || this.#handedLately(taskId, text)) return;
+    this.#remember(taskId, text);
     for (const waiter of [...waiters]) waiter.resolve(event);
+  }
+
+  #handedLately(taskId: string, text: string): boolean {
+    const handed = this.#handed.get(taskId);
+    return handed?.text === text && Date.now() - handed.at < REHAND_AFTER_MS;
+  }
+
+  #remember(taskId: string, text: string): void {
+    this.#handed.delete(taskId);
+    this.#handed.set(taskId, { text, at: Date.now() });
+    if (this.#handed.size > HANDED_MAX) this.#handed.delete(this.#handed.keys().next().value!);
   }
 
   /** Subscribes once per hub; a failed attempt is forgotten, so the next wait tries again. */
