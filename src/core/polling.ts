@@ -1,6 +1,7 @@
 import { sleep } from '../internal/sleep.js';
 import { APIUserAbortError, TaskFailedError, WaitTimeoutError } from './errors.js';
 import type { TaskEventSource } from './events-hub.js';
+import type { WebhookEventLike } from './task-events.js';
 
 /** Options of every `waitForTask`. */
 export interface WaitOptions<T = unknown> {
@@ -78,6 +79,9 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
   let lastTask: T | undefined;
   // With events, the first query waits for the event (or the fallback interval).
   let pollNow = !events;
+  // The last event this wait was handed. The source is asked for another one, so an event the
+  // task API does not confirm yet is not confirmed again and again in a loop.
+  let seen: WebhookEventLike | undefined;
 
   try {
     for (;;) {
@@ -97,7 +101,7 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
       const interval =
         chosen ?? (typeof defaultInterval === 'function' ? defaultInterval(lastTask) : defaultInterval);
       const delay = Math.min(pick(interval), remaining);
-      if (events) await sleepOrEvent(events, spec.taskId, delay, signal);
+      if (events) seen = (await sleepOrEvent(events, spec.taskId, delay, signal, seen)) ?? seen;
       else await sleep(delay, signal);
       if (Date.now() >= deadline && delay >= remaining) {
         // One last look at the deadline, then give up without resubmitting.
@@ -122,15 +126,21 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
   }
 }
 
-async function sleepOrEvent(events: TaskEventSource, taskId: string, ms: number, signal: AbortSignal) {
+async function sleepOrEvent(
+  events: TaskEventSource,
+  taskId: string,
+  ms: number,
+  signal: AbortSignal,
+  seen: WebhookEventLike | undefined,
+): Promise<WebhookEventLike | undefined> {
   const local = new AbortController();
   const stop = () => local.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });
   // A failing event source (a lost Redis connection, say) must not end the wait: the sleep
   // then decides, and the wait goes on polling at the fallback interval.
-  const event = events.waitFor(taskId, local.signal).catch(() => new Promise<never>(() => {}));
+  const event = events.waitFor(taskId, local.signal, seen).catch(() => new Promise<never>(() => {}));
   try {
-    await Promise.race([event, sleep(ms, local.signal)]);
+    return (await Promise.race([event, sleep(ms, local.signal)])) ?? undefined;
   } finally {
     signal.removeEventListener('abort', stop);
     local.abort();

@@ -32,21 +32,19 @@ export interface RedisTaskEventHubOptions extends RedisKeyOptions {
 }
 
 interface Waiter {
+  /** The event this wait was handed before: not handed again. */
+  seen: WebhookEventLike | undefined;
   resolve(event: WebhookEventLike): void;
   reject(error: unknown): void;
 }
 
-const TERMINAL = new Set(['task.completed', 'task.failed']);
+/** Whether two events are one: the same `id`, or the same JSON when either has none. */
+function sameEvent(a: WebhookEventLike, b: WebhookEventLike | undefined): boolean {
+  if (!b) return false;
+  return a.id !== undefined || b.id !== undefined ? a.id === b.id : JSON.stringify(a) === JSON.stringify(b);
+}
 
-/**
- * How long an event handed to this process's waits is not handed again from the kept key or
- * an identical message. `waitForTask` calls `waitFor` again right after the event's confirming
- * query; when the task API lags behind the event, handing it again at once would confirm
- * again at once, in a loop. Past this, a new wait of the task in this process sees it again.
- */
-const REHAND_AFTER_MS = 10_000;
-/** Most tasks whose hand-out is remembered; the oldest is forgotten first. */
-const HANDED_MAX = 1_000;
+const TERMINAL = new Set(['task.completed', 'task.failed']);
 
 function terminalTaskId(event: WebhookEventLike | undefined): string | undefined {
   const taskId = event?.data?.task_id;
@@ -80,12 +78,14 @@ function parseEvent(text: unknown): WebhookEventLike | undefined {
  *   process's waits, then `SET <prefix>event:<task_id> <event JSON> EX keepSeconds` and
  *   `PUBLISH <prefix>task-events <event JSON>`. Rejects when Redis fails, so a handler whose
  *   `onEvent` it is answers 500 and the gateway retries.
- * - `waitFor(taskId, signal)`: subscribes to `<prefix>task-events` (once per hub), then reads
- *   `<prefix>event:<task_id>` once, so an event published before the wait started is seen too.
- *   Then it only listens: it costs no Redis command until a message, and the caller's sleep
- *   (the fallback interval, the deadline) ends it. An event this process handed to a wait in
- *   the last 10 seconds is not handed again, so when the task API lags behind the event, the
- *   wait confirms once and sleeps until its fallback poll, instead of querying in a loop.
+ * - `waitFor(taskId, signal, seen?)`: subscribes to `<prefix>task-events` (once per hub), then
+ *   reads `<prefix>event:<task_id>` once, so an event published before the wait started is seen
+ *   too. Then it only listens, sending no command, until a message for the task or `signal`
+ *   (the wait's sleep: its fallback interval or deadline) ends it. The event `seen` (the one the
+ *   wait was handed last time, which the task API did not confirm yet) is not handed again,
+ *   neither from the key nor from a message; so a wait costs one `GET` per call (one per event
+ *   and per fallback poll) and one confirming task query per event, however far the task API
+ *   lags behind the event.
  *   Rejects when Redis fails; `waitForTask` then goes on polling at its fallback interval.
  *
  * @throws {InvalidOptionError} at construction when `keepSeconds` is not a whole number of at
@@ -107,8 +107,6 @@ export class RedisTaskEventHub implements TaskEventSource {
   readonly #keep: string;
   readonly #timeoutMs: number;
   readonly #waiters = new Map<string, Set<Waiter>>();
-  /** Task ID -> the event (JSON) last handed to this process's waits, and when. */
-  readonly #handed = new Map<string, { text: string; at: number }>();
   #subscription: Promise<void> | undefined;
   #closed = false;
 
@@ -138,8 +136,8 @@ export class RedisTaskEventHub implements TaskEventSource {
   readonly publish = async (event: WebhookEventLike): Promise<void> => {
     const taskId = terminalTaskId(event);
     if (!taskId) return;
+    this.#deliver(taskId, event);
     const message = JSON.stringify(event);
-    this.#deliver(taskId, event, message);
     // The key first: a wait reads it after subscribing, so it misses neither the key nor the message.
     await run(this.#publisher, ['SET', this.keyOf(taskId), message, 'EX', this.#keep], this.#timeoutMs);
     await run(this.#publisher, ['PUBLISH', this.channel, message], this.#timeoutMs);
@@ -147,11 +145,11 @@ export class RedisTaskEventHub implements TaskEventSource {
 
   /**
    * Resolves with the task's terminal event when any replica publishes it, or soon after the
-   * call if one was published within `keepSeconds`.
+   * call if one was published within `keepSeconds`; never with `seen` (same `id`).
    * Rejects with `signal.reason` when `signal` aborts, with a `RedisUnavailableError` when Redis
    * fails or does not answer in time, and with a `MediaGatewayError` after {@link close}.
    */
-  waitFor(taskId: string, signal: AbortSignal): Promise<WebhookEventLike> {
+  waitFor(taskId: string, signal: AbortSignal, seen?: WebhookEventLike): Promise<WebhookEventLike> {
     return new Promise((resolve, reject) => {
       if (this.#closed)
         return reject(new MediaGatewayError('mediagw/redis: the RedisTaskEventHub is closed.'));
@@ -164,6 +162,7 @@ export class RedisTaskEventHub implements TaskEventSource {
         signal.removeEventListener('abort', onAbort);
       };
       const waiter: Waiter = {
+        seen,
         resolve: (event) => {
           finish();
           resolve(event);
@@ -181,9 +180,7 @@ export class RedisTaskEventHub implements TaskEventSource {
         .then((stored) => {
           const event = parseEvent(stored);
           if (!waiters.has(waiter) || terminalTaskId(event) !== taskId) return;
-          if (this.#handedLately(taskId, stored as string)) return; // listen for a new message
-          this.#remember(taskId, stored as string);
-          waiter.resolve(event!);
+          if (!sameEvent(event!, seen)) waiter.resolve(event!);
         })
         .catch((error: unknown) => {
           if (waiters.has(waiter)) waiter.reject(error);
@@ -219,26 +216,13 @@ export class RedisTaskEventHub implements TaskEventSource {
   readonly #onMessage = (message: string): void => {
     const event = parseEvent(message);
     const taskId = terminalTaskId(event);
-    if (taskId) this.#deliver(taskId, event!, message);
+    if (taskId) this.#deliver(taskId, event!);
   };
 
-  /** Hands an event to the task's waits, unless it is the one they were handed lately. */
-  #deliver(taskId: string, event: WebhookEventLike, text: string): void {
+  #deliver(taskId: string, event: WebhookEventLike): void {
     const waiters = this.#waiters.get(taskId);
-    if (!waiters?.size || this.#handedLately(taskId, text)) return;
-    this.#remember(taskId, text);
-    for (const waiter of [...waiters]) waiter.resolve(event);
-  }
-
-  #handedLately(taskId: string, text: string): boolean {
-    const handed = this.#handed.get(taskId);
-    return handed?.text === text && Date.now() - handed.at < REHAND_AFTER_MS;
-  }
-
-  #remember(taskId: string, text: string): void {
-    this.#handed.delete(taskId);
-    this.#handed.set(taskId, { text, at: Date.now() });
-    if (this.#handed.size > HANDED_MAX) this.#handed.delete(this.#handed.keys().next().value!);
+    if (!waiters) return;
+    for (const waiter of [...waiters]) if (!sameEvent(event, waiter.seen)) waiter.resolve(event);
   }
 
   /** Subscribes once per hub; a failed attempt is forgotten, so the next wait tries again. */

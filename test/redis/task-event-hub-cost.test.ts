@@ -86,3 +86,42 @@ describe.skipIf('skip' in redis)('one wait on RedisTaskEventHub', () => {
     expect(queries).toBeLessThanOrEqual(1);
   });
 });
+
+describe.skipIf('skip' in redis)('RedisTaskEventHub.waitFor with the event a wait was handed before', () => {
+  const prefix = uniquePrefix();
+  const clients: TestRedisClient[] = [];
+  let hub: RedisTaskEventHub;
+  let other: RedisTaskEventHub;
+
+  beforeAll(async () => {
+    if ('skip' in redis) return;
+    const make = async () => {
+      const publisher = await connectRedis(redis.url);
+      const subscriber = await connectSubscriber(publisher);
+      clients.push(publisher, subscriber);
+      return new RedisTaskEventHub({ publisher, subscriber, prefix });
+    };
+    [hub, other] = await Promise.all([make(), make()]);
+  });
+  afterAll(async () => {
+    await Promise.all([hub?.close(), other?.close()]);
+    for (const c of clients) closeRedis(c);
+  });
+
+  test('neither the kept key nor a message of the same event ends it; another event does', async () => {
+    const first = taskEvent('evt_seen_1', 'task_seen');
+    await other.publish(first);
+    const seen = await hub.waitFor('task_seen', new AbortController().signal);
+    expect(seen.id).toBe('evt_seen_1');
+
+    let ended: unknown;
+    const waiting = hub.waitFor('task_seen', new AbortController().signal, seen).then((e) => (ended = e));
+    for (let i = 0; i < 100 && hub.size.waiting === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await other.publish(first); // the same event again, by key and message
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ended).toBeUndefined();
+    await other.publish(taskEvent('evt_seen_2', 'task_seen', 'task.failed'));
+    await waiting;
+    expect((ended as { id: string }).id).toBe('evt_seen_2');
+  });
+});
