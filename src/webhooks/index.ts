@@ -10,7 +10,12 @@
  *
  * @module mediagw/webhooks
  */
-export { type DedupeStore, MemoryDedupeStore, type MemoryDedupeStoreOptions } from './dedupe.js';
+export {
+  type DedupeClaim,
+  type DedupeStore,
+  MemoryDedupeStore,
+  type MemoryDedupeStoreOptions,
+} from './dedupe.js';
 export { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 export {
   type BatchCompletedEvent,
