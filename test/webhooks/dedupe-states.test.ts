@@ -157,7 +157,12 @@ describe('a custom store with claim alone (no claimState)', () => {
       claim: async () => {
         throw new Error('not used when claimState exists');
       },
-      claimState: async (id) => states.get(id) ?? (states.set(id, 'in_flight'), 'claimed'),
+      claimState: async (id) => {
+        const found = states.get(id);
+        if (found) return found;
+        states.set(id, 'in_flight');
+        return 'claimed';
+      },
       release: async (id) => void states.delete(id),
       markDone: async (id) => void states.set(id, 'done'),
     };
