@@ -133,7 +133,7 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
       // claim is taken as in flight, never acknowledged.
       found = dedupe.claimState
         ? await dedupe.claimState(event.id)
-        : (await dedupe.claim(event.id)) === true
+        : (await dedupe.claim(event.id))
           ? 'claimed'
           : 'in_flight';
       if (found === 'done') return { status: 200, body: { received: true, duplicate: true } };
