@@ -10,6 +10,10 @@
  *
  * @module mediagw/webhooks
  */
+
+// The same class the `mediagw` entry exports, bundled into this entry: import it from the entry
+// whose code threw, or test `error.name === 'InvalidOptionError'`.
+export { InvalidOptionError } from '../core/options.js';
 export {
   type DedupeClaim,
   type DedupeStore,
