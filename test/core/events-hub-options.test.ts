@@ -5,7 +5,7 @@ describe('TaskEventHub options', () => {
   test.each([
     ['maxBuffered', [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]],
     ['maxAgeMs', [0, -1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, 2_147_483_648]],
-  ] as const)('refuses %s %j at construction, naming it and the value', (option, values) => {
+  ] as const)('refuses %s [%s] at construction, naming it and the value', (option, values) => {
     for (const value of values) {
       const make = () => new TaskEventHub({ [option]: value });
       expect(make).toThrow(InvalidOptionError);

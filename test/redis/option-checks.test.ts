@@ -35,7 +35,7 @@ describe.each([
         }
       : { keepSeconds: [...BAD, 0], timeoutMs: [...BAD, 0, 2_147_483_648] };
 
-  test.each(Object.entries(table))('refuses %s %j, naming it and the value', (option, values) => {
+  test.each(Object.entries(table))('refuses %s [%s], naming it and the value', (option, values) => {
     for (const value of values) {
       const error = refusal(() => make({ [option]: value }));
       expect(error.option).toBe(`${name}.${option}`);

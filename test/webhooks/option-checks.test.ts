@@ -24,7 +24,7 @@ describe('MemoryDedupeStore options', () => {
   test.each([
     ['maxEntries', [...BAD, 0]],
     ['ttlMs', [...BAD, 0, 2_147_483_648]],
-  ] as const)('refuses %s %j, naming it and the value', (option, values) => {
+  ] as const)('refuses %s [%s], naming it and the value', (option, values) => {
     for (const value of values) {
       const error = refusal(() => new MemoryDedupeStore({ [option]: value }));
       expect(error.option).toBe(`MemoryDedupeStore.${option}`);
@@ -44,7 +44,7 @@ describe('webhook handler options', () => {
   test.each([
     ['toleranceSeconds', [0.5, -1, Number.NaN, Number.POSITIVE_INFINITY]],
     ['maxBodyBytes', [...BAD, 0]],
-  ] as const)('both handlers refuse %s %j at creation', (option, values) => {
+  ] as const)('both handlers refuse %s [%s] at creation', (option, values) => {
     for (const make of [createWebhookHandler, createNodeWebhookHandler]) {
       for (const value of values) {
         const error = refusal(() => make({ secrets: SECRETS, onEvent: () => {}, [option]: value }));
