@@ -96,7 +96,7 @@ describe.skipIf('skip' in redis)('an event in flight on another receiver process
   });
 
   test('the holder is killed (SIGKILL) inside onEvent: 503 until its lease lapses, then B processes it', async () => {
-    const killed = await receiver('K', 2);
+    const killed = await receiver('K', 3);
     const event = taskEvent('evt_killed', 'task_killed');
     const { answer } = await hold(killed.child, killed.base, event);
     killed.child.process.kill('SIGKILL');
@@ -105,7 +105,7 @@ describe.skipIf('skip' in redis)('an event in flight on another receiver process
     expect(await inspect.get(`${prefix}dedupe:evt_killed`)).toMatch(/^pending:/);
 
     const statuses: number[] = [];
-    // The gateway's retries, sped up; bounded well past the 2 s lease.
+    // The gateway's retries, sped up; bounded well past the 3 s lease.
     for (let i = 0; i < 60 && statuses.at(-1) !== 200; i++) {
       const { status, retryAfter } = await deliver(b, event);
       statuses.push(status);

@@ -40,7 +40,7 @@ describe.skipIf('skip' in redis)(
         REDIS_URL: url,
         PREFIX: prefix,
         NAME: name,
-        LEASE_SECONDS: '2',
+        LEASE_SECONDS: '3',
       });
       children.push(child);
       const port = (await child.line((l) => l.startsWith('READY '))).slice('READY '.length);
