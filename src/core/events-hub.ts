@@ -1,3 +1,4 @@
+import { checkCount, checkDuration } from './options.js';
 import type { WebhookEventLike } from './task-events.js';
 
 /** Something a wait can listen to for a task's terminal event. */
@@ -5,8 +6,13 @@ export interface TaskEventSource {
   /**
    * Resolves with the task's terminal event (`task.completed` or `task.failed`) when it
    * arrives, or at once if it already arrived; rejects when `signal` aborts.
+   *
+   * `seen` is the event this wait was handed last time, which the task API did not confirm
+   * yet: a source should resolve only with another event (another `id`), not `seen` again. A wait
+   * calls `waitFor` again right after its confirming query, so a source that hands back the
+   * same kept event would make it query in a loop.
    */
-  waitFor(taskId: string, signal: AbortSignal): Promise<WebhookEventLike>;
+  waitFor(taskId: string, signal: AbortSignal, seen?: WebhookEventLike): Promise<WebhookEventLike>;
 }
 
 /** Options of {@link TaskEventHub}. */
@@ -39,10 +45,14 @@ export class TaskEventHub implements TaskEventSource {
   private readonly maxAgeMs: number;
   private readonly now: () => number;
 
-  /** @param options - bounds of the early-event buffer, and a clock for tests. */
+  /**
+   * @param options - bounds of the early-event buffer, and a clock for tests.
+   * @throws {InvalidOptionError} when `maxBuffered` is not a whole number of 0 or more, or
+   * `maxAgeMs` not a whole number of milliseconds from 1 to 2147483647.
+   */
   constructor(options: TaskEventHubOptions = {}) {
-    this.maxBuffered = options.maxBuffered ?? 1000;
-    this.maxAgeMs = options.maxAgeMs ?? 600_000;
+    this.maxBuffered = checkCount('TaskEventHub.maxBuffered', options.maxBuffered, 0) ?? 1000;
+    this.maxAgeMs = checkDuration('TaskEventHub.maxAgeMs', options.maxAgeMs) ?? 600_000;
     this.now = options.now ?? Date.now;
   }
 

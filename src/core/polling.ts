@@ -2,6 +2,7 @@ import { sleep } from '../internal/sleep.js';
 import { APIUserAbortError, ProgressCallbackError, TaskFailedError, WaitTimeoutError } from './errors.js';
 import type { TaskEventSource } from './events-hub.js';
 import { checkDuration, checkInterval } from './options.js';
+import type { WebhookEventLike } from './task-events.js';
 
 /** Options of every `waitForTask`. */
 export interface WaitOptions<T = unknown> {
@@ -128,6 +129,9 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
   // Whether the last sleep was cut to leave the last poll time to answer before the deadline.
   let lastPoll = false;
   let pollMs = 0;
+  // The last event this wait was handed. The source is asked for another one, so an event the
+  // task API does not confirm yet is not confirmed again and again in a loop.
+  let seen: WebhookEventLike | undefined;
 
   try {
     for (;;) {
@@ -165,7 +169,7 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
         lastPoll = delay >= remaining - reserve;
         if (lastPoll) delay = Math.max(0, remaining - reserve);
       }
-      if (events) await sleepOrEvent(events, spec.taskId, delay, signal);
+      if (events) seen = (await sleepOrEvent(events, spec.taskId, delay, signal, seen)) ?? seen;
       else await sleep(delay, signal);
     }
   } catch (error) {
@@ -198,15 +202,21 @@ async function report<T>(onProgress: (task: T) => unknown, taskId: string, task:
   }
 }
 
-async function sleepOrEvent(events: TaskEventSource, taskId: string, ms: number, signal: AbortSignal) {
+async function sleepOrEvent(
+  events: TaskEventSource,
+  taskId: string,
+  ms: number,
+  signal: AbortSignal,
+  seen: WebhookEventLike | undefined,
+): Promise<WebhookEventLike | undefined> {
   const local = new AbortController();
   const stop = () => local.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });
   // A failing event source (a lost Redis connection, say) must not end the wait: the sleep
   // then decides, and the wait goes on polling at the fallback interval.
-  const event = events.waitFor(taskId, local.signal).catch(() => new Promise<never>(() => {}));
+  const event = events.waitFor(taskId, local.signal, seen).catch(() => new Promise<never>(() => {}));
   try {
-    await Promise.race([event, sleep(ms, local.signal)]);
+    return (await Promise.race([event, sleep(ms, local.signal)])) ?? undefined;
   } finally {
     signal.removeEventListener('abort', stop);
     local.abort();

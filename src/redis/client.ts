@@ -96,14 +96,3 @@ export function run(client: RedisCommandClient, args: string[], timeoutMs: numbe
     timeoutMs,
   );
 }
-
-/**
- * Checks a whole number of seconds or milliseconds option.
- * @throws {MediaGatewayError} when `value` is not an integer of at least `min`.
- */
-export function checkInteger(name: string, value: number, min: number, why: string): number {
-  if (!Number.isInteger(value) || value < min) {
-    throw new MediaGatewayError(`mediagw/redis: ${name} must be an integer of at least ${min} (${why}).`);
-  }
-  return value;
-}

@@ -3,10 +3,10 @@
  * spec: Events — item 6 (at-least-once delivery; duplicates are dropped by `id`), item 7
  * (retries for up to 72 hours after the event was created) and item 8 (a replay opens a new window).
  */
-import type { DedupeStore } from '../webhooks/dedupe.js';
+import { checkCount, checkDuration } from '../core/options.js';
+import type { DedupeClaim, DedupeStore } from '../webhooks/dedupe.js';
 import {
   attempt,
-  checkInteger,
   DEFAULT_PREFIX,
   DEFAULT_TIMEOUT_MS,
   type RedisCommandClient,
@@ -40,9 +40,11 @@ export interface RedisDedupeStoreOptions extends RedisKeyOptions {
    */
   ttlSeconds?: number | undefined;
   /**
-   * How long a claim holds while `onEvent` runs, in seconds. A replica that dies inside
+   * How long a claim holds while `onEvent` runs, in seconds. Deliveries of the event reaching
+   * other replicas meanwhile are answered 503 with `Retry-After`. A replica that dies inside
    * `onEvent` leaves its claim behind; it lapses after this, so a later retry is processed.
-   * Keep it longer than your slowest `onEvent` (the gateway itself stops waiting after 10 s).
+   * Keep it longer than your slowest `onEvent` (the gateway itself stops waiting after 10 s),
+   * and short enough that a crashed replica does not hold an event long.
    * @default 300
    */
   leaseSeconds?: number | undefined;
@@ -50,11 +52,14 @@ export interface RedisDedupeStoreOptions extends RedisKeyOptions {
 
 /**
  * A {@link DedupeStore} on Redis, for webhook receivers spread over several processes: of all
- * deliveries of one event ID, on any replica, exactly one runs `onEvent`. Pass it as the
- * `dedupe` option of `createWebhookHandler` or `createNodeWebhookHandler`.
+ * deliveries of one event ID, on any replica, one runs `onEvent` at a time, and the event is
+ * acknowledged only once it is recorded as done. Pass it as the `dedupe` option of
+ * `createWebhookHandler` or `createNodeWebhookHandler`.
  *
  * Key `<prefix>dedupe:<event_id>`, always with an expiry:
- * - `claim`: `SET key pending:<token> NX EX leaseSeconds`; only the first caller gets `OK`.
+ * - `claimState` (and `claim`): `SET key pending:<token> NX EX leaseSeconds`; only the first
+ *   caller gets `OK`. The others read the key (`GET`): `done` means handled (the handler
+ *   answers 200), anything else that a claim is in flight (the handler answers 503).
  * - `release` (when `onEvent` threw): deletes the key if it still holds this claim's token
  *   (an `EVAL` compare-and-delete), so the gateway's retry is processed by whichever replica gets it.
  * - `markDone` (after `onEvent` resolved): sets the key to `done` for `ttlSeconds`, unless
@@ -65,7 +70,9 @@ export interface RedisDedupeStoreOptions extends RedisKeyOptions {
  * A claim that reached Redis although its answer was lost is withdrawn by a compare-and-delete
  * queued right behind it.
  *
- * @throws {MediaGatewayError} at construction when `ttlSeconds` is under 72 hours or `leaseSeconds` under 1.
+ * @throws {InvalidOptionError} at construction when `ttlSeconds` is not a whole number of at
+ * least 259200 (72 hours), `leaseSeconds` not one of at least 1, or `timeoutMs` not a whole
+ * number of milliseconds from 1 to 2147483647.
  * @example
  * import { createClient } from 'redis';
  * import { RedisDedupeStore } from 'mediagw/redis';
@@ -86,10 +93,10 @@ export class RedisDedupeStore implements DedupeStore {
     this.#client = options.client;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
     // spec: Events 7 — the gateway retries for up to 72 hours; an ID forgotten sooner is processed twice.
-    const ttl = options.ttlSeconds ?? RETRY_WINDOW_SECONDS + 24 * 3_600;
-    this.#ttl = String(checkInteger('ttlSeconds', ttl, RETRY_WINDOW_SECONDS, 'the 72-hour retry window'));
-    this.#lease = String(checkInteger('leaseSeconds', options.leaseSeconds ?? 300, 1, 'seconds'));
-    this.#timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, 'milliseconds');
+    const ttl = checkCount('RedisDedupeStore.ttlSeconds', options.ttlSeconds, RETRY_WINDOW_SECONDS);
+    this.#ttl = String(ttl ?? RETRY_WINDOW_SECONDS + 24 * 3_600);
+    this.#lease = String(checkCount('RedisDedupeStore.leaseSeconds', options.leaseSeconds, 1) ?? 300);
+    this.#timeoutMs = checkDuration('RedisDedupeStore.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** The Redis key of an event ID. */
@@ -102,20 +109,35 @@ export class RedisDedupeStore implements DedupeStore {
    * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
    */
   async claim(eventId: string): Promise<boolean> {
+    return (await this.claimState(eventId)) === 'claimed';
+  }
+
+  /**
+   * Claims the event ID: `'claimed'` when this call took it; otherwise `'done'` when a
+   * replica handled it and `'in_flight'` while a replica's claim holds it (or the key was
+   * released or lapsed a moment ago: the gateway's next retry then takes it).
+   * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
+   */
+  async claimState(eventId: string): Promise<DedupeClaim> {
     const key = this.keyOf(eventId);
     const token = `pending:${globalThis.crypto.randomUUID()}`;
+    let reply: unknown;
     try {
-      const reply = await run(this.#client, ['SET', key, token, 'NX', 'EX', this.#lease], this.#timeoutMs);
-      if (reply === null || reply === undefined) return false;
-      this.#tokens.set(eventId, token);
-      return true;
+      reply = await run(this.#client, ['SET', key, token, 'NX', 'EX', this.#lease], this.#timeoutMs);
     } catch (error) {
       // The SET may still reach Redis (sent before the connection dropped, or held in the
       // client's offline queue). Queued behind it, this withdraws it, so the retry is not
-      // taken for a duplicate.
+      // taken for a claim in flight.
       attempt(() => this.#client.sendCommand(['EVAL', RELEASE_SCRIPT, '1', key, token])).catch(() => {});
       throw error;
     }
+    if (reply !== null && reply !== undefined) {
+      this.#tokens.set(eventId, token);
+      return 'claimed';
+    }
+    // Only a key recorded as done is a duplicate; a pending claim may still fail or die.
+    const value = await run(this.#client, ['GET', key], this.#timeoutMs);
+    return value === DONE_VALUE ? 'done' : 'in_flight';
   }
 
   /**

@@ -7,6 +7,9 @@
  *
  * @module mediagw/redis
  */
+// The same class the `mediagw` entry exports, bundled into this entry: import it from the entry
+// whose code threw, or test `error.name === 'InvalidOptionError'`.
+export { InvalidOptionError } from '../core/options.js';
 export {
   type RedisCommandClient,
   type RedisKeyOptions,

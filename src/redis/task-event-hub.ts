@@ -5,11 +5,11 @@
  */
 import { MediaGatewayError } from '../core/base-error.js';
 import type { TaskEventSource } from '../core/events-hub.js';
+import { checkCount, checkDuration } from '../core/options.js';
 import type { WebhookEventLike } from '../core/task-events.js';
 import {
   attempt,
   bounded,
-  checkInteger,
   DEFAULT_PREFIX,
   DEFAULT_TIMEOUT_MS,
   type RedisCommandClient,
@@ -32,8 +32,16 @@ export interface RedisTaskEventHubOptions extends RedisKeyOptions {
 }
 
 interface Waiter {
+  /** The event this wait was handed before: not handed again. */
+  seen: WebhookEventLike | undefined;
   resolve(event: WebhookEventLike): void;
   reject(error: unknown): void;
+}
+
+/** Whether two events are one: the same `id`, or the same JSON when either has none. */
+function sameEvent(a: WebhookEventLike, b: WebhookEventLike | undefined): boolean {
+  if (!b) return false;
+  return a.id !== undefined || b.id !== undefined ? a.id === b.id : JSON.stringify(a) === JSON.stringify(b);
 }
 
 const TERMINAL = new Set(['task.completed', 'task.failed']);
@@ -70,11 +78,18 @@ function parseEvent(text: unknown): WebhookEventLike | undefined {
  *   process's waits, then `SET <prefix>event:<task_id> <event JSON> EX keepSeconds` and
  *   `PUBLISH <prefix>task-events <event JSON>`. Rejects when Redis fails, so a handler whose
  *   `onEvent` it is answers 500 and the gateway retries.
- * - `waitFor(taskId, signal)`: subscribes to `<prefix>task-events` (once per hub), then reads
- *   `<prefix>event:<task_id>`, so an event published before the wait started is seen too.
+ * - `waitFor(taskId, signal, seen?)`: subscribes to `<prefix>task-events` (once per hub), then
+ *   reads `<prefix>event:<task_id>` once, so an event published before the wait started is seen
+ *   too. Then it only listens, sending no command, until a message for the task or `signal`
+ *   (the wait's sleep: its fallback interval or deadline) ends it. The event `seen` (the one the
+ *   wait was handed last time, which the task API did not confirm yet) is not handed again,
+ *   neither from the key nor from a message; so a wait costs one `GET` per call (one per event
+ *   and per fallback poll) and one confirming task query per event, however far the task API
+ *   lags behind the event.
  *   Rejects when Redis fails; `waitForTask` then goes on polling at its fallback interval.
  *
- * @throws {MediaGatewayError} at construction when `keepSeconds` or `timeoutMs` is not a positive integer.
+ * @throws {InvalidOptionError} at construction when `keepSeconds` is not a whole number of at
+ * least 1 or `timeoutMs` not a whole number of milliseconds from 1 to 2147483647.
  * @example
  * import { createClient } from 'redis';
  * import { RedisTaskEventHub } from 'mediagw/redis';
@@ -99,8 +114,8 @@ export class RedisTaskEventHub implements TaskEventSource {
     this.#publisher = options.publisher;
     this.#subscriber = options.subscriber;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
-    this.#keep = String(checkInteger('keepSeconds', options.keepSeconds ?? 600, 1, 'seconds'));
-    this.#timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, 'milliseconds');
+    this.#keep = String(checkCount('RedisTaskEventHub.keepSeconds', options.keepSeconds, 1) ?? 600);
+    this.#timeoutMs = checkDuration('RedisTaskEventHub.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** The pub/sub channel every replica listens to. */
@@ -130,11 +145,11 @@ export class RedisTaskEventHub implements TaskEventSource {
 
   /**
    * Resolves with the task's terminal event when any replica publishes it, or soon after the
-   * call if one was published within `keepSeconds`.
+   * call if one was published within `keepSeconds`; never with `seen` (same `id`).
    * Rejects with `signal.reason` when `signal` aborts, with a `RedisUnavailableError` when Redis
    * fails or does not answer in time, and with a `MediaGatewayError` after {@link close}.
    */
-  waitFor(taskId: string, signal: AbortSignal): Promise<WebhookEventLike> {
+  waitFor(taskId: string, signal: AbortSignal, seen?: WebhookEventLike): Promise<WebhookEventLike> {
     return new Promise((resolve, reject) => {
       if (this.#closed)
         return reject(new MediaGatewayError('mediagw/redis: the RedisTaskEventHub is closed.'));
@@ -147,6 +162,7 @@ export class RedisTaskEventHub implements TaskEventSource {
         signal.removeEventListener('abort', onAbort);
       };
       const waiter: Waiter = {
+        seen,
         resolve: (event) => {
           finish();
           resolve(event);
@@ -163,7 +179,8 @@ export class RedisTaskEventHub implements TaskEventSource {
         .then(() => run(this.#publisher, ['GET', this.keyOf(taskId)], this.#timeoutMs))
         .then((stored) => {
           const event = parseEvent(stored);
-          if (waiters.has(waiter) && terminalTaskId(event) === taskId) waiter.resolve(event!);
+          if (!waiters.has(waiter) || terminalTaskId(event) !== taskId) return;
+          if (!sameEvent(event!, seen)) waiter.resolve(event!);
         })
         .catch((error: unknown) => {
           if (waiters.has(waiter)) waiter.reject(error);
@@ -205,7 +222,7 @@ export class RedisTaskEventHub implements TaskEventSource {
   #deliver(taskId: string, event: WebhookEventLike): void {
     const waiters = this.#waiters.get(taskId);
     if (!waiters) return;
-    for (const waiter of [...waiters]) waiter.resolve(event);
+    for (const waiter of [...waiters]) if (!sameEvent(event, waiter.seen)) waiter.resolve(event);
   }
 
   /** Subscribes once per hub; a failed attempt is forgotten, so the next wait tries again. */

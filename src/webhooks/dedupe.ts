@@ -3,23 +3,51 @@
  * spec: Events — item 6 (at-least-once delivery; duplicates are dropped by `id`) and item 7
  * (retries for up to 72 hours after the event was created).
  */
+import { checkCount, checkDuration } from '../core/options.js';
+
+/**
+ * What {@link DedupeStore.claimState} found:
+ * - `'claimed'`: this caller holds the event ID now and runs `onEvent`;
+ * - `'in_flight'`: another caller holds it and has not finished (nor released it, nor has its
+ *   claim lapsed); the handler answers 503 with `Retry-After`, so the gateway retries soon;
+ * - `'done'`: the event was handled; the handler answers 200 as a duplicate.
+ */
+export type DedupeClaim = 'claimed' | 'in_flight' | 'done';
 
 /**
  * Where a webhook handler records event IDs. Implement it over a shared store (Redis, a SQL
  * table) when several processes receive deliveries; `mediagw/redis` provides one.
  *
- * A Redis implementation maps to `claim`: `SET key 1 NX EX <ttl>`, `release`: `DEL key`.
+ * An ID goes through three states: absent, claimed (`onEvent` runs somewhere), done. Only a
+ * done ID may be acknowledged as a duplicate: a claim's holder can still fail or die, and an
+ * event acknowledged meanwhile would never be retried. So implement `claimState`; a store
+ * with `claim` alone cannot tell a handled event from one in flight, and the handler then
+ * answers every lost claim with 503, the gateway retrying until its window ends.
+ *
+ * A Redis implementation: `claimState`: `SET key pending NX EX <lease>`, then on a lost race
+ * `GET key` (`done` or not); `release`: `DEL key`; `markDone`: `SET key done EX <ttl>`.
  */
 export interface DedupeStore {
   /**
    * Claims an event ID. Resolves `true` when this caller is first (the ID is not recorded, or
    * its claim was released or has expired) and `false` otherwise. Must be atomic: of
-   * concurrent claims of one ID, exactly one resolves `true`.
+   * concurrent claims of one ID, exactly one resolves `true`. Used only when `claimState` is
+   * absent; `false` is then taken as `'in_flight'`.
    */
   claim(eventId: string): Promise<boolean>;
+  /**
+   * Claims an event ID like `claim`, and says what it found when the claim is lost: `'done'`
+   * only once `markDone` recorded the ID, `'in_flight'` while another claim holds it. A claim
+   * whose holder died must lapse (a lease), or the event is answered 503 until the gateway
+   * gives up. Optional for compatibility; the handlers use it when present.
+   */
+  claimState?(eventId: string): Promise<DedupeClaim>;
   /** Forgets a claim, so that the gateway's next retry of the event is processed. */
   release(eventId: string): Promise<void>;
-  /** Records that the event was handled; a store may restart the ID's expiry here. Optional. */
+  /**
+   * Records that the event was handled, so later deliveries are acknowledged as duplicates;
+   * a store may restart the ID's expiry here. Without it an ID stays claimed, not done.
+   */
   markDone?(eventId: string): Promise<void>;
 }
 
@@ -41,6 +69,8 @@ export interface MemoryDedupeStoreOptions {
  * most `maxEntries` IDs, each for `ttlMs` (72 hours by default) unless the bound forces the
  * oldest out earlier. A restart forgets every ID; use a shared store when that matters.
  *
+ * @throws {InvalidOptionError} at construction when `maxEntries` is not a whole number of at
+ * least 1 or `ttlMs` not a whole number of milliseconds from 1 to 2147483647.
  * @example
  * const dedupe = new MemoryDedupeStore({ maxEntries: 50_000 });
  * createWebhookHandler({ secrets, onEvent, dedupe });
@@ -48,13 +78,15 @@ export interface MemoryDedupeStoreOptions {
 export class MemoryDedupeStore implements DedupeStore {
   /** ID -> time it was claimed or marked done; the Map keeps insertion order, oldest first. */
   readonly #ids = new Map<string, number>();
+  /** IDs claimed and neither released nor marked done. */
+  readonly #claimed = new Set<string>();
   readonly #max: number;
   readonly #ttl: number;
   readonly #now: () => number;
 
   constructor(options: MemoryDedupeStoreOptions = {}) {
-    this.#max = options.maxEntries ?? 10_000;
-    this.#ttl = options.ttlMs ?? 72 * 3_600_000;
+    this.#max = checkCount('MemoryDedupeStore.maxEntries', options.maxEntries, 1) ?? 10_000;
+    this.#ttl = checkDuration('MemoryDedupeStore.ttlMs', options.ttlMs) ?? 72 * 3_600_000;
     this.#now = options.now ?? Date.now;
   }
 
@@ -66,20 +98,29 @@ export class MemoryDedupeStore implements DedupeStore {
 
   /** Resolves `true` when the ID was not kept (or has expired), and keeps it from now on. */
   async claim(eventId: string): Promise<boolean> {
+    return (await this.claimState(eventId)) === 'claimed';
+  }
+
+  /**
+   * `'claimed'` when the ID was not kept (or has expired), and keeps it as claimed from now
+   * on; `'done'` after `markDone`; `'in_flight'` while claimed.
+   */
+  async claimState(eventId: string): Promise<DedupeClaim> {
     this.#prune();
-    if (this.#ids.has(eventId)) return false;
+    if (this.#ids.has(eventId)) return this.#claimed.has(eventId) ? 'in_flight' : 'done';
     this.#record(eventId);
-    return true;
+    this.#claimed.add(eventId);
+    return 'claimed';
   }
 
   /** Forgets the ID. */
   async release(eventId: string): Promise<void> {
-    this.#ids.delete(eventId);
+    this.#forget(eventId);
   }
 
-  /** Keeps the ID for a full `ttlMs` from now. */
+  /** Records the ID as done, for a full `ttlMs` from now. */
   async markDone(eventId: string): Promise<void> {
-    this.#ids.delete(eventId);
+    this.#forget(eventId);
     this.#record(eventId);
   }
 
@@ -87,7 +128,7 @@ export class MemoryDedupeStore implements DedupeStore {
     this.#ids.set(eventId, this.#now());
     for (const oldest of this.#ids.keys()) {
       if (this.#ids.size <= this.#max) break;
-      this.#ids.delete(oldest);
+      this.#forget(oldest);
     }
   }
 
@@ -95,7 +136,12 @@ export class MemoryDedupeStore implements DedupeStore {
     const cutoff = this.#now() - this.#ttl;
     for (const [id, at] of this.#ids) {
       if (at >= cutoff) break;
-      this.#ids.delete(id);
+      this.#forget(id);
     }
+  }
+
+  #forget(eventId: string): void {
+    this.#ids.delete(eventId);
+    this.#claimed.delete(eventId);
   }
 }

@@ -3,7 +3,8 @@
  * challenge, drop duplicates, call `onEvent`, and pick the status code.
  * spec: Events — items 4-7; Webhook endpoint states (HTTP 410 pauses the endpoint, so never send it).
  */
-import { type DedupeStore, MemoryDedupeStore } from './dedupe.js';
+import { checkCount } from '../core/options.js';
+import { type DedupeClaim, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
 import type { HandledWebhookEvent, WebhookEvent } from './events.js';
 import {
@@ -30,14 +31,19 @@ export interface WebhookHandlerOptions {
    * Called once per verified event ID, except `webhook.endpoint_verification`, which the
    * handler answers itself. The handler answers 2xx only after it resolves, so store the event
    * durably here and download media later. If it throws, the handler answers 500, forgets the
-   * event ID and the gateway retries.
+   * event ID and the gateway retries. While it runs, a delivery of the same event to another
+   * handler sharing the `dedupe` store is answered 503 with `Retry-After`, not acknowledged.
    */
   onEvent: (event: HandledWebhookEvent, delivery: WebhookDelivery) => unknown;
-  /** Where event IDs are recorded. @default a new MemoryDedupeStore() */
+  /**
+   * Where event IDs are recorded: an event recorded as done is answered 200 as a duplicate,
+   * one claimed by another delivery still running 503 with `Retry-After: 10`.
+   * @default a new MemoryDedupeStore()
+   */
   dedupe?: DedupeStore | undefined;
-  /** Largest accepted clock difference, in seconds. @default 300 */
+  /** Largest accepted clock difference, in whole seconds, 0 or more. @default 300 */
   toleranceSeconds?: number | undefined;
-  /** Largest accepted body; a larger one is answered 413. @default 1048576 (1 MiB) */
+  /** Largest accepted body, in bytes (1 or more); a larger one is answered 413. @default 1048576 (1 MiB) */
   maxBodyBytes?: number | undefined;
   /** The current time for the timestamp check, for tests: Unix seconds or a Date. @default the system clock */
   clock?: (() => number | Date) | undefined;
@@ -77,6 +83,15 @@ export const errorBody = (type: string, message: string, reason?: string): Recor
 /** The answer to any method but POST; both handlers add `Allow: POST`. */
 export const NOT_POST: Reply = { status: 405, body: errorBody('method_not_allowed', 'use POST') };
 
+/**
+ * The answer to a delivery of an event that another delivery is handling: 503 with
+ * `Retry-After: 10` (both handlers add the header), so the gateway retries soon.
+ */
+export const IN_FLIGHT: Reply = {
+  status: 503,
+  body: errorBody('in_flight', 'being handled by another delivery; retry'),
+};
+
 /** The answer to a body over `limit` bytes. */
 export const tooLarge = (limit: number): Reply => ({
   status: 413,
@@ -86,8 +101,12 @@ export const tooLarge = (limit: number): Reply => ({
 /**
  * Builds the shared core.
  * @throws {MediaGatewayError} when `secrets` holds no usable secret.
+ * @throws {InvalidOptionError} when `toleranceSeconds` is not a whole number of 0 or more, or
+ * `maxBodyBytes` not one of 1 or more.
  */
 export function createDeliveryProcessor(options: WebhookHandlerOptions): DeliveryProcessor {
+  checkCount('toleranceSeconds', options.toleranceSeconds, 0);
+  const maxBodyBytes = checkCount('maxBodyBytes', options.maxBodyBytes, 1) ?? 1_048_576;
   const secrets = Object.fromEntries(normalizeSecrets(options.secrets));
   const dedupe = options.dedupe ?? new MemoryDedupeStore();
   const report =
@@ -108,23 +127,34 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
   };
 
   async function handle(event: HandledWebhookEvent, delivery: WebhookDelivery): Promise<Reply> {
-    let claimed = false;
+    let found: DedupeClaim | undefined;
     try {
-      claimed = await dedupe.claim(event.id);
-      if (!claimed) return { status: 200, body: { received: true, duplicate: true } };
+      // A store with `claim` alone cannot tell a handled event from one in flight: a lost
+      // claim is taken as in flight, never acknowledged.
+      found = dedupe.claimState
+        ? await dedupe.claimState(event.id)
+        : (await dedupe.claim(event.id))
+          ? 'claimed'
+          : 'in_flight';
+      if (found === 'done') return { status: 200, body: { received: true, duplicate: true } };
+      // spec: Events 7 — a Retry-After on 503 is honoured: the gateway comes back when the
+      // holder has likely finished, released the event or lost its lease, not hours later.
+      if (found !== 'claimed') return IN_FLIGHT;
       await options.onEvent(event, delivery);
     } catch (error) {
       report(error);
       // Forget the ID so the gateway's retry of this event is processed.
-      if (claimed) await quietly(() => dedupe.release(event.id));
+      if (found === 'claimed') await quietly(() => dedupe.release(event.id));
       return { status: 500, body: errorBody('handler_failed', 'not handled; retry') };
     }
+    // Acknowledged once recorded as done. A failure to record it is reported but still
+    // acknowledged: `onEvent` completed, and a retry could only run it a second time.
     await quietly(() => dedupe.markDone?.(event.id));
     return { status: 200, body: { received: true } };
   }
 
   return {
-    maxBodyBytes: options.maxBodyBytes ?? 1_048_576,
+    maxBodyBytes,
     async process(verify, body, headers) {
       let event: WebhookEvent;
       try {

@@ -8,8 +8,16 @@ import {
 import { concatBytes } from './signature.js';
 import { verifyWebhookAsync } from './verify-web.js';
 
+// A 503 (the event is in flight elsewhere) says when to retry.
 const json = ({ status, body }: Reply, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'content-type': 'application/json',
+      ...(status === 503 && { 'retry-after': '10' }),
+      ...headers,
+    },
+  });
 
 /** Reads a request body up to `limit` bytes; `undefined` when it is larger. */
 async function readLimited(req: Request, limit: number): Promise<Uint8Array | undefined> {
@@ -36,11 +44,14 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array | un
  * handlers, Hono, Bun, Deno and Workers. Uses Web Crypto only. Answers:
  * - 200 `{"challenge": ...}` to a verified `webhook.endpoint_verification`;
  * - 200 after `onEvent` resolved, or at once for an event ID already handled;
+ * - 503 with `Retry-After: 10` for an event ID another delivery is handling now (sharing the
+ *   `dedupe` store), so the gateway retries soon; never 2xx before `onEvent` completed;
  * - 400 when verification fails (never 2xx, never 410, so the gateway retries and does not pause);
  * - 413 for a body over `maxBodyBytes`; 405 for a method other than POST;
  * - 500 when `onEvent` or the dedupe store throws: the event ID is forgotten and the gateway retries.
  *
  * @throws {MediaGatewayError} at creation when `secrets` holds no usable secret.
+ * @throws {InvalidOptionError} at creation when `toleranceSeconds` or `maxBodyBytes` is not a whole number in range.
  * @example
  * // app/api/webhooks/route.ts
  * export const POST = createWebhookHandler({

@@ -36,12 +36,14 @@ export interface NodeWebhookResponse {
 const PARSED_HINT = "req.body was parsed into an object: use express.raw({ type: 'application/json' }) here";
 
 // A 413 may go out before the body is read: the connection is closed after it, not reused.
+// A 503 (the event is in flight elsewhere) says when to retry.
 function send(res: NodeWebhookResponse, reply: Reply): void {
   if (res.headersSent) return;
   res.statusCode = reply.status;
   res.setHeader('content-type', 'application/json');
   if (reply.status === 405) res.setHeader('allow', 'POST');
   if (reply.status === 413) res.setHeader('connection', 'close');
+  if (reply.status === 503) res.setHeader('retry-after', '10');
   res.end(JSON.stringify(reply.body));
 }
 
@@ -70,11 +72,13 @@ async function readStream(req: NodeWebhookRequest, res: NodeWebhookResponse, lim
  * body from the request stream, or takes `req.body` when `express.raw()` (a Buffer) or a text
  * parser (a string) ran first; a body already parsed into an object is answered 400 with how
  * to fix the route. Uses `node:crypto`. Answers like {@link createWebhookHandler}: 200 to a
- * verified challenge or after `onEvent` resolved, 200 for a duplicate, 400 when verification
+ * verified challenge or after `onEvent` resolved, 200 for an event already handled, 503 with
+ * `Retry-After: 10` for one still being handled by another delivery, 400 when verification
  * fails, 413 over `maxBodyBytes`, 405 for other methods, 500 when `onEvent` throws. An
  * unexpected internal error goes to `next` when given.
  *
  * @throws {MediaGatewayError} at creation when `secrets` holds no usable secret.
+ * @throws {InvalidOptionError} at creation when `toleranceSeconds` or `maxBodyBytes` is not a whole number in range.
  * @example
  * // Express: raw bytes for this route only (express.raw's own limit defaults to 100kb)
  * app.post('/webhooks', express.raw({ type: 'application/json', limit: '1mb' }),

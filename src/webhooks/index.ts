@@ -10,7 +10,16 @@
  *
  * @module mediagw/webhooks
  */
-export { type DedupeStore, MemoryDedupeStore, type MemoryDedupeStoreOptions } from './dedupe.js';
+
+// The same class the `mediagw` entry exports, bundled into this entry: import it from the entry
+// whose code threw, or test `error.name === 'InvalidOptionError'`.
+export { InvalidOptionError } from '../core/options.js';
+export {
+  type DedupeClaim,
+  type DedupeStore,
+  MemoryDedupeStore,
+  type MemoryDedupeStoreOptions,
+} from './dedupe.js';
 export { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 export {
   type BatchCompletedEvent,

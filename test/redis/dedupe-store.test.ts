@@ -174,9 +174,9 @@ describe('RedisDedupeStore when Redis fails', () => {
   });
 
   test.each([
-    [{ ttlSeconds: 72 * HOURS - 1 }, /ttlSeconds must be an integer of at least 259200/],
+    [{ ttlSeconds: 72 * HOURS - 1 }, /ttlSeconds must be a whole number of 259200 or more; got 259199/],
     [{ ttlSeconds: 1.5 * 72 * HOURS + 0.5 }, /ttlSeconds/],
-    [{ leaseSeconds: 0 }, /leaseSeconds must be an integer of at least 1/],
+    [{ leaseSeconds: 0 }, /leaseSeconds must be a whole number of 1 or more; got 0/],
     [{ timeoutMs: 0 }, /timeoutMs/],
   ])('refuses %o', (options, message) => {
     const { client } = fakeClient(async () => 'OK');

@@ -1,0 +1,27 @@
+import { describe, expect, test } from 'vitest';
+import { InvalidOptionError, TaskEventHub } from '../../src/index.js';
+
+describe('TaskEventHub options', () => {
+  test.each([
+    ['maxBuffered', [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]],
+    ['maxAgeMs', [0, -1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, 2_147_483_648]],
+  ] as const)('refuses %s [%s] at construction, naming it and the value', (option, values) => {
+    for (const value of values) {
+      const make = () => new TaskEventHub({ [option]: value });
+      expect(make).toThrow(InvalidOptionError);
+      expect(make).toThrow(`TaskEventHub.${option} must be`);
+      try {
+        make();
+      } catch (error) {
+        expect((error as InvalidOptionError).option).toBe(`TaskEventHub.${option}`);
+        expect(Object.is((error as InvalidOptionError).value, value)).toBe(true);
+      }
+    }
+  });
+
+  test('takes maxBuffered 0 (no early events kept) and maxAgeMs 1', () => {
+    const hub = new TaskEventHub({ maxBuffered: 0, maxAgeMs: 1 });
+    hub.publish({ id: 'evt_1', type: 'task.completed', data: { task_id: 't' } });
+    expect(hub.size.buffered).toBe(0);
+  });
+});

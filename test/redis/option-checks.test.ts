@@ -1,0 +1,53 @@
+// Option checks need no Redis: they run at construction, before any command.
+import { describe, expect, test } from 'vitest';
+import { InvalidOptionError } from '../../src/core/options.js';
+import { RedisDedupeStore, RedisTaskEventHub } from '../../src/redis/index.js';
+
+const client = {
+  sendCommand: async () => {
+    throw new Error('no command may be sent');
+  },
+};
+const subscriber = { subscribe: async () => {}, unsubscribe: async () => {} };
+const BAD = [0.5, -1, Number.NaN, Number.POSITIVE_INFINITY];
+
+function refusal(make: () => unknown): InvalidOptionError {
+  let caught: unknown;
+  try {
+    make();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(InvalidOptionError);
+  return caught as InvalidOptionError;
+}
+
+describe.each([
+  ['RedisDedupeStore', (o: object) => new RedisDedupeStore({ client, ...o })],
+  ['RedisTaskEventHub', (o: object) => new RedisTaskEventHub({ publisher: client, subscriber, ...o })],
+] as const)('%s options', (name, make) => {
+  const table: Record<string, readonly number[]> =
+    name === 'RedisDedupeStore'
+      ? {
+          ttlSeconds: [...BAD, 0, 72 * 3_600 - 1],
+          leaseSeconds: [...BAD, 0],
+          timeoutMs: [...BAD, 0, 2_147_483_648],
+        }
+      : { keepSeconds: [...BAD, 0], timeoutMs: [...BAD, 0, 2_147_483_648] };
+
+  test.each(Object.entries(table))('refuses %s [%s], naming it and the value', (option, values) => {
+    for (const value of values) {
+      const error = refusal(() => make({ [option]: value }));
+      expect(error.option).toBe(`${name}.${option}`);
+      expect(Object.is(error.value, value)).toBe(true);
+    }
+  });
+
+  test('takes the edges of each range', () => {
+    const edges =
+      name === 'RedisDedupeStore'
+        ? { ttlSeconds: 72 * 3_600, leaseSeconds: 1, timeoutMs: 2_147_483_647 }
+        : { keepSeconds: 1, timeoutMs: 1 };
+    expect(() => make(edges)).not.toThrow();
+  });
+});

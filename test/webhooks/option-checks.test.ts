@@ -1,0 +1,62 @@
+import { describe, expect, test } from 'vitest';
+import { InvalidOptionError } from '../../src/core/options.js';
+import {
+  createNodeWebhookHandler,
+  createWebhookHandler,
+  MemoryDedupeStore,
+} from '../../src/webhooks/index.js';
+import { SECRETS } from './fixtures.js';
+
+const BAD = [0.5, -1, Number.NaN, Number.POSITIVE_INFINITY];
+
+function refusal(make: () => unknown): InvalidOptionError {
+  let caught: unknown;
+  try {
+    make();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(InvalidOptionError);
+  return caught as InvalidOptionError;
+}
+
+describe('MemoryDedupeStore options', () => {
+  test.each([
+    ['maxEntries', [...BAD, 0]],
+    ['ttlMs', [...BAD, 0, 2_147_483_648]],
+  ] as const)('refuses %s [%s], naming it and the value', (option, values) => {
+    for (const value of values) {
+      const error = refusal(() => new MemoryDedupeStore({ [option]: value }));
+      expect(error.option).toBe(`MemoryDedupeStore.${option}`);
+      expect(Object.is(error.value, value)).toBe(true);
+      expect(error.message).toContain(`MemoryDedupeStore.${option} must be`);
+    }
+  });
+
+  test('takes the smallest and largest accepted values', async () => {
+    const store = new MemoryDedupeStore({ maxEntries: 1, ttlMs: 2_147_483_647 });
+    expect(await store.claimState('a')).toBe('claimed');
+    expect(new MemoryDedupeStore({ ttlMs: 1 }).size).toBe(0);
+  });
+});
+
+describe('webhook handler options', () => {
+  test.each([
+    ['toleranceSeconds', [0.5, -1, Number.NaN, Number.POSITIVE_INFINITY]],
+    ['maxBodyBytes', [...BAD, 0]],
+  ] as const)('both handlers refuse %s [%s] at creation', (option, values) => {
+    for (const make of [createWebhookHandler, createNodeWebhookHandler]) {
+      for (const value of values) {
+        const error = refusal(() => make({ secrets: SECRETS, onEvent: () => {}, [option]: value }));
+        expect(error.option).toBe(option);
+        expect(Object.is(error.value, value)).toBe(true);
+      }
+    }
+  });
+
+  test('take toleranceSeconds 0 and maxBodyBytes 1', () => {
+    expect(() =>
+      createWebhookHandler({ secrets: SECRETS, onEvent: () => {}, toleranceSeconds: 0, maxBodyBytes: 1 }),
+    ).not.toThrow();
+  });
+});
