@@ -31,7 +31,7 @@ export interface Growth {
 export function expectLinear<T>(
   build: (n: number) => T,
   work: (input: T) => unknown,
-  { n, floorMs = 50 }: { n: number; floorMs?: number },
+  { n, floorMs = 100 }: { n: number; floorMs?: number },
 ): Growth {
   const smallInput = build(n);
   const bigInput = build(4 * n);
