@@ -16,6 +16,7 @@ import * as bundleSize from './bundle-size.js';
 import * as coldImport from './cold-import.js';
 import * as downloadRss from './download-rss.js';
 import * as embeddingsRps from './embeddings-rps.js';
+import * as errorBody from './error-body.js';
 import { buildPackage } from './lib/build.js';
 import type { BenchContext, Measurement } from './lib/context.js';
 import { type BenchResults, type Budget, describeMachine, evaluate, type Verdict } from './lib/results.js';
@@ -41,6 +42,7 @@ export const MEASUREMENTS: readonly Measurement[] = [
   { name: 'size', measure: bundleSize.measure },
   { name: 'validation', measure: validation.measure },
   { name: 'wait', measure: waitRequests.measure },
+  { name: 'errors', measure: errorBody.measure },
 ];
 
 /** Options of {@link runBench}. */

@@ -1,13 +1,76 @@
 /**
- * Removes a secret from everything an error or a log line carries. The key is replaced
- * wherever it appears, whole, so that no message, stack, body or cause can leak it.
+ * The one redactor of the SDK: everything an error or a log line carries passes through it.
+ * It removes the API key wherever it appears, the values of the secret-bearing fields of the
+ * gateway's API (a webhook endpoint's `signing_secret`, ...) in parsed bodies and in raw text,
+ * and the signature and credential parameters of presigned media URLs.
+ */
+
+/** What replaces a secret. */
+export const REDACTED = '[redacted]';
+/** What replaces a value nested deeper than the redactor walks. */
+export const TOO_DEEP = '[redacted: too deep]';
+/** Levels of nesting walked; a value below them is replaced whole, never printed. */
+export const MAX_DEPTH = 20;
+
+// The names whose values are secrets, as a field of a body, a query parameter or a header:
+// spec: Webhook endpoints — `signing_secret` (and the secrets of a rotated pair); spec:
+// Authentication — the `Authorization` header and API keys; presigned links — S3 and Google
+// `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token` (and `X-Goog-*` alike),
+// CloudFront `Signature`, `Policy`, `Key-Pair-Id`, `Expires`, Azure `sig`, a generic `token`.
+// A name ending in secret, token, password, credential, signature or api key counts
+// (`previous_secret`, `access_token`), one that merely contains it does not
+// (`completion_tokens`, `expires_at`, `key_id`).
+const NAME =
+  '(?:[\\w-]*(?:secret|token|password|passwd|credential|signature|api[_-]?key)|authorization|sig|' +
+  'expires|policy|key-pair-id)';
+const SECRET_NAME = new RegExp(`^${NAME}$`, 'i');
+// In text: the name (quoted, quoted inside a JSON string, or bare), `:` or `=`, then the value:
+// a JSON string (possibly cut short, as a quoted body is), the same escaped inside a JSON
+// string, a single-quoted string, or a bare word up to the next separator. Each part consumes
+// its characters in one pass (no two of its alternatives can take the same character), so the
+// cost is linear in the text.
+const VALUE =
+  '"(?:[^"\\\\]|\\\\[^])*"?|\\\\"(?:[^"\\\\]|\\\\[^"])*(?:\\\\")?|' +
+  "'(?:[^'\\\\]|\\\\[^])*'?|[^\\s\"',;&#<>{}\\[\\]\\\\]*";
+const SECRET_IN_TEXT = new RegExp(
+  `(?<![\\w-])(\\\\?["']?)(${NAME})\\1(\\s*[:=]\\s*)((?:bearer|basic)\\s+)?(${VALUE})`,
+  'gi',
+);
+
+/** Whether a field or parameter of that name holds a secret: `signing_secret`, `X-Amz-Signature`, ... */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/**
+ * Masks the values of secret-bearing fields in raw text: JSON (`"signing_secret":"whsec_..."`,
+ * even cut short), form or query strings (`?X-Amz-Signature=...&`), headers (`authorization:
+ * Bearer ...`). The names and everything else are kept. Linear in the text's length.
+ */
+export function redactText(text: string): string {
+  return text.replace(SECRET_IN_TEXT, (match, quote: string, name: string, separator: string, ...rest) => {
+    const scheme = (rest[0] as string | undefined) ?? '';
+    const value = rest[1] as string;
+    if (!value) return match;
+    const open = /^\\?["']/.exec(value)?.[0] ?? '';
+    const close = open && value.length > open.length && value.endsWith(open) ? open : '';
+    return `${quote}${name}${quote}${separator}${scheme}${open}${REDACTED}${close}`;
+  });
+}
+
+/**
+ * Removes the API key and every other secret the redactor knows (see {@link redactText}) from
+ * a value, in place: strings anywhere in it, the message and stack of errors and their causes,
+ * and the values of secret-bearing fields. Anything nested deeper than {@link MAX_DEPTH} levels
+ * is replaced by {@link TOO_DEEP}.
  */
 export function createRedactor(secret: string): <T>(value: T) => T {
-  const marker = '[redacted]';
-  const scrub = (text: string) => (secret && text.includes(secret) ? text.split(secret).join(marker) : text);
+  const scrub = (text: string) =>
+    redactText(secret && text.includes(secret) ? text.split(secret).join(REDACTED) : text);
   const walk = (value: unknown, seen: WeakSet<object>, depth: number): unknown => {
-    if (typeof value === 'string') return scrub(value);
-    if (!value || typeof value !== 'object' || depth > 20 || seen.has(value)) return value;
+    if (typeof value === 'string') return depth > MAX_DEPTH ? TOO_DEEP : scrub(value);
+    if (!value || typeof value !== 'object' || seen.has(value)) return value;
+    if (depth > MAX_DEPTH) return TOO_DEEP;
     seen.add(value);
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) value[i] = walk(value[i], seen, depth + 1);
@@ -17,8 +80,9 @@ export function createRedactor(secret: string): <T>(value: T) => T {
       const error = value as Error & { cause?: unknown };
       for (const key of ['message', 'stack'] as const) {
         const text = error[key];
-        if (typeof text === 'string' && text.includes(secret)) {
-          Object.defineProperty(error, key, { value: scrub(text), configurable: true, writable: true });
+        const clean = typeof text === 'string' ? scrub(text) : text;
+        if (clean !== text) {
+          Object.defineProperty(error, key, { value: clean, configurable: true, writable: true });
         }
       }
       if (error.cause !== undefined) walk(error.cause, seen, depth + 1);
@@ -28,14 +92,18 @@ export function createRedactor(secret: string): <T>(value: T) => T {
       if (value instanceof Error && (key === 'message' || key === 'stack')) continue;
       const descriptor = Object.getOwnPropertyDescriptor(value, key);
       if (!descriptor || !('value' in descriptor)) continue;
-      const next = walk(descriptor.value, seen, depth + 1);
-      if (next !== descriptor.value && (descriptor.writable || descriptor.configurable)) {
+      const current = descriptor.value;
+      const next =
+        current != null && typeof current !== 'object' && isSecretName(key)
+          ? REDACTED
+          : walk(current, seen, depth + 1);
+      if (next !== current && (descriptor.writable || descriptor.configurable)) {
         Object.defineProperty(value, key, { ...descriptor, value: next });
       }
     }
     return value;
   };
-  return <T>(value: T): T => (secret ? (walk(value, new WeakSet(), 0) as T) : value);
+  return <T>(value: T): T => walk(value, new WeakSet(), 0) as T;
 }
 
 /** Shows that a key is set without showing it: `mgw_…9f2c`. */

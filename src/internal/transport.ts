@@ -515,7 +515,7 @@ export class Transport {
       value = JSON.parse(text);
     } catch (cause) {
       throw new InvalidResponseError(
-        `${this.describe(spec)} answered ${response.status} with a body that is not JSON: ${text.slice(0, 120)}`,
+        `${this.describe(spec)} answered ${response.status} with a body that is not JSON: ${this.redact(text).slice(0, 120)}`,
         response.status,
         response.requestId,
         { cause },
@@ -524,7 +524,7 @@ export class Transport {
     // spec: Errors — every answer is a JSON object; `null`, a bare string or number is not one.
     if (!value || typeof value !== 'object') {
       throw new InvalidResponseError(
-        `${this.describe(spec)} answered ${response.status} with JSON that is not an object: ${text.slice(0, 120)}`,
+        `${this.describe(spec)} answered ${response.status} with JSON that is not an object: ${this.redact(text).slice(0, 120)}`,
         response.status,
         response.requestId,
       );

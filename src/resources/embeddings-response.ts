@@ -47,10 +47,15 @@ export function decodeBase64Embedding(value: string): number[] {
   return out;
 }
 
+// An object is NaN, not Number(object): an answer's object may shadow toString and valueOf
+// with non-functions, and converting it would throw a TypeError.
+const toNumber = (value: unknown): number =>
+  value !== null && typeof value === 'object' ? Number.NaN : Number(value);
+
 /** The vector as numbers: a list that already holds only numbers is kept, not copied. */
 function numbers(list: unknown[]): number[] {
   for (let i = 0; i < list.length; i++) {
-    if (typeof list[i] !== 'number') return list.map(Number);
+    if (typeof list[i] !== 'number') return list.map(toNumber);
   }
   return list as number[];
 }
@@ -85,7 +90,7 @@ export function toEmbeddingsResponse(
         : Array.isArray(vector)
           ? numbers(vector)
           : Array.isArray(entry)
-            ? (entry as unknown[]).map(Number)
+            ? (entry as unknown[]).map(toNumber)
             : [];
     const result: Embedding = { index: typeof item.index === 'number' ? item.index : position, embedding };
     if (typeof item.object === 'string') result.object = item.object;

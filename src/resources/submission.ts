@@ -48,7 +48,11 @@ export function toTaskSubmission(envelope: SubmissionEnvelope, operation: string
   }
   const submission: TaskSubmission = {
     task_id: first.task_id,
-    status: String(first.status ?? 'submitted'),
+    // An object status is shown as JSON: String() of an object that shadows toString throws.
+    status:
+      first.status !== null && typeof first.status === 'object'
+        ? JSON.stringify(first.status)
+        : String(first.status ?? 'submitted'),
     raw: envelope,
   };
   const requestId = (envelope as { _requestId?: string })._requestId;

@@ -126,9 +126,11 @@ export class Videos extends APIResource {
         fetch: (signal) => this.retrieve(taskId, { signal }),
         outcome: (task) =>
           task.status === 'completed' ? 'succeeded' : task.status === 'failed' ? 'failed' : 'pending',
-        failure: (task) => ({
-          code: task.error?.code ?? undefined,
-          message: task.error?.message ?? undefined,
+        // Strings only: the error's fields go into TaskFailedError's message, and an object
+        // there (one that shadows toString) would throw instead.
+        failure: ({ error }) => ({
+          code: typeof error?.code === 'string' ? error.code : undefined,
+          message: typeof error?.message === 'string' ? error.message : undefined,
         }),
         defaultInterval: (task) =>
           (interval ??= videoPollInterval(typeof task?.model === 'string' ? task.model : undefined)),

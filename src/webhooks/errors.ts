@@ -4,7 +4,8 @@ import { MediaGatewayError } from '../core/base-error.js';
  * Why a delivery failed verification.
  * - `missing_header`: one of `X-Service-Event-ID`, `X-Service-Timestamp`, `X-Service-Signature` is absent or empty.
  * - `malformed_signature`: `X-Service-Signature` is not `v1=<64 lowercase hex>,kid=<key_id>`.
- * - `timestamp_out_of_tolerance`: `X-Service-Timestamp` is not integer Unix seconds, or too far from now.
+ * - `timestamp_out_of_tolerance`: `X-Service-Timestamp` is not integer Unix seconds, or too far from now,
+ *   or the clock gave no usable time (`NaN`, an invalid `Date`).
  * - `unknown_key`: no secret was given for the signature's `kid`.
  * - `signature_mismatch`: wrong secret, or the body is not the raw bytes as sent.
  * - `event_id_mismatch`: `X-Service-Event-ID` differs from the body's `id`.

@@ -164,7 +164,8 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
         if (!(error instanceof WebhookVerificationError)) throw error;
         report(error);
         // spec: Events — a 4xx other than 410 is retried; 410 would pause the endpoint.
-        return { status: 400, body: errorBody('webhook_verification_failed', error.message, error.reason) };
+        // The reason (unknown key, bad signature, clock) is for the receiver (onError), not the sender.
+        return { status: 400, body: errorBody('webhook_verification_failed', 'verification failed') };
       }
       // spec: Events — item 4, answered only after the signature verified.
       if (event.type === 'webhook.endpoint_verification') {

@@ -123,7 +123,8 @@ export function parseSignatureHeader(value: string): { signature: string; keyId:
 /**
  * Checks `X-Service-Timestamp`: integer Unix seconds, at most `toleranceSeconds` from `now`
  * in either direction.
- * @throws {WebhookVerificationError} `timestamp_out_of_tolerance`
+ * @throws {WebhookVerificationError} `timestamp_out_of_tolerance`, also when `now` (or the
+ * system clock) is not a finite time.
  */
 export function checkTimestamp(text: string, toleranceSeconds = 300, now?: number | Date): void {
   if (!(toleranceSeconds >= 0)) throw new MediaGatewayError('toleranceSeconds must be a number >= 0');
@@ -135,7 +136,8 @@ export function checkTimestamp(text: string, toleranceSeconds = 300, now?: numbe
   }
   const seconds = now instanceof Date ? now.getTime() / 1000 : (now ?? Date.now() / 1000);
   const skew = seconds - Number(text);
-  if (Math.abs(skew) > toleranceSeconds) {
+  // Fails closed: written so that NaN (an invalid Date, a broken clock) is never within tolerance.
+  if (!(Math.abs(skew) <= toleranceSeconds)) {
     throw fail(
       'timestamp_out_of_tolerance',
       `X-Service-Timestamp is ${Math.round(skew)} s from now, over ${toleranceSeconds} s; check the clock`,
@@ -170,9 +172,12 @@ export function normalizeSecrets(secrets: WebhookSecrets): Map<string, string> {
  * @throws {MediaGatewayError} when no usable secret is given.
  */
 export function secretFor(secrets: WebhookSecrets, keyId: string): string | undefined {
-  // Only a record holds a string under a key ID: an array's entries and prototype members do not.
+  // Own entries only: `kid=toString` or `kid=__proto__` must not reach Object.prototype, nor a
+  // key a polluted prototype holds. An array's own entries are objects, not strings.
   const secret =
-    typeof secrets === 'object' ? (secrets as Record<string, unknown> | null)?.[keyId] : undefined;
+    secrets && typeof secrets === 'object' && Object.hasOwn(secrets, keyId)
+      ? (secrets as Record<string, unknown>)[keyId]
+      : undefined;
   if (typeof secret === 'string' && secret) return secret;
   return normalizeSecrets(secrets).get(keyId);
 }

@@ -142,7 +142,7 @@ describe.each(frameworks)('examples/webhooks-$name.ts', ({ name, main, serve: st
 
       const forged = await post(delivery(taskEvent('evt_b'), 'whsec_wrong'));
       expect(forged.status).toBe(400);
-      expect(await forged.json()).toMatchObject({ error: { reason: 'signature_mismatch' } });
+      expect(await forged.json()).toMatchObject({ error: { type: 'webhook_verification_failed' } });
       const reserialized = delivery(taskEvent('evt_c'));
       const tampered = await post({
         ...reserialized,

@@ -86,12 +86,16 @@ describe('createWebhookHandler', () => {
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text).not.toContain('ch_123');
-    expect(JSON.parse(text)).toMatchObject({ error: { type: 'webhook_verification_failed', reason } });
+    // The reason goes to onError only: the sender learns nothing about which check failed.
+    expect(JSON.parse(text)).toEqual({
+      error: { type: 'webhook_verification_failed', message: 'verification failed' },
+    });
     expect(errors[0]).toBeInstanceOf(WebhookVerificationError);
+    expect((errors[0] as WebhookVerificationError).reason).toBe(reason);
   });
 
   test('a tampered event is answered 400 (never 2xx, never 410) and onEvent is not called', async () => {
-    const { handler, onEvent } = setup();
+    const { handler, onEvent, errors } = setup();
     const req = signedRequest(null, { body: JSON.stringify(completedEvent()) });
     const tampered = new Request(URL_, {
       method: 'POST',
@@ -100,7 +104,8 @@ describe('createWebhookHandler', () => {
     });
     const res = await handler(tampered);
     expect(res.status).toBe(400);
-    expect((await res.json()).error.reason).toBe('signature_mismatch');
+    expect((await res.json()).error.reason).toBeUndefined();
+    expect((errors[0] as WebhookVerificationError).reason).toBe('signature_mismatch');
     expect(onEvent).not.toHaveBeenCalled();
   });
 

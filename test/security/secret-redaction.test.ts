@@ -1,0 +1,190 @@
+import { inspect } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import { MediaGateway } from '../../src/client.js';
+import { InvalidResponseError } from '../../src/core/errors.js';
+import { createRedactor, MAX_DEPTH, redactText, TOO_DEEP } from '../../src/internal/redact.js';
+import { drain, startRawServer } from '../helpers/raw-server.js';
+import { rejection } from '../helpers/rejection.js';
+
+const KEY = 'mgw_live_SECRET_4f9a1c2e7b6d5a3f';
+const SIGNING_SECRET = 'whsec_live_9c1d7e3b5a2f4068';
+
+/** Every way an error is printed or shipped to a log. */
+function everythingAbout(error: unknown): string {
+  const e = error as Error & { toJSON?: () => unknown; cause?: unknown };
+  return [
+    e.message,
+    e.stack,
+    String(e),
+    JSON.stringify(e),
+    JSON.stringify(e.toJSON?.()),
+    inspect(e, { depth: 30, showHidden: true }),
+  ].join('\n');
+}
+
+/** A client whose gateway answers every request with `status` and `body` as given. */
+async function answering(status: number, body: string, logger?: (line: string) => void) {
+  const server = await startRawServer(async (req, res) => {
+    await drain(req);
+    res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+  });
+  const log = (line: string, data?: unknown) => logger?.(`${line} ${JSON.stringify(data ?? {})}`);
+  const client = new MediaGateway({
+    apiKey: KEY,
+    baseURL: server.url,
+    maxRetries: 0,
+    ...(logger ? { logger: { debug: log, info: log, warn: log, error: log } } : {}),
+  });
+  return { client, server };
+}
+
+describe('a quoted body never carries a secret into an error', () => {
+  test.each([
+    [
+      'an HTML page with the endpoint JSON cut mid-secret',
+      `<html>upstream hiccup {"endpoint":{"id":"whep_1","key_id":"kid_1"},"signing_secret":"${SIGNING_SECRET.slice(0, 20)}`,
+    ],
+    [
+      'the endpoint JSON cut inside the secret, no closing quote or brace',
+      `{"endpoint":{"id":"whep_1","key_id":"kid_1"},"signing_secret":"${SIGNING_SECRET}`,
+    ],
+    ['JSON that is a string, not an object', JSON.stringify(`signing_secret: ${SIGNING_SECRET}`)],
+    ['a form-style body', `signing_secret=${SIGNING_SECRET}&key_id=kid_1`],
+  ])('%s', async (_, body) => {
+    const { client, server } = await answering(200, body);
+    try {
+      const error = await rejection(
+        client.webhooks.endpoints.create({ url: 'https://hooks.example.com/in' }),
+      );
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      const printed = everythingAbout(error);
+      expect(printed).not.toContain(SIGNING_SECRET.slice(0, 12));
+      expect(error.message).toContain('[redacted]');
+      expect(JSON.stringify((error as unknown as InvalidResponseError).toJSON())).toContain('signing_secret');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the API key is removed before the quote is cut, so no prefix of it is left', async () => {
+    // The key starts at character 110 of the body: a 120-character cut would keep 10 of its characters.
+    const body = `${'x'.repeat(110)}${KEY} and more`;
+    const { client, server } = await answering(200, body);
+    try {
+      const error = await rejection(client.webhooks.endpoints.rotateSecret('whep_1'));
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(everythingAbout(error)).not.toContain(KEY.slice(0, 10));
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a 25-deep error body with the key at the bottom is masked, not printed', async () => {
+    let body: unknown = { echoed: `Bearer ${KEY}`, signing_secret: SIGNING_SECRET };
+    for (let i = 0; i < 25; i++) body = { nested: body };
+    const { client, server } = await answering(
+      400,
+      JSON.stringify({ code: 'bad', message: 'x', data: body }),
+    );
+    try {
+      const error = await rejection(client.webhooks.endpoints.rotateSecret('whep_1'));
+      expect(error.status).toBe(400);
+      const printed = `${everythingAbout(error)}\n${JSON.stringify(error.body)}`;
+      expect(printed).not.toContain(KEY);
+      expect(printed).not.toContain(SIGNING_SECRET);
+      expect(JSON.stringify(error.body)).toContain(TOO_DEEP);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the redactor', () => {
+  test('replaces what lies below its depth limit, objects and strings alike', () => {
+    let deep: Record<string, unknown> = { key: KEY, note: 'harmless' };
+    for (let i = 0; i < 25; i++) deep = { nested: deep };
+    const redacted = createRedactor(KEY)(deep);
+    const text = JSON.stringify(redacted);
+    expect(text).not.toContain(KEY);
+    expect(text).toContain(TOO_DEEP);
+    let level: unknown = redacted;
+    for (let i = 0; i <= MAX_DEPTH; i++) level = (level as { nested: unknown }).nested;
+    expect(level).toBe(TOO_DEEP);
+  });
+
+  test('masks secret-bearing fields by name in parsed bodies, keeps the rest', () => {
+    const body = {
+      endpoint: { id: 'whep_1', key_id: 'kid_1', url: 'https://hooks.example.com/in' },
+      signing_secret: SIGNING_SECRET,
+      previous_secret: 'whsec_old',
+      usage: { completion_tokens: 42 },
+      outputs: [{ url: 'https://gw.example/v1/videos/t/content', expires_at: null }],
+    };
+    expect(createRedactor(KEY)(structuredClone(body))).toEqual({
+      ...body,
+      signing_secret: '[redacted]',
+      previous_secret: '[redacted]',
+    });
+  });
+
+  test.each([
+    ['"signing_secret":"whsec_abc","key_id":"kid_1"', '"signing_secret":"[redacted]","key_id":"kid_1"'],
+    ['{"signing_secret": "whsec_ab\\"c"}', '{"signing_secret": "[redacted]"}'],
+    ['{\\"signing_secret\\":\\"whsec_abc\\"}', '{\\"signing_secret\\":\\"[redacted]\\"}'],
+    ['"signing_secret":"whsec_cut', '"signing_secret":"[redacted]'],
+    ["secret='abc' api_key=k1", "secret='[redacted]' api_key=[redacted]"],
+    ['authorization: Bearer sk_123', 'authorization: Bearer [redacted]'],
+    [
+      '"completion_tokens": 12, "expires_at": 3, "key_id": "kid"',
+      '"completion_tokens": 12, "expires_at": 3, "key_id": "kid"',
+    ],
+  ])('%s', (text, expected) => {
+    expect(redactText(text)).toBe(expected);
+  });
+});
+
+describe('logged URLs keep their path and plain parameters, not their signature', () => {
+  const presigned =
+    '/media/out%201.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAEXAMPLE%2F20261125%2Fus-east-1' +
+    '&X-Amz-Date=20261125T135500Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host' +
+    '&X-Amz-Security-Token=FQoGZXIvYXdzEXAMPLE&X-Amz-Signature=0f1e2d3c4b5a69788796a5b4c3d2e1f0&w=1280';
+  const cdn =
+    '/c/a.png?Expires=1764079200&Signature=abc~XYZ_123&Key-Pair-Id=K2JCJMDEHXQW5F&sig=zz9&token=tk1&q=hd';
+
+  test.each([
+    [
+      'an S3 presigned link',
+      presigned,
+      ['AKIAEXAMPLE', 'FQoGZXIvYXdzEXAMPLE', '0f1e2d3c4b5a69788796a5b4c3d2e1f0'],
+    ],
+    ['a CloudFront-style link', cdn, ['1764079200', 'abc~XYZ_123', 'K2JCJMDEHXQW5F', 'zz9', 'tk1']],
+  ])('%s', async (_, path, secrets) => {
+    const lines: string[] = [];
+    const server = await startRawServer(async (req, res) => {
+      await drain(req);
+      res.writeHead(200, { 'content-type': 'image/png' }).end('png');
+    });
+    try {
+      const client = new MediaGateway({
+        apiKey: KEY,
+        baseURL: 'https://gw.example',
+        maxRetries: 0,
+        logger: { debug: (line, data) => lines.push(`${line} ${JSON.stringify(data ?? {})}`) },
+      });
+      const download = await client.images.download(`${server.url}${path}`);
+      expect(Buffer.from(await download.arrayBuffer()).toString()).toBe('png');
+      // The request itself went out whole.
+      expect(server.received[0]?.path).toBe(path);
+      const log = lines.join('\n');
+      expect(lines.filter((l) => l.startsWith('→ GET') || l.startsWith('← 200 GET'))).toHaveLength(2);
+      for (const secret of secrets) expect(log).not.toContain(secret);
+      expect(log).toContain(`${server.url}${path.slice(0, path.indexOf('?'))}?`);
+      expect(log).toContain('[redacted]');
+      for (const plain of ['X-Amz-Date=20261125T135500Z', 'X-Amz-SignedHeaders=host', 'w=1280', 'q=hd']) {
+        if (path.includes(plain)) expect(log).toContain(plain);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
