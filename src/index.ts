@@ -27,6 +27,7 @@ export {
   ConflictError,
   ContentModerationError,
   type ErrorFields,
+  FileWriteError,
   InternalServerError,
   InvalidResponseError,
   MediaExpiredError,

@@ -404,6 +404,47 @@ export class WaitTimeoutError extends MediaGatewayError {
 }
 
 /**
+ * `MediaDownload.saveTo` could not write the file: the folder is missing or cannot be written,
+ * the path names a folder, or a write failed (disk full). When it is raised before any byte
+ * was written (a missing folder, a folder as the target), the download is still unread and
+ * can be saved elsewhere. Never retried: repeating the same write fails the same way.
+ *
+ * @example
+ * try { await video.saveTo('/missing/dir/video.mp4') }
+ * catch (e) { if (e instanceof FileWriteError) await video.saveTo('./video.mp4') }
+ */
+export class FileWriteError extends MediaGatewayError {
+  /** Always `'FileWriteError'`. */
+  override readonly name = 'FileWriteError';
+  /** The path that was to be written, as given. */
+  readonly path: string;
+  /** The system error code behind it (`ENOENT`, `EISDIR`, `ENOSPC`, ...), when there is one. */
+  readonly code: string | undefined;
+  /** Whether the download is still unread, so `saveTo` can be called again with another path. */
+  readonly unread: boolean;
+
+  /**
+   * @param path - the path that was to be written.
+   * @param reason - what failed, in words.
+   * @param init - `unread`: whether the body is still unread; `cause`: the `fs` error.
+   */
+  constructor(path: string, reason: string, init: { unread: boolean; cause?: unknown }) {
+    super(
+      `saveTo: ${path} ${reason}${init.unread ? '; nothing was read from the download, which can be saved elsewhere' : ''}`,
+      { cause: init.cause },
+    );
+    this.path = path;
+    this.code = systemCode(init.cause);
+    this.unread = init.unread;
+  }
+}
+
+function systemCode(cause: unknown): string | undefined {
+  const code = (cause as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
  * Parses `Retry-After` (seconds or an HTTP date) into milliseconds from `now`.
  *
  * @returns the delay in milliseconds (0 for a date in the past), or `undefined` when the value

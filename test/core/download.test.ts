@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, test } from 'vitest';
 import { MediaDownload } from '../../src/core/download.js';
-import { APIConnectionError, APIUserAbortError } from '../../src/core/errors.js';
+import { APIConnectionError, APIUserAbortError, FileWriteError } from '../../src/core/errors.js';
 
 // The CommonJS module object: fs.WriteStream opens files through it, and it can be patched.
 const fs: typeof import('node:fs') = createRequire(import.meta.url)('node:fs');
@@ -69,7 +69,7 @@ describe('MediaDownload', () => {
     expect(existsSync(join(dir, 'c.mp4'))).toBe(false);
   });
 
-  test('an abort while saving is an APIUserAbortError, and a write failure stays the fs error', async () => {
+  test('an abort while saving is an APIUserAbortError; a folder that cannot be written is a FileWriteError', async () => {
     const aborted = new Readable({ read() {} });
     aborted.destroy(Object.assign(new Error('aborted'), { name: 'AbortError' }));
     await expect(new MediaDownload(aborted, {}).saveTo(join(dir, 'd.mp4'))).rejects.toBeInstanceOf(
@@ -77,7 +77,8 @@ describe('MediaDownload', () => {
     );
     const fine = new MediaDownload(chunks(['x']), {});
     const error = await fine.saveTo(join(dir, 'missing-folder', 'e.mp4')).catch((e: unknown) => e);
-    expect((error as { code?: string }).code).toBe('ENOENT');
+    expect(error).toBeInstanceOf(FileWriteError);
+    expect(error).toMatchObject({ code: 'ENOENT', unread: true });
   });
 
   test('arrayBuffer and body read the bytes; a second read is refused', async () => {
