@@ -27,6 +27,7 @@ export {
   ConflictError,
   ContentModerationError,
   type ErrorFields,
+  FileInputError,
   FileWriteError,
   InternalServerError,
   InvalidResponseError,
