@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -7,8 +7,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { MediaDownload } from '../../src/core/download.js';
 import { APIConnectionError, APIUserAbortError, FileWriteError } from '../../src/core/errors.js';
 
-// The CommonJS module object: fs.WriteStream opens files through it, and it can be patched.
-const fs: typeof import('node:fs') = createRequire(import.meta.url)('node:fs');
+// The CommonJS module object: patched, then synced into the ESM bindings the SDK imports.
+const fsp: typeof import('node:fs/promises') = createRequire(import.meta.url)('node:fs/promises');
 const dir = mkdtempSync(join(tmpdir(), 'mediagw-download-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -42,22 +42,23 @@ describe('MediaDownload', () => {
     expect(readdirSync(dir).filter((f) => f.includes('b.mp4'))).toEqual([]);
   });
 
-  test('a transfer that fails before the file is even opened leaves nothing behind', async () => {
-    // Slow the file's open down, so the transfer fails while the write stream is still opening.
-    const open = fs.open;
-    const slowOpen = ((...args: Parameters<typeof fs.open>) => {
-      setTimeout(() => (open as (...a: unknown[]) => void)(...args), 30);
-    }) as typeof fs.open;
-    fs.open = slowOpen;
+  test('a transfer that fails while the file is still being created leaves nothing behind', async () => {
+    // Slow the file's creation down, so the transfer fails while it is under way.
+    const open = fsp.open;
+    fsp.open = (async (...args: Parameters<typeof fsp.open>) => {
+      await new Promise((r) => setTimeout(r, 30));
+      return open(...args);
+    }) as typeof fsp.open;
+    syncBuiltinESMExports();
     try {
       const failing = new Readable({ read() {} });
       failing.destroy(new Error('reset'));
       await expect(new MediaDownload(failing, {}).saveTo(join(dir, 'early.mp4'))).rejects.toThrow('reset');
     } finally {
-      fs.open = open;
+      fsp.open = open;
+      syncBuiltinESMExports();
     }
-    await new Promise((r) => setTimeout(r, 100));
-    expect(readdirSync(dir).filter((f) => f.includes('early'))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.includes('early') || f.endsWith('.part'))).toEqual([]);
   });
 
   test('a body shorter than its Content-Length is an error and leaves no file', async () => {
