@@ -243,7 +243,7 @@ async function createTemporary(path: string, mode: number): Promise<{ path: stri
     } catch (error) {
       const code = (error as { code?: string }).code;
       if ((code === 'EEXIST' || code === 'ELOOP') && attempt < NAME_TRIES) continue;
-      throw refuse(`cannot be written: the folder ${folder} ${folderProblem(error)}`, error);
+      throw refuse(`cannot be written: its folder ${folderProblem(error)}`, error);
     }
   }
 }
