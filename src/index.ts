@@ -28,6 +28,8 @@ export {
   ConflictError,
   ContentModerationError,
   type ErrorFields,
+  FileInputError,
+  FileWriteError,
   InternalServerError,
   InvalidResponseError,
   MediaExpiredError,

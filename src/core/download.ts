@@ -1,9 +1,11 @@
-import { createWriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { APIConnectionError, APIUserAbortError, MediaGatewayError } from './errors.js';
+import { APIConnectionError, APIUserAbortError, FileWriteError, MediaGatewayError } from './errors.js';
+import { checkCount } from './options.js';
 
 /** Progress of a download being saved. */
 export interface DownloadProgress {
@@ -17,6 +19,12 @@ export interface DownloadProgress {
 export interface SaveOptions {
   /** Called as bytes are written. */
   onProgress?: ((progress: DownloadProgress) => void) | undefined;
+  /**
+   * Permission bits of the new file, less the process's umask: a whole number from 0 to 0o777,
+   * e.g. `0o600` for media only this user may read.
+   * @default 0o666 (with the usual umask 022: readable by all, writable by the owner)
+   */
+  mode?: number | undefined;
 }
 
 /**
@@ -51,11 +59,15 @@ export class MediaDownload {
   }
 
   private take(): Readable {
-    const source = this.source;
-    if (!source)
-      throw new MediaGatewayError('This download was already read; each MediaDownload is read once.');
+    const source = this.ensureUnread();
     this.source = undefined;
     return source;
+  }
+
+  private ensureUnread(): Readable {
+    if (!this.source)
+      throw new MediaGatewayError('This download was already read; each MediaDownload is read once.');
+    return this.source;
   }
 
   /**
@@ -102,13 +114,28 @@ export class MediaDownload {
   }
 
   /**
-   * Streams the file to `path` through a temporary file in the same folder, renamed into
-   * place when complete: a failed download leaves no partial file behind.
+   * Streams the file to `path` through a temporary file in the same folder, renamed over `path`
+   * when complete: a failed download leaves no partial file behind, and an existing file at
+   * `path` is replaced whole (a link there is replaced, never written through).
+   *
+   * The temporary file is created exclusively (`O_CREAT | O_EXCL`, and `O_NOFOLLOW` where the
+   * system has it) under a random name (`.mediagw-<uuid>.part`), so nothing planted in the folder
+   * (a link or a file at a guessed name) can redirect the write. It is created with `mode`, less
+   * the process's umask, like any new file.
+   *
+   * The folder and the target are checked before any byte is read: when they fail, the download
+   * is still unread and can be saved elsewhere.
    *
    * @returns the path and the number of bytes written.
-   * @throws APIConnectionError when the transfer breaks off or ends short of `Content-Length`;
-   * APIUserAbortError when the caller's signal aborts it; MediaGatewayError when the download
-   * was already read; the `fs` error when the folder cannot be written.
+   * @throws FileWriteError when the folder is missing or cannot be written, `path` names a
+   * folder, or a write fails (never retried; `unread` says whether the download can be saved
+   * elsewhere); APIConnectionError when the transfer breaks off or ends short of
+   * `Content-Length`; APIUserAbortError when the caller's signal aborts it; InvalidOptionError
+   * for a `mode` that is not a permission mode; MediaGatewayError when the download was already
+   * read.
+   * @example
+   * try { await video.saveTo('/mnt/media/video.mp4') }
+   * catch (e) { if (e instanceof FileWriteError && e.unread) await video.saveTo('./video.mp4'); else throw e }
    */
   async saveTo(
     path: string,
@@ -119,8 +146,26 @@ export class MediaDownload {
     /** Bytes written. */
     bytes: number;
   }> {
-    const source = this.take();
-    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.part`);
+    const mode = checkCount('mode', options.mode, 0, 0o777) ?? 0o666;
+    const waiting = this.ensureUnread();
+    // The body may fail while the file is created: keep that from being an uncaught 'error'
+    // event; the pipeline below reads it from the stream's state.
+    const hold = () => undefined;
+    waiting.on('error', hold);
+    let temporary: { path: string; handle: FileHandle };
+    let source: Readable;
+    try {
+      temporary = await createTemporary(path, mode);
+    } finally {
+      waiting.off('error', hold);
+    }
+    try {
+      source = this.take(); // a concurrent read may have taken it while the file was created
+    } catch (error) {
+      await temporary.handle.close().catch(() => undefined);
+      await unlink(temporary.path).catch(() => undefined);
+      throw error;
+    }
     let bytes = 0;
     const total = this.contentLength;
     const counter = new Transform({
@@ -130,30 +175,99 @@ export class MediaDownload {
         done(null, chunk);
       },
     });
-    const file = createWriteStream(temporary);
-    let fileError: unknown;
-    file.once('error', (error) => {
-      fileError = error;
+    const file = temporary.handle.createWriteStream();
+    // Whichever fails first is the cause: a failing source destroys the file stream with its
+    // error, and a failing write destroys the source with the write's error.
+    const failed: { first?: 'source' | 'file' } = source.errored ? { first: 'source' } : {};
+    source.once('error', () => {
+      failed.first ??= 'source';
+    });
+    file.once('error', () => {
+      failed.first ??= 'file';
     });
     try {
       await pipeline(source, counter, file);
       if (total !== undefined && bytes !== total) {
         throw new APIConnectionError(`The download ended after ${bytes} of ${total} bytes`);
       }
-      await rename(temporary, path);
+      await rename(temporary.path, path).catch((error: unknown) => {
+        throw new FileWriteError(path, `could not be replaced: ${describeFsError(error)}`, {
+          unread: false,
+          cause: error,
+        });
+      });
     } catch (caught) {
-      // Newer Node versions hand the source's error on to the file stream too: only an error
-      // the file raised on its own (a folder that cannot be written) stays the fs error.
-      const fromFile = caught === fileError && caught !== source.errored;
-      const error = fromFile ? caught : transferError(caught, bytes);
-      // The file may still be opening when a transfer breaks off at once: wait for the stream
-      // to close, or the unlink would run before the file exists and leave it behind.
-      if (!file.closed) await new Promise<void>((done) => file.once('close', () => done()));
-      await unlink(temporary).catch(() => undefined);
+      const error =
+        failed.first === 'file'
+          ? new FileWriteError(path, `could not be written: ${describeFsError(caught)}`, {
+              unread: false,
+              cause: caught,
+            })
+          : transferError(caught, bytes);
+      // Wait for the stream to close its descriptor before the unlink, so nothing is left open.
+      if (!file.closed) {
+        file.destroy();
+        await new Promise<void>((done) => file.once('close', () => done()));
+      }
+      await unlink(temporary.path).catch(() => undefined);
       throw error;
     }
     return { path, bytes };
   }
+}
+
+/** Exclusive creation; never through a link at the temporary path (O_EXCL alone refuses one too). */
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+/** Names tried when one is taken: a random name is taken only if someone planted it. */
+const NAME_TRIES = 5;
+
+/**
+ * Checks the target and creates the temporary file beside it, before any byte of the download
+ * is read, so a failure here leaves the download unread.
+ */
+async function createTemporary(path: string, mode: number): Promise<{ path: string; handle: FileHandle }> {
+  const refuse = (reason: string, cause?: unknown) =>
+    new FileWriteError(path, reason, { unread: true, cause });
+  if (typeof path !== 'string' || path === '') throw refuse('is not a file path');
+  if (path.endsWith('/') || path.endsWith(sep)) throw refuse('names a folder, not a file');
+  const target = await lstat(path).catch((error: { code?: string }) => {
+    if (error.code === 'ENOENT') return undefined; // a new file; the folder is checked below
+    throw refuse(`cannot be checked: ${describeFsError(error)}`, error);
+  });
+  if (target?.isDirectory()) throw refuse('is a folder, not a file');
+  const folder = dirname(path);
+  for (let attempt = 1; ; attempt++) {
+    const temporary = join(folder, `.mediagw-${randomUUID()}.part`);
+    try {
+      return { path: temporary, handle: await open(temporary, CREATE_FLAGS, mode) };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if ((code === 'EEXIST' || code === 'ELOOP') && attempt < NAME_TRIES) continue;
+      throw refuse(`cannot be written: its folder ${folderProblem(error)}`, error);
+    }
+  }
+}
+
+function folderProblem(error: unknown): string {
+  switch ((error as { code?: string }).code) {
+    case 'ENOENT':
+      return 'does not exist (ENOENT)';
+    case 'ENOTDIR':
+      return 'is not a folder (ENOTDIR)';
+    case 'EACCES':
+    case 'EPERM':
+      return `may not be written (${(error as { code: string }).code})`;
+    case 'EEXIST':
+      return 'holds files at every temporary name tried (EEXIST)';
+    default:
+      return `refused a new file: ${describeFsError(error)}`;
+  }
+}
+
+function describeFsError(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
 }
 
 /** Maps a failure of the transfer itself to the SDK's errors; the SDK's own errors pass as they are. */

@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, openAsBlob, type ReadStream, rmSync } from 'node:fs';
-import { stat, unlink } from 'node:fs/promises';
+import { constants, openAsBlob, type ReadStream, rmSync } from 'node:fs';
+import { type FileHandle, open, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
-import { rememberFileOnDisk } from '../internal/disk-file.js';
-import { blobReader, IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../internal/image-header.js';
+import { rememberFileOnDisk, whyUnreadable } from '../internal/disk-file.js';
+import {
+  type ByteReader,
+  blobReader,
+  IMAGE_MIME_TYPES,
+  SNIFF_BYTES,
+  sniffImageFormat,
+} from '../internal/image-header.js';
 import { defaultName, defaultNameForType, OCTET_STREAM, sniffType } from '../internal/upload-file.js';
-import { MediaGatewayError, RequestValidationError } from './errors.js';
+import { APIUserAbortError, FileInputError } from './errors.js';
 
 /**
  * A file to upload: a `Blob`/`File`, a `Buffer`/`Uint8Array`/`ArrayBuffer`, an `fs.ReadStream`,
@@ -50,33 +56,79 @@ export interface FileFromURLOptions extends FileOptions {
  * A file on disk, streamed when sent: nothing is read into memory, and its size is known without
  * reading. The file must not change until the upload is done.
  *
- * @throws the `fs` error (ENOENT, EACCES) when the path cannot be read; a `MediaGatewayError` for a directory.
+ * @throws FileInputError naming the path and the reason (`code` holds the system code) when it
+ * does not exist, may not be read, is a folder or anything else than a regular file, or is
+ * empty.
  * @example
  * await client.images.edit({ model: 'imgmodel-2', prompt: 'add a hat', image: await fileFromPath('cat.png') });
  */
 export async function fileFromPath(path: string, options: FileOptions = {}): Promise<File> {
-  const info = await stat(path);
-  if (!info.isFile()) throw new MediaGatewayError(`fileFromPath: ${path} is not a regular file`);
-  const blob = await openAsBlob(path);
-  const type = options.contentType ?? (await sniffType(blobReader(blob))) ?? '';
-  const file = new File([blob as Blob], options.filename ?? basename(path), {
-    type,
-    lastModified: info.mtimeMs,
-  });
+  const refuse = (reason: string, cause?: unknown) =>
+    new FileInputError('fileFromPath', String(path), reason, cause === undefined ? undefined : { cause });
+  if (typeof path !== 'string' || path === '') throw refuse('is not a path: pass the path of a file');
+  // Opened before anything else, so a file that may not be read is refused here and not in the
+  // middle of an upload; non-blocking, so a named pipe cannot hold the call.
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    throw refuse(whyUnreadable(error), error);
+  }
+  let info: Awaited<ReturnType<FileHandle['stat']>>;
+  let type: string;
+  try {
+    info = await handle.stat();
+    if (info.isDirectory()) throw refuse('is a folder, not a file');
+    if (!info.isFile()) throw refuse('is not a regular file (a device, pipe or socket)');
+    if (info.size === 0) throw refuse('is empty: there is nothing to upload');
+    type = options.contentType ?? (await sniffType(handleReader(handle))) ?? '';
+  } catch (error) {
+    throw error instanceof FileInputError ? error : refuse(whyUnreadable(error), error);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+  let blob: Blob;
+  try {
+    blob = (await openAsBlob(path)) as Blob;
+  } catch (error) {
+    throw refuse(whyUnreadable(error), error);
+  }
+  const file = new File([blob], options.filename ?? basename(path), { type, lastModified: info.mtimeMs });
   rememberFileOnDisk(file, { path, start: 0, size: file.size, mtimeMs: info.mtimeMs });
   return file;
+}
+
+function handleReader(handle: FileHandle): ByteReader {
+  return {
+    async read(offset, length) {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, offset);
+      return buffer.subarray(0, bytesRead);
+    },
+  };
 }
 
 /**
  * A file from base64 text or a `data:` URL (whose media type is kept). The bytes are decoded into
  * memory, so this suits images of ordinary size.
  *
- * @throws RequestValidationError when the text is not base64 or a data URL.
+ * @throws FileInputError, naming the start of the text, when it is empty, not base64 (standard
+ * or URL-safe alphabet), a data URL with malformed percent-encoding, or decodes to no bytes.
  * @example
  * const file = fileFromBase64(response.data[0].b64_json, { filename: 'result.png' });
  */
 export function fileFromBase64(base64OrDataURL: string, options: FileOptions = {}): File {
-  let payload = base64OrDataURL.trim();
+  const text: unknown = base64OrDataURL;
+  const refuse = (reason: string, cause?: unknown) =>
+    new FileInputError(
+      'fileFromBase64',
+      textStart(text),
+      reason,
+      cause === undefined ? undefined : { cause },
+    );
+  if (typeof text !== 'string') throw refuse('is not text: pass base64 text or a data: URL');
+  let payload = text.trim();
+  if (!payload) throw refuse('is empty: pass base64 text or a data: URL (data:image/png;base64,...)');
   let type = options.contentType;
   let bytes: Uint8Array | undefined;
   const dataURL = /^data:([^,]*),(.*)$/is.exec(payload);
@@ -85,21 +137,43 @@ export function fileFromBase64(base64OrDataURL: string, options: FileOptions = {
     type ??= mediaType.trim() || undefined;
     payload = dataURL[2] ?? '';
     if (!params.some((p) => p.trim().toLowerCase() === 'base64')) {
-      bytes = new TextEncoder().encode(decodeURIComponent(payload));
+      try {
+        bytes = new TextEncoder().encode(decodeURIComponent(payload));
+      } catch (error) {
+        throw refuse('is a data: URL whose percent-encoding is malformed', error);
+      }
     }
   }
   if (!bytes) {
     const compact = payload.replace(/\s+/g, '');
-    if (!compact || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) {
-      throw new RequestValidationError('fileFromBase64', [
-        { path: '', message: 'must be base64 text or a data: URL (data:image/png;base64,...)' },
-      ]);
+    if (!isBase64(compact)) {
+      throw refuse('is not base64 text or a data: URL (data:image/png;base64,...)');
     }
     bytes = Buffer.from(compact, 'base64');
   }
+  if (bytes.byteLength === 0) throw refuse('holds no bytes: there is nothing to upload');
   const format = sniffImageFormat(bytes.subarray(0, SNIFF_BYTES));
   type ??= format ? IMAGE_MIME_TYPES[format] : '';
   return new File([bytes as Uint8Array<ArrayBuffer>], options.filename ?? defaultName(format), { type });
+}
+
+/**
+ * Base64 in the standard or URL-safe alphabet, padded or not. A length that leaves one character
+ * over is not base64 (four characters hold three bytes; one alone holds none), nor is padding on
+ * text that is not a whole number of quads.
+ */
+function isBase64(text: string): boolean {
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) return false;
+  const unpadded = text.replace(/=+$/, '');
+  if (unpadded.length % 4 === 1) return false;
+  return unpadded.length === text.length || text.length % 4 === 0;
+}
+
+/** The start of a text as a message may show it: its first 24 characters and its length. */
+function textStart(text: unknown): string {
+  if (typeof text !== 'string') return `(${text === null ? 'null' : typeof text})`;
+  const flat = text.trim().replace(/\s+/g, ' ');
+  return flat.length > 24 ? `${flat.slice(0, 24)}… (${flat.length} characters)` : flat;
 }
 
 /** The agent of `fileFromURL`, made on first use. */
@@ -110,48 +184,121 @@ let downloadAgent: import('undici').Agent | undefined;
  * bytes, not URLs, as edit inputs). The download is streamed into a temporary file, never held in
  * memory; the temporary file is deleted when the returned `File` is garbage-collected, or at the
  * latest when the process exits. Keep a reference to the returned `File` while you use it.
- * Redirects are followed (at most 5).
+ * Redirects are followed (at most 5). Only `http:` and `https:` URLs are taken: a `file:` URL is
+ * refused (use {@link fileFromPath}), and so is a `data:` URL (use {@link fileFromBase64}).
  *
- * @throws MediaGatewayError when the server answers other than 2xx; the undici error when the
- * download fails; `signal.reason` when aborted.
+ * The temporary file is created exclusively under a random name, readable by this user only
+ * (mode 0o600), and removed on any failure. Messages name the URL without its query, fragment or
+ * credentials, so a presigned URL's signature stays out of errors and logs.
+ *
+ * @throws FileInputError when the URL is malformed (or its path's percent-encoding is), not
+ * `http(s):`, cannot be downloaded (refused connection, reset, too many redirects), answers other
+ * than 2xx or with an empty body, or the temporary file cannot be written; APIUserAbortError
+ * when `signal` aborts it (`cause` holds the signal's reason).
  * @example
  * const image = await fileFromURL('https://example.com/photo.jpg');
  */
 export async function fileFromURL(url: string | URL, options: FileFromURLOptions = {}): Promise<File> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    // Not the parse error as cause: it holds the whole text, query and all.
+    throw new FileInputError('fileFromURL', showUnparsedURL(url), 'is not a valid absolute URL');
+  }
+  const shown = showURL(target);
+  const refuse = (reason: string, cause?: unknown) =>
+    new FileInputError('fileFromURL', shown, reason, cause === undefined ? undefined : { cause });
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    const instead =
+      target.protocol === 'file:'
+        ? '; for a file on disk use fileFromPath'
+        : target.protocol === 'data:'
+          ? '; for a data: URL use fileFromBase64'
+          : '';
+    throw refuse(`is not an http: or https: URL${instead}`);
+  }
+  let lastSegment: string;
+  try {
+    lastSegment = decodeURIComponent(target.pathname.split('/').pop() ?? '');
+  } catch (error) {
+    throw refuse('has malformed percent-encoding in its path', error);
+  }
+  const failed = (error: unknown) => {
+    if (options.signal?.aborted) {
+      return new APIUserAbortError(`fileFromURL: the download of ${shown} was aborted by the caller.`, {
+        cause: options.signal.reason,
+      });
+    }
+    if (error instanceof FileInputError) return error;
+    return refuse(
+      `could not be downloaded: ${error instanceof Error ? error.message : String(error)}`,
+      error,
+    );
+  };
   const { Agent, request, interceptors } = await import('undici');
-  const target = new URL(url);
   // Not the global dispatcher: once Node's own fetch has run, that slot can hold the older
   // undici bundled with Node 20 and 22, which refuses undici 7's redirect handler.
   downloadAgent ??= new Agent();
   const dispatcher = (options.dispatcher ?? downloadAgent).compose(
     interceptors.redirect({ maxRedirections: 5 }),
   );
-  const response = await request(target, { method: 'GET', dispatcher, signal: options.signal ?? null });
-  const shown = `${target.origin}${target.pathname}`; // the query may hold a signature: keep it out of messages
+  const response = await request(target, { method: 'GET', dispatcher, signal: options.signal ?? null }).catch(
+    (error: unknown) => {
+      throw failed(error);
+    },
+  );
   if (response.statusCode < 200 || response.statusCode >= 300) {
     await response.body.dump().catch(() => undefined);
-    throw new MediaGatewayError(`fileFromURL: GET ${shown} answered HTTP ${response.statusCode}`);
+    throw refuse(`answered HTTP ${response.statusCode}`);
   }
-  const tempPath = newTempPath(options.tempDir ?? tmpdir());
+  const tempDir = options.tempDir ?? tmpdir();
+  const tempPath = newTempPath(tempDir);
   try {
-    await pipeline(response.body, createWriteStream(tempPath));
+    const handle = await open(tempPath, CREATE_EXCLUSIVE, 0o600).catch((error: unknown) => {
+      throw refuse(`could not be kept: the temporary folder ${tempDir} ${whyUnreadable(error)}`, error);
+    });
+    await pipeline(response.body, handle.createWriteStream());
+    const { mtimeMs, size } = await stat(tempPath);
+    if (size === 0) throw refuse('answered with an empty body: there is nothing to upload');
+    const blob = (await openAsBlob(tempPath)) as Blob;
+    const header = headerValue(response.headers['content-type'])?.split(';')[0]?.trim();
+    const sniffed = await sniffType(blobReader(blob));
+    const type =
+      options.contentType ?? (header && header !== OCTET_STREAM ? header : (sniffed ?? header ?? ''));
+    const file = new File([blob], options.filename ?? (lastSegment || defaultNameForType(type)), { type });
+    tempFiles.register(file, tempPath);
+    rememberFileOnDisk(file, { path: tempPath, start: 0, size: file.size, mtimeMs });
+    return file;
   } catch (error) {
-    removeTemp(tempPath);
-    throw error;
+    response.body.destroy();
+    await discardTemp(tempPath);
+    throw failed(error);
   }
-  const { mtimeMs } = await stat(tempPath);
-  const blob = await openAsBlob(tempPath);
-  const header = headerValue(response.headers['content-type'])?.split(';')[0]?.trim();
-  const sniffed = await sniffType(blobReader(blob));
-  const type =
-    options.contentType ?? (header && header !== OCTET_STREAM ? header : (sniffed ?? header ?? ''));
-  const lastSegment = decodeURIComponent(target.pathname.split('/').pop() ?? '');
-  const file = new File([blob as Blob], options.filename ?? (lastSegment || defaultNameForType(type)), {
-    type,
-  });
-  tempFiles.register(file, tempPath);
-  rememberFileOnDisk(file, { path: tempPath, start: 0, size: file.size, mtimeMs });
-  return file;
+}
+
+/** Created here or not at all, and never through a link at the path. */
+const CREATE_EXCLUSIVE =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+/** A URL as messages show it: no query, fragment or credentials, at most 200 characters. */
+function showURL(url: URL): string {
+  const shown = new URL(url.href);
+  shown.search = '';
+  shown.hash = '';
+  shown.username = '';
+  shown.password = '';
+  return cap(shown.href);
+}
+
+/** {@link showURL} for text that is not a URL: cut at `?` or `#`, credentials dropped. */
+function showUnparsedURL(url: unknown): string {
+  if (typeof url !== 'string') return `(${url === null ? 'null' : typeof url})`;
+  return cap(url.replace(/[?#][\s\S]*$/, '').replace(/^([a-z][a-z0-9+.-]*:\/*)[^/@]*@/i, '$1'));
+}
+
+function cap(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text;
 }
 
 // Temporary downloads: each is removed when its File is collected, and any left at exit.
@@ -163,6 +310,13 @@ function newTempPath(dir: string): string {
   const path = join(dir, `mediagw-download-${randomUUID()}`);
   liveTemps.add(path);
   return path;
+}
+
+/** Removes a temporary download now, and waits until it is gone. */
+async function discardTemp(path: string): Promise<void> {
+  if (!liveTemps.delete(path)) return;
+  if (liveTemps.size === 0) process.removeListener('exit', removeAllTemps);
+  await unlink(path).catch(() => undefined);
 }
 
 function removeTemp(path: string): void {

@@ -1,7 +1,7 @@
 // Files on disk that an upload reads itself: where a file-backed Blob lives, and a reader that
 // takes its bytes in a few reused buffers rather than a new Buffer per chunk.
 import { open } from 'node:fs/promises';
-import { MediaGatewayError } from '../core/errors.js';
+import { FileInputError, MediaGatewayError } from '../core/errors.js';
 
 const CHUNK = 64 * 1024;
 /** Buffers a file on disk is read into when its chunks may be reused (see `writesOnlyToSockets`). */
@@ -43,7 +43,16 @@ export async function* readInRing(
     new MediaGatewayError(
       `${name}: ${disk.path} changed on disk after it was opened; open it again to send it`,
     );
-  const handle = await open(disk.path, 'r');
+  const handle = await open(disk.path, 'r').catch((error: unknown) => {
+    throw new FileInputError(
+      name,
+      disk.path,
+      `could not be opened again to send it: ${whyUnreadable(error)}`,
+      {
+        cause: error,
+      },
+    );
+  });
   try {
     const info = await handle.stat();
     if (info.mtimeMs !== disk.mtimeMs || info.size < disk.start + disk.size) throw changed();
@@ -58,5 +67,29 @@ export async function* readInRing(
     }
   } finally {
     await handle.close();
+  }
+}
+
+/** Why a path could not be read, in words, with the system code: `does not exist (ENOENT)`. */
+export function whyUnreadable(error: unknown): string {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'does not exist (ENOENT)';
+    case 'ENOTDIR':
+      return 'does not exist: a part of the path is not a folder (ENOTDIR)';
+    case 'EACCES':
+    case 'EPERM':
+      return `may not be read (${code})`;
+    case 'ELOOP':
+      return 'is a loop of links (ELOOP)';
+    case 'ENAMETOOLONG':
+      return 'is too long a name (ENAMETOOLONG)';
+    case 'EISDIR':
+      return 'is a folder, not a file (EISDIR)';
+    default: {
+      const message = error instanceof Error ? error.message : String(error);
+      return `cannot be read: ${message}`;
+    }
   }
 }

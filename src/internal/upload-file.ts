@@ -1,9 +1,9 @@
 import { openAsBlob, ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { MediaGatewayError, RequestValidationError } from '../core/errors.js';
+import { FileInputError, MediaGatewayError, RequestValidationError } from '../core/errors.js';
 import type { Uploadable } from '../core/files.js';
-import { type FileOnDisk, fileOnDisk, readInRing } from './disk-file.js';
+import { type FileOnDisk, fileOnDisk, readInRing, whyUnreadable } from './disk-file.js';
 import {
   type ByteReader,
   blobReader,
@@ -150,7 +150,8 @@ export function isUploadable(value: unknown): value is Uploadable {
  * `ReadableStream` is peeked for its first 64 KiB only. The type is sniffed from the magic bytes
  * when not given; the name defaults to `image.<ext>` by type.
  *
- * @throws RequestValidationError at `field` for a string or anything that is not a file.
+ * @throws RequestValidationError at `field` for a string or anything that is not a file;
+ * FileInputError for an `fs.ReadStream` whose path cannot be read or is not a regular file.
  */
 export async function toUploadFile(value: unknown, field: string, operation = 'upload'): Promise<UploadFile> {
   if (value instanceof UploadFile) return value;
@@ -180,8 +181,24 @@ export async function toUploadFile(value: unknown, field: string, operation = 'u
   } else if (value instanceof ReadStream && value.bytesRead === 0 && value.path !== undefined) {
     const path = String(value.path);
     const { start, end } = value as unknown as { start?: number; end?: number };
-    const { mtimeMs } = await stat(path);
-    let blob = (await openAsBlob(path)) as Blob;
+    // The stream is never read (the path is read afresh): its own failing open must not be an
+    // uncaught 'error' event.
+    value.on('error', () => undefined);
+    const refuse = (reason: string, cause?: unknown) => {
+      value.destroy();
+      return new FileInputError(`${operation}: ${field}`, path, `(an fs.ReadStream) ${reason}`, {
+        cause,
+      });
+    };
+    const info = await stat(path).catch((error: unknown) => {
+      throw refuse(whyUnreadable(error), error);
+    });
+    if (info.isDirectory()) throw refuse('is a folder, not a file');
+    if (!info.isFile()) throw refuse('is not a regular file (a device, pipe or socket)');
+    const { mtimeMs } = info;
+    let blob = (await openAsBlob(path).catch((error: unknown) => {
+      throw refuse(whyUnreadable(error), error);
+    })) as Blob;
     if (start || (end !== undefined && end !== Number.POSITIVE_INFINITY)) {
       blob = blob.slice(
         start ?? 0,

@@ -1,11 +1,12 @@
 import type { Server } from 'node:http';
+import { checkCount } from '../core/options.js';
 import { AccountTable, defaultAccounts, type MockAccount, newApiKey } from './accounts.js';
 import { type ClockMode, MockClock } from './clock.js';
 import { type FaultHandle, type FaultInit, FaultTable } from './faults.js';
 import { Ledger } from './ledger.js';
 import { MediaStore } from './media-origin.js';
 import { createRequestHandler } from './pipeline.js';
-import type { RecordedRequest } from './request-log.js';
+import { DEFAULT_REQUEST_LOG_LIMIT, type RecordedRequest, RequestLog } from './request-log.js';
 import { Router } from './router.js';
 import { registerRoutes } from './routes/index.js';
 import { type LoopbackServer, listenOnLoopback } from './server.js';
@@ -47,6 +48,12 @@ export interface MockGatewayOptions {
   largeMediaBytes?: number | undefined;
   /** Mock ms after which published media expires (410). @default never */
   mediaTtlMs?: number | undefined;
+  /**
+   * How many requests `gateway.requests` keeps: the newest, oldest first; older ones are dropped
+   * as new ones arrive, so a long run holds bounded memory. A whole number of 0 or more.
+   * @default 1000
+   */
+  requestLogLimit?: number | undefined;
   /** Adds routes after the built-in ones. */
   routes?: ((router: Router, gateway: MockGateway) => void) | undefined;
   /** Told about errors thrown by timers and task listeners. @default prints to stderr */
@@ -77,7 +84,7 @@ export interface MockGateway {
   account(id: string): MockAccount;
   /** The clock tasks, media expiry and webhook retries run on; `clock.advance(ms)` in `manual` mode. */
   readonly clock: MockClock;
-  /** Every request received by either origin, oldest first. */
+  /** The requests received by either origin, oldest first: the newest `requestLogLimit` (1000 by default). */
   readonly requests: RecordedRequest[];
   /** Empties `requests` (in place). */
   resetRequests(): void;
@@ -114,7 +121,8 @@ export interface MockGateway {
  * Starts a stateful mock of the Media Generation Gateway on 127.0.0.1: the gateway itself and a
  * second origin that serves media by signed URLs. Tasks move on `clock`; faults can be injected.
  *
- * @throws Error when a port cannot be bound or the accounts are invalid.
+ * @throws Error when a port cannot be bound or the accounts are invalid; InvalidOptionError for a
+ * `requestLogLimit` that is not a whole number of 0 or more.
  * @example
  * const gateway = await startMockGateway({ clock: 'manual' });
  * const client = new MediaGateway({ baseURL: gateway.url, apiKey: gateway.apiKey });
@@ -122,6 +130,8 @@ export interface MockGateway {
  * await gateway.close();
  */
 export async function startMockGateway(options: MockGatewayOptions = {}): Promise<MockGateway> {
+  const requestLogLimit =
+    checkCount('requestLogLimit', options.requestLogLimit, 0) ?? DEFAULT_REQUEST_LOG_LIMIT;
   const onError = options.onError ?? ((error: unknown) => console.error('mock gateway:', error));
   const clock = new MockClock({ mode: options.clock ?? 'real', speed: options.speed ?? 1, onError });
   const accounts = new AccountTable(resolveAccounts(options.accounts));
@@ -138,7 +148,7 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     largeMediaBytes: config.largeMediaBytes,
   });
   const faults = new FaultTable();
-  const requests: RecordedRequest[] = [];
+  const requests = new RequestLog(requestLogLimit);
   const closing = new AbortController();
   const router = new Router();
   const mediaRouter = new Router();

@@ -54,6 +54,37 @@ export interface RecordedRequest {
   at: number;
 }
 
+/** How many requests the log keeps when `requestLogLimit` is not given. */
+export const DEFAULT_REQUEST_LOG_LIMIT = 1000;
+
+/**
+ * The request log: an array of the newest requests, oldest first. `push` drops the oldest
+ * entries once more than `limit` are held, so a long run (a soak test, a benchmark) does not
+ * grow the mock's memory without bound. Array methods (`filter`, `map`, `slice`) return plain
+ * arrays.
+ */
+export class RequestLog extends Array<RecordedRequest> {
+  static override get [Symbol.species](): ArrayConstructor {
+    return Array;
+  }
+
+  // Private, so the log compares and prints as the plain array it holds.
+  readonly #limit: number;
+
+  /** @param limit - the most requests kept; 0 keeps none. */
+  constructor(limit: number) {
+    super();
+    this.#limit = limit;
+  }
+
+  /** Appends requests, then drops the oldest beyond the limit. @returns the new length */
+  override push(...requests: RecordedRequest[]): number {
+    super.push(...requests);
+    if (this.length > this.#limit) this.splice(0, this.length - this.#limit);
+    return this.length;
+  }
+}
+
 /** Masks the credential of an `Authorization` value: `Bearer mgw_…abcd`. */
 export function maskAuthorization(value: string): string {
   const match = /^(\S+)\s+(.+)$/.exec(value.trim());

@@ -1,14 +1,14 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, test } from 'vitest';
 import { MediaDownload } from '../../src/core/download.js';
-import { APIConnectionError, APIUserAbortError } from '../../src/core/errors.js';
+import { APIConnectionError, APIUserAbortError, FileWriteError } from '../../src/core/errors.js';
 
-// The CommonJS module object: fs.WriteStream opens files through it, and it can be patched.
-const fs: typeof import('node:fs') = createRequire(import.meta.url)('node:fs');
+// The CommonJS module object: patched, then synced into the ESM bindings the SDK imports.
+const fsp: typeof import('node:fs/promises') = createRequire(import.meta.url)('node:fs/promises');
 const dir = mkdtempSync(join(tmpdir(), 'mediagw-download-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -42,22 +42,23 @@ describe('MediaDownload', () => {
     expect(readdirSync(dir).filter((f) => f.includes('b.mp4'))).toEqual([]);
   });
 
-  test('a transfer that fails before the file is even opened leaves nothing behind', async () => {
-    // Slow the file's open down, so the transfer fails while the write stream is still opening.
-    const open = fs.open;
-    const slowOpen = ((...args: Parameters<typeof fs.open>) => {
-      setTimeout(() => (open as (...a: unknown[]) => void)(...args), 30);
-    }) as typeof fs.open;
-    fs.open = slowOpen;
+  test('a transfer that fails while the file is still being created leaves nothing behind', async () => {
+    // Slow the file's creation down, so the transfer fails while it is under way.
+    const open = fsp.open;
+    fsp.open = (async (...args: Parameters<typeof fsp.open>) => {
+      await new Promise((r) => setTimeout(r, 30));
+      return open(...args);
+    }) as typeof fsp.open;
+    syncBuiltinESMExports();
     try {
       const failing = new Readable({ read() {} });
       failing.destroy(new Error('reset'));
       await expect(new MediaDownload(failing, {}).saveTo(join(dir, 'early.mp4'))).rejects.toThrow('reset');
     } finally {
-      fs.open = open;
+      fsp.open = open;
+      syncBuiltinESMExports();
     }
-    await new Promise((r) => setTimeout(r, 100));
-    expect(readdirSync(dir).filter((f) => f.includes('early'))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.includes('early') || f.endsWith('.part'))).toEqual([]);
   });
 
   test('a body shorter than its Content-Length is an error and leaves no file', async () => {
@@ -69,7 +70,7 @@ describe('MediaDownload', () => {
     expect(existsSync(join(dir, 'c.mp4'))).toBe(false);
   });
 
-  test('an abort while saving is an APIUserAbortError, and a write failure stays the fs error', async () => {
+  test('an abort while saving is an APIUserAbortError; a folder that cannot be written is a FileWriteError', async () => {
     const aborted = new Readable({ read() {} });
     aborted.destroy(Object.assign(new Error('aborted'), { name: 'AbortError' }));
     await expect(new MediaDownload(aborted, {}).saveTo(join(dir, 'd.mp4'))).rejects.toBeInstanceOf(
@@ -77,7 +78,8 @@ describe('MediaDownload', () => {
     );
     const fine = new MediaDownload(chunks(['x']), {});
     const error = await fine.saveTo(join(dir, 'missing-folder', 'e.mp4')).catch((e: unknown) => e);
-    expect((error as { code?: string }).code).toBe('ENOENT');
+    expect(error).toBeInstanceOf(FileWriteError);
+    expect(error).toMatchObject({ code: 'ENOENT', unread: true });
   });
 
   test('arrayBuffer and body read the bytes; a second read is refused', async () => {

@@ -11,7 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { File as NodeFormDataFile } from 'formdata-node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGatewayError, RequestValidationError } from '../../src/core/errors.js';
+import {
+  APIUserAbortError,
+  FileInputError,
+  MediaGatewayError,
+  RequestValidationError,
+} from '../../src/core/errors.js';
 import {
   fileFromBase64,
   fileFromPath,
@@ -212,7 +217,7 @@ describe('fileFromBase64', () => {
   });
 
   test.each([['not base64 at all!'], ['./cat.png'], ['']])('%j is refused', (text) => {
-    expect(() => fileFromBase64(text)).toThrow(RequestValidationError);
+    expect(() => fileFromBase64(text)).toThrow(FileInputError);
   });
 
   test('the result is an Uploadable', async () => {
@@ -245,9 +250,11 @@ describe('fileFromPath', () => {
     expect([file.name, file.type, await file.text()]).toEqual(['b.txt', 'text/plain', 'abc']);
   });
 
-  test('a missing path rejects with the fs error; a directory is refused', async () => {
-    await expect(fileFromPath(join(dir, 'nope.png'))).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(fileFromPath(dir)).rejects.toBeInstanceOf(MediaGatewayError);
+  test('a missing path or a directory is a FileInputError naming the path', async () => {
+    const missing = await rejection(fileFromPath(join(dir, 'nope.png')));
+    expect(missing).toBeInstanceOf(FileInputError);
+    expect(missing).toMatchObject({ code: 'ENOENT', input: join(dir, 'nope.png') });
+    await expect(fileFromPath(dir)).rejects.toBeInstanceOf(FileInputError);
   });
 });
 
@@ -308,6 +315,15 @@ describe('a file on disk read into reused buffers (reuseChunks)', () => {
     const error = await rejection(sent(file));
     expect(error).toBeInstanceOf(MediaGatewayError);
     expect((error as Error).message).toContain('changed on disk after it was opened');
+  });
+
+  test('a file removed after fileFromPath is a FileInputError naming its path when sent', async () => {
+    const { path } = await patterned('removed.png');
+    const file = await toUploadFile(await fileFromPath(path), 'image');
+    await rm(path);
+    const error = await rejection(sent(file));
+    expect(error).toBeInstanceOf(FileInputError);
+    expect(error).toMatchObject({ code: 'ENOENT', input: path });
   });
 
   test('a Buffer is read as it is: reuseChunks concerns files on disk only', async () => {
@@ -386,12 +402,15 @@ describe('fileFromURL', () => {
     expect(error.message).not.toContain('secret');
   });
 
-  test('an aborted download rejects', async () => {
+  test('an aborted download is an APIUserAbortError holding the reason', async () => {
     const controller = new AbortController();
-    controller.abort(new Error('stop'));
-    await expect(
+    const reason = new Error('stop');
+    controller.abort(reason);
+    const error = await rejection(
       fileFromURL(`${base}/big.jpg`, { signal: controller.signal, tempDir: dir }),
-    ).rejects.toThrow();
+    );
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(error.cause).toBe(reason);
   });
 
   test("works in a process where Node's own fetch ran first (its older undici holds the global dispatcher)", async () => {

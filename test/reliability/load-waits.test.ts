@@ -16,7 +16,8 @@ const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
 beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
-  gateway = await startMockGateway({ clock: 'manual' });
+  // Every poll of every wait is counted: keep them all.
+  gateway = await startMockGateway({ clock: 'manual', requestLogLimit: 1_000_000 });
   connections = watchConnections(gateway.servers.api);
 });
 afterAll(async () => {
