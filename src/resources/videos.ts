@@ -15,7 +15,8 @@ import { type VideoTask, type VideoTaskCompat, videoPollInterval } from './video
 export type VideoWaitOptions = WaitOptions<VideoTask> & {
   /**
    * The task's model, to pick the spec's poll interval (mini 3-5 s, 2.5 5-10 s, others 4-6 s).
-   * When left out, the `model` of the first task read picks it, else the 4-6 s default.
+   * When left out, the `model` of the first task read picks it; an answer without one (every
+   * model but `vidmodel-2.5`) is polled every 3-5 s.
    */
   model?: string | undefined;
 };
