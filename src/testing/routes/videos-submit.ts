@@ -6,6 +6,7 @@ import type { VideoCreateParams } from '../../schemas/video-types.js';
 import type { RouteContext } from '../context.js';
 import { MockHttpError } from '../http-error.js';
 import type { MockTask } from '../tasks.js';
+import { checkVideoAssets } from './videos-assets.js';
 import {
   AUTOMATIC_DURATION_SECONDS,
   detectedSeconds,
@@ -148,7 +149,8 @@ function previewDuration(preview: MockTask<VideoTaskData>): number {
 
 /**
  * Handles `POST /v1/videos/generations` (and its alias): validates with the SDK's own schema,
- * checks the key's models, the webhook endpoint, moderation and the preview reference, then
+ * checks the key's models, the webhook endpoint, the library materials referenced, moderation and
+ * the preview reference, then
  * creates one `video` task with its reservation and answers the submission envelope.
  * spec: Errors — an invalid request gives HTTP 400, no task created, no reservation charged.
  */
@@ -156,6 +158,7 @@ export function submitVideo(ctx: RouteContext<unknown>): Promise<void> {
   const body = ctx.validate(videoRequestSchema) as Body;
   ctx.requireModel(body.model);
   webhookEndpointCheck(ctx.gateway, ctx.account, body.notifications);
+  checkVideoAssets(ctx.gateway, ctx.account.id, body);
   checkModeration(body);
   const model = String(body.model);
   const kind = model === 'vidmodel-2.5' ? video25RequestKind(body) : 'ordinary';
