@@ -102,6 +102,14 @@ function detectMedia(body: Body, kind: string): ReservationHints {
     ['video_urls', videos],
     ['audio_urls', secondsOf(mediaList(body, 'audio_urls'))],
   ] as const) {
+    // spec: Video — vidmodel-2.5 reference "videos 2-30 s each", "audio 2-30 s each".
+    if (model === 'vidmodel-2.5') {
+      for (const [i, s] of seconds.entries()) {
+        if (s !== undefined && s < 2) {
+          throw invalid(`${field}[${i}]: each reference must be 2-30 s for ${model} (detected ${s} s)`);
+        }
+      }
+    }
     // Only the detected lengths count: they alone can prove the total is too long.
     const detected = seconds.reduce<number>((sum, s) => sum + Math.ceil(s ?? 0), 0);
     if (detected > limit) {
