@@ -11,7 +11,7 @@ import {
   extraFields,
   type Fixtures,
   inlineData,
-  mediaRef,
+  mediaRefOf,
   notifications,
   prompt,
 } from './common.js';
@@ -41,16 +41,17 @@ type Kind = 'ordinary' | 'preview';
 
 /** Valid `vidmodel-2.5` generation requests: ordinary, or a 480p preview (`draft: true`). */
 export function video25(fixtures: Fixtures, kind: Kind): fc.Arbitrary<Body> {
+  const ref = mediaRefOf(fixtures);
   return fc
     .record({
       base: prompt,
       references: fc.boolean(),
-      imageUrls: fc.array(mediaRef, { maxLength: 30 }),
-      roleImages: fc.array(mediaRef, { maxLength: 4 }),
+      imageUrls: fc.array(ref, { maxLength: 30 }),
+      roleImages: fc.array(ref, { maxLength: 4 }),
       frameMode: fc.constantFrom(...FRAME_MODES),
-      frameUrls: fc.tuple(mediaRef, mediaRef),
-      videos: fc.array(mediaRef, { maxLength: 10 }),
-      audios: fc.array(mediaRef, { maxLength: 10 }),
+      frameUrls: fc.tuple(ref, ref),
+      videos: fc.array(ref, { maxLength: 10 }),
+      audios: fc.array(ref, { maxLength: 10 }),
       type: fc.constantFrom(undefined, 'auto', 'reference', 'edit', 'extend'),
       ratio: fc.constantFrom(...VIDEO_RATIOS),
       ratioFields: fc.subarray(['aspect_ratio', 'ratio']),
@@ -235,8 +236,13 @@ const generationRules = (fixtures: Fixtures, kind: Kind): Rule[] => [
       const [task, ratio] = bad as [string, string];
       const { ratio: _r, ...rest } = body;
       const input: Body = { ...rest, aspect_ratio: ratio };
-      if (task === 'frame') withFirstFrame(input);
-      else {
+      if (task === 'frame') {
+        // spec: Video — frames that come with video or audio references may be general
+        // references, so only frames without them make a frame task.
+        for (const field of ['video_urls', 'audio_urls', 'omni_reference_task_type']) delete input[field];
+        if (typeof input.prompt === 'string') input.prompt = input.prompt.replace(/@(视频|音频)\d+/g, '');
+        withFirstFrame(input);
+      } else {
         input.omni_reference_task_type = task;
         if (input.video_urls === undefined) input.video_urls = [CLIP];
         if (task === 'edit') delete input.duration;
@@ -342,8 +348,8 @@ export function video25UpgradeRules(): Rule[] {
       },
     },
     {
-      rule: 'draft_task_id and draft are not combined',
-      bad: fc.constantFrom(true, false),
+      rule: 'draft_task_id and draft: true are not combined (draft: false is accepted)',
+      bad: fc.constantFrom(true, null, 'true'),
       apply: (body, draft) => ({ input: { ...body, draft }, path: 'draft' }),
     },
     badValue('service_tier is refused in an upgrade', 'service_tier', 'default', 'flex'),
