@@ -80,10 +80,16 @@ describe('videos.waitForTask interval without a model', () => {
     expect(slept).toEqual([4_000, 4_000, 4_000]);
   });
 
-  test("the caller's model wins over the answer's", async () => {
+  test("the model the answer names wins over the caller's", async () => {
     const { transport: t } = transport([running({ model: 'vidmodel-2.5' }), done()]);
     await new Videos(t).waitForTask('cgt-1', { model: 'vidmodel-2.0-mini' });
-    expect(slept).toEqual([4_000]);
+    expect(slept).toEqual([7_500]);
+  });
+
+  test("the caller's model stands in when the answer names none", async () => {
+    const { transport: t } = transport([running(), done()]);
+    await new Videos(t).waitForTask('cgt-1', { model: 'vidmodel-2.0' });
+    expect(slept).toEqual([5_000]);
   });
 
   test("an explicit interval wins over the answer's model", async () => {
