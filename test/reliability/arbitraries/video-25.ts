@@ -157,6 +157,37 @@ const generationRules = (fixtures: Fixtures, kind: Kind): Rule[] => [
   missing('prompt is required for generation', 'prompt'),
   badValue('prompt is not empty', 'prompt', '', '  '),
   badValue('duration is 4-30 or -1', 'duration', 3, 31, 0, -2, 4.5, '5'),
+  // spec: Video, "Preview upgrade" — the input aliases are held to the rules of their fields.
+  {
+    rule: 'seconds, the alias of duration, is 4-30 or -1',
+    bad: fc.constantFrom(3, 31, 0, -2, 4.5, '5'),
+    apply: (body, bad) => {
+      const { duration: _d, ...rest } = body;
+      return { input: { ...rest, seconds: bad }, path: 'seconds' };
+    },
+  },
+  {
+    rule: 'seconds matches duration when both are set',
+    apply: (body) => {
+      const duration = (body.duration ?? (body.omni_reference_task_type === 'edit' ? -1 : 5)) as number;
+      const seconds = duration === -1 ? 10 : duration === 5 ? 6 : 5;
+      return { input: { ...body, duration, seconds }, path: 'seconds' };
+    },
+  },
+  {
+    rule: 'video_list, the alias of video_urls, holds at most 10 videos',
+    apply: (body) => {
+      const { video_urls: _v, ...rest } = body;
+      return { input: { ...rest, video_list: Array.from({ length: 11 }, () => CLIP) }, path: 'video_list' };
+    },
+  },
+  {
+    rule: 'images, the alias of image_urls, counts toward the 30 images',
+    apply: (body) => {
+      const { image_urls: _i, ...rest } = body;
+      return { input: { ...rest, images: Array.from({ length: 31 }, () => URL_A) }, path: 'images' };
+    },
+  },
   kind === 'preview'
     ? badValue('a preview renders at 480p only', 'resolution', '720p', '1080p')
     : badValue('resolution is 480p, 720p or 1080p', 'resolution', '2k', '4k', '720P', 1080),
