@@ -261,22 +261,60 @@ function trimCategory(part: string): string {
   return part.slice(start, end);
 }
 
+// Set on library errors, whatever class their status gives them.
+const LIBRARY = Symbol.for('mediagw.media-library-error');
+
 /**
- * A library input error (`error.type` `media_library_error`). `assetIndex` is the zero-based
- * index of the batch item the message names (`assets[<n>]`), when it names one.
+ * A library error (`error.type` `media_library_error`). `assetIndex` is the zero-based index of
+ * the batch item the message names (`assets[<n>]`), when it names one.
+ *
+ * A library error is also the class of its status: a 404 one is a {@link NotFoundError}, a 409
+ * one a {@link ConflictError}, a 400 one a {@link BadRequestError}, so a handler of either kind
+ * catches it. `instanceof MediaLibraryError` holds for all of them.
+ *
+ * @example
+ * catch (e) { if (e instanceof MediaLibraryError && e.assetIndex !== undefined) retryWithout(e.assetIndex) }
  */
 export class MediaLibraryError extends APIError {
+  /** True for every library error, whichever status class it was built as. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // A subclass keeps the ordinary prototype check (see MediaGatewayError for why the class is
+    // not named here).
+    // biome-ignore lint/complexity/noThisInStatic: see above.
+    return Object.hasOwn(this.prototype, LIBRARY)
+      ? (value as Record<symbol, unknown> | null)?.[LIBRARY] === true
+      : // biome-ignore lint/complexity/noThisInStatic: see above.
+        Function.prototype[Symbol.hasInstance].call(this, value);
+  }
+
+  /** @internal The brand behind `instanceof`. */
+  get [LIBRARY](): true {
+    return true;
+  }
+
   /** Always `'MediaLibraryError'`. */
-  override readonly name = 'MediaLibraryError';
+  override readonly name: string = 'MediaLibraryError';
   /** Zero-based index of the batch item the message names (`assets[<n>]`), when it names one. */
   readonly assetIndex: number | undefined;
 
   /** Built by {@link APIError.fromResponse}. */
   constructor(init: APIErrorInit, fields: ErrorFields) {
     super(init, fields);
-    const match = /assets\[(\d+)\]/.exec(fields.message ?? '');
-    this.assetIndex = match ? Number(match[1]) : undefined;
+    this.assetIndex = libraryAssetIndex(fields);
   }
+}
+
+function libraryAssetIndex(fields: ErrorFields): number | undefined {
+  const match = /assets\[(\d+)\]/.exec(fields.message ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Gives an error of a status class the library error's brand, name and `assetIndex`. */
+function asLibraryError(error: APIError, fields: ErrorFields): APIError {
+  Object.defineProperty(error, LIBRARY, { value: true });
+  Object.defineProperty(error, 'name', { value: 'MediaLibraryError', enumerable: true });
+  Object.defineProperty(error, 'assetIndex', { value: libraryAssetIndex(fields), enumerable: true });
+  return error;
 }
 
 /**
@@ -647,7 +685,13 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 /** {@link APIError.fromResponse}: the subclass for a status and an error body. */
 function apiErrorFor(init: APIErrorInit): APIError {
   const fields = readErrorFields(init.body);
-  if (fields.type === 'media_library_error') return new MediaLibraryError(init, fields);
+  const error = statusErrorFor(init, fields);
+  // A library error keeps its status class as well: spec: Errors — unknown material 404, not
+  // ready 409, input error 400, all with the library body.
+  return fields.type === 'media_library_error' ? asLibraryError(error, fields) : error;
+}
+
+function statusErrorFor(init: APIErrorInit, fields: ErrorFields): APIError {
   switch (init.status) {
     case 400:
       return fields.code === 'nsfw_content_detected'

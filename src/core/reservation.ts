@@ -1,6 +1,7 @@
 import { video25RequestKind, videoRequestSchema } from '../internal/schemas.js';
 import { parseParams } from '../internal/validate.js';
 import { MOTION_ORIENTATION_CEILING, type VideoModel } from '../schemas/constants.js';
+import { inputDuration, inputList } from '../schemas/video-inputs.js';
 import type { VideoCreateParams } from '../schemas/video-types.js';
 import { RequestValidationError } from './errors.js';
 
@@ -112,9 +113,9 @@ function miniParts(params: Record<string, unknown>, hints: ReservationHints, not
 
 // spec: Billing and reservations — "omitted duration reserves 5 s; -1 reserves the 30 s maximum";
 // a preview's "-1 (including omitted in edit) reserves 30 s". An omitted duration in an ordinary
-// edit defaults to -1 as well, so it is reserved the same way.
+// edit defaults to -1 as well, so it is reserved the same way. `seconds` is `duration`'s alias.
 function v25Generated(params: Record<string, unknown>, notes: string[]): number {
-  const duration = params.duration as number | undefined;
+  const duration = inputDuration(params) as number | undefined;
   if (duration === -1) {
     notes.push('duration -1 (automatic): the 30 s maximum reserved');
     return 30;
@@ -143,7 +144,8 @@ function v25Parts(params: Record<string, unknown>, hints: ReservationHints, note
     if (hints.videoDurations?.length) notes.push('hints.videoDurations ignored for an upgrade');
     return { tier: '1080p', generated, referenceVideo: 0 };
   }
-  const videos = Array.isArray(params.video_urls) ? params.video_urls.length : 0;
+  // `video_list` is `video_urls`'s alias: its videos are reference video too.
+  const videos = inputList(params, 'video_urls').length;
   const generated = v25Generated(params, notes);
   const referenceVideo = referenceSeconds(videos, 30, hints, notes);
   const suffix = videos > 0 ? '-input' : '';

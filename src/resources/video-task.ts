@@ -87,11 +87,13 @@ export interface VideoTaskCompat {
 
 /**
  * Default poll interval by model, `[min, max]` ms, jittered by the wait (spec: States — mini
- * 3-5 s, 2.5 5-10 s). The spec gives no figure for other models or an unknown one: they get
- * 4-6 s, around 5 s, jittered like the rest so that many waits started together spread out.
+ * 3-5 s, 2.5 5-10 s). An answer that names no model is not a `vidmodel-2.5` task (the object
+ * style shows `model` for 2.5), so it gets 3-5 s, the figure for mini and images. The spec gives
+ * no figure for another named model: it gets 4-6 s, around 5 s, jittered like the rest so that
+ * many waits started together spread out.
  */
 export function videoPollInterval(model: string | undefined): readonly [number, number] {
-  if (model === 'vidmodel-2.0-mini') return [3_000, 5_000];
   if (model === 'vidmodel-2.5') return [5_000, 10_000];
+  if (model === undefined || model === 'vidmodel-2.0-mini') return [3_000, 5_000];
   return [4_000, 6_000];
 }

@@ -15,8 +15,9 @@ import { type VideoTask, type VideoTaskCompat, videoPollInterval } from './video
 /** Options of {@link Videos.waitForTask}. */
 export type VideoWaitOptions = WaitOptions<VideoTask> & {
   /**
-   * The task's model, to pick the spec's poll interval (mini 3-5 s, 2.5 5-10 s, others 4-6 s).
-   * When left out, the `model` of the first task read picks it, else the 4-6 s default.
+   * The task's model, to pick the spec's poll interval (mini 3-5 s, 2.5 5-10 s, others 4-6 s)
+   * when the first task read names none (the gateway names it for `vidmodel-2.5` only); the
+   * model the answer names wins. With neither, the task is polled every 3-5 s.
    */
   model?: string | undefined;
 };
@@ -102,8 +103,8 @@ export class Videos extends APIResource {
 
   /**
    * Polls a task (`GET /v1/videos/{id}`) until it completes, at the model's interval (mini
-   * 3-5 s, `vidmodel-2.5` 5-10 s, others 4-6 s; without `options.model`, the model the first
-   * answer shows) or `options.interval`; with `options.events` it ends on the
+   * 3-5 s, `vidmodel-2.5` 5-10 s, others 4-6 s; the model the first answer shows, else
+   * `options.model`) or `options.interval`; with `options.events` it ends on the
    * task's webhook event and polls only every 60-120 s. Never resubmits.
    *
    * @throws TaskFailedError when the task failed (with its `code`, e.g. `task_failed`).
@@ -117,9 +118,9 @@ export class Videos extends APIResource {
    */
   waitForTask(taskId: string, options: VideoWaitOptions = {}): Promise<VideoTask> {
     const { model, ...wait } = options;
-    // Fixed at the first sleep: the first answer's model decides, and later answers cannot
-    // move a wait between intervals.
-    let interval = model === undefined ? undefined : videoPollInterval(model);
+    // Fixed at the first sleep: the model the first answer names decides (the task's own model),
+    // else the caller's; later answers cannot move a wait between intervals.
+    let interval: readonly [number, number] | undefined;
     return pollTask<VideoTask>(
       {
         taskId,
@@ -133,7 +134,7 @@ export class Videos extends APIResource {
           message: typeof error?.message === 'string' ? error.message : undefined,
         }),
         defaultInterval: (task) =>
-          (interval ??= videoPollInterval(typeof task?.model === 'string' ? task.model : undefined)),
+          (interval ??= videoPollInterval(typeof task?.model === 'string' ? task.model : model)),
       },
       wait,
     );

@@ -27,7 +27,10 @@ export interface ImageOutputParams {
   prompt: string;
   /** `n`: number of output images (not of references), a positive integer; the maximum depends on the route. */
   n?: number | undefined;
-  /** `size`: pixel dimensions `<W>x<H>`, e.g. `1024x1024`; supported values depend on the route. */
+  /**
+   * `size`: pixel dimensions `<W>x<H>`, e.g. `1024x1024`, or a word a route supports, such as
+   * `auto`; supported values depend on the route.
+   */
   size?: string | undefined;
   /** `resolution`: route-specific tier such as `1k`, `2k`, `4k`. */
   resolution?: string | undefined;
@@ -80,6 +83,12 @@ export interface ImageEditParams extends ImageOutputParams {
   image: Uploadable | Uploadable[];
   /** `mask`: a PNG with an alpha channel, the size of the (first) input image; `imgmodel-2` only. */
   mask?: Uploadable | undefined;
+  /**
+   * `image_urls`: public `http(s)` reference URLs besides the files, an extension of some
+   * `imgmodel-2` routes only (spec: edits take "the other optional fields above"); refused for
+   * `imgmodel-2.5-*`. Sent as one JSON-string form field.
+   */
+  image_urls?: string[] | undefined;
 }
 
 /** `POST /v1/images/edits/async` (multipart): edit files and fields plus the task additions. */
@@ -104,9 +113,14 @@ const countSchema = z
   .int('must be a positive integer (the number of output images)')
   .min(1, 'must be a positive integer (the number of output images)');
 
+// spec: Images — `size` is "Pixel dimensions such as `<W>x<H>`; supported values depend on route".
+// "Such as" gives the form of dimensions, not the only value: a word (`auto`) passes to the route.
+// A value with digits is meant as dimensions and must have that form, so `1024*1024` is caught.
+const SIZE_MESSAGE =
+  'must be <W>x<H> with positive integer pixel counts (e.g. 1024x1024), or a word the route supports (e.g. auto)';
 const sizeSchema = z
-  .string({ error: 'must be a string <W>x<H>, e.g. 1024x1024' })
-  .regex(/^[1-9]\d*x[1-9]\d*$/, 'must be <W>x<H> with positive integer pixel counts, e.g. 1024x1024');
+  .string({ error: SIZE_MESSAGE })
+  .regex(/^(?:[1-9]\d*x[1-9]\d*|[A-Za-z][A-Za-z_-]*)$/, SIZE_MESSAGE);
 
 const text = z.string({ error: 'must be a string' });
 
@@ -129,6 +143,34 @@ const taskShape = {
 };
 
 type Body = Record<string, unknown>;
+
+/** Edit fields sent as decimal text in multipart. */
+export const EDIT_NUMBER_FIELDS = ['n', 'output_compression'] as const;
+
+/**
+ * Edit fields sent as one JSON string in multipart: `notifications` (spec: Webhook management —
+ * "in multipart a JSON-string form field") and `image_urls`, a list like `notifications` is an object.
+ */
+export const EDIT_JSON_FIELDS = ['notifications', 'image_urls'] as const;
+
+/**
+ * The value of a multipart edit's text part, as the edit schemas read it: the inverse of how the
+ * SDK writes the part (numbers as decimal text, objects and arrays as a JSON string). Text that
+ * does not decode stays text, and the schema refuses it.
+ */
+export function editFieldFromText(name: string, text: string): unknown {
+  if ((EDIT_NUMBER_FIELDS as readonly string[]).includes(name)) {
+    return /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text;
+  }
+  if ((EDIT_JSON_FIELDS as readonly string[]).includes(name)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
 
 const EDIT_HINT =
   'call images.edit (or images.editAsync) with the image files (fileFromPath, fileFromURL, fileFromBase64)';

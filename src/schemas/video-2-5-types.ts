@@ -14,6 +14,8 @@ export interface Video25GenerationFields extends VideoTaskAdditions {
    * @default 5 (edit: -1)
    */
   duration?: number | undefined;
+  /** `seconds`: input alias of `duration`, held to the same rules; must match it when both are set. */
+  seconds?: number | undefined;
   /**
    * `aspect_ratio`: one of seven ratios; frame, edit and extend tasks require `adaptive`.
    * The default changed from `16:9` to `adaptive` on 2026-10-01.
@@ -26,6 +28,12 @@ export interface Video25GenerationFields extends VideoTaskAdditions {
   size?: string | undefined;
   /** `image_urls`: reference images; at most 30 images in all, counting roles and frame aliases. */
   image_urls?: string[] | undefined;
+  /** `images`: input alias of `image_urls`; must match it when both are set. */
+  images?: string[] | undefined;
+  /** `image`: input alias of a one-entry `image_urls`; must match it when both are set. */
+  image?: string | undefined;
+  /** `input_reference`: input alias of a one-entry `image_urls` (a reference image, not a frame). */
+  input_reference?: string | undefined;
   /** `image_with_roles`: images with a `first_frame`, `last_frame` or `reference_image` role. */
   image_with_roles?: ImageWithRole[] | undefined;
   /** `first_frame_image`: alias of a `first_frame` role; not also given in `image_with_roles`. */
@@ -34,6 +42,8 @@ export interface Video25GenerationFields extends VideoTaskAdditions {
   last_frame_image?: string | undefined;
   /** `video_urls`: up to 10 reference or source videos, at most 30 s in total. */
   video_urls?: string[] | undefined;
+  /** `video_list`: input alias of `video_urls`; must match it when both are set. */
+  video_list?: string[] | undefined;
   /** `audio_urls`: up to 10 audios, at most 30 s in total; an audio-only reference is allowed. */
   audio_urls?: string[] | undefined;
   /** `generate_audio`: generate a soundtrack. @default true (since 2026-10-01) */
@@ -144,8 +154,8 @@ export interface Video25UpgradeParams extends VideoTaskAdditions, Video25Upgrade
   watermark?: boolean | undefined;
   /** `resolution`: only `1080p`. @default '1080p' */
   resolution?: '1080p' | undefined;
-  /** Never with `draft_task_id`. */
-  draft?: never;
+  /** `draft`: only `false` (or omitted): `draft: true` must not be combined with `draft_task_id`. */
+  draft?: false | undefined;
   /** Rejected for upgrades. */
   service_tier?: never;
 }

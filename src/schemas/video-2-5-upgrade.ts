@@ -58,6 +58,8 @@ export const video25UpgradeSchema = z
     refuseLegacyWebhookWithNotifications(body, ctx);
     for (const [field, value] of Object.entries(body)) {
       if (value === undefined || ALLOWED.has(field)) continue;
+      // spec: Video — only "`draft_task_id` and `draft: true` must not be combined".
+      if (field === 'draft' && value === false) continue;
       ctx.addIssue({ code: 'custom', path: [field], message: refusal(field, value) });
     }
   });

@@ -1,5 +1,6 @@
 import { refuseFields } from './common.js';
 import { video25UpgradeSchema } from './video-2-5-upgrade.js';
+import { aliasConflicts, givenNames, inputDuration, writtenName } from './video-inputs.js';
 import {
   checkAgreement,
   checkCommonVideoRules,
@@ -38,14 +39,18 @@ export function video25RequestKind(body: Record<string, unknown>): Video25Reques
 
 const durationMessage = `must be an integer from 4 to 30, or -1 for automatic, for ${MODEL}`;
 
+const durationSchema = z
+  .number({ error: durationMessage })
+  .refine((n) => n === -1 || (Number.isInteger(n) && n >= 4 && n <= 30), { message: durationMessage });
+
 function generationShape(kind: 'ordinary' | 'preview') {
   return {
     model: z.literal(MODEL),
     prompt: requiredPrompt,
-    duration: z
-      .number({ error: durationMessage })
-      .refine((n) => n === -1 || (Number.isInteger(n) && n >= 4 && n <= 30), { message: durationMessage })
-      .optional(),
+    duration: durationSchema.optional(),
+    // spec: Video, "Preview upgrade" — the input aliases, each held to the rules of its field
+    // (src/schemas/video-inputs.ts says which field each stands for).
+    seconds: durationSchema.optional(),
     // spec: Video — "preview and upgrade accept only their own value"; a preview defaults to 480p.
     resolution:
       kind === 'preview'
@@ -62,7 +67,11 @@ function generationShape(kind: 'ordinary' | 'preview') {
     image_with_roles: imageWithRolesSchema.optional(),
     first_frame_image: mediaRef.optional(),
     last_frame_image: mediaRef.optional(),
+    images: mediaRefList(V25_LIMITS.images, 'images', MODEL).optional(),
+    image: mediaRef.optional(),
+    input_reference: mediaRef.optional(),
     video_urls: mediaRefList(V25_LIMITS.videos, 'videos', MODEL).optional(),
+    video_list: mediaRefList(V25_LIMITS.videos, 'videos', MODEL).optional(),
     audio_urls: mediaRefList(V25_LIMITS.audios, 'audios', MODEL).optional(),
     generate_audio: jsonBoolean.optional(),
     audio: jsonBoolean.optional(),
@@ -103,15 +112,18 @@ function checkFrameAliases(body: Record<string, unknown>, ctx: z.RefinementCtx):
 }
 
 // spec: Video — "frame, edit and extend tasks require `adaptive`"; task-type validation table.
+// Every input alias counts as the field it stands for.
 function checkTaskType(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
   const counts = referenceCounts(body);
   const type = body.omni_reference_task_type;
   const needsAdaptive: string[] = [];
-  const isFrameTask =
+  const hasFrames =
     frameRoles(body).length > 0 ||
     body.first_frame_image !== undefined ||
     body.last_frame_image !== undefined;
-  if (isFrameTask) needsAdaptive.push('a first/last-frame task');
+  // spec: Video — "If video or audio references accompany frame roles, the frames may be treated
+  // as general references": only frames without them make a first/last-frame task.
+  if (hasFrames && counts.videos === 0 && counts.audios === 0) needsAdaptive.push('a first/last-frame task');
   if (type === 'edit' || type === 'extend') {
     needsAdaptive.push(`an ${type} task`);
     if (counts.videos === 0) {
@@ -122,10 +134,11 @@ function checkTaskType(body: Record<string, unknown>, ctx: z.RefinementCtx): voi
       });
     }
   }
-  if (type === 'edit' && body.duration !== undefined && body.duration !== -1) {
+  const duration = inputDuration(body);
+  if (type === 'edit' && duration !== undefined && duration !== -1) {
     ctx.addIssue({
       code: 'custom',
-      path: ['duration'],
+      path: [writtenName(body, 'duration')],
       message:
         "an edit task (omni_reference_task_type: 'edit') accepts only duration -1 (automatic) or omitted",
     });
@@ -140,19 +153,32 @@ function checkTaskType(body: Record<string, unknown>, ctx: z.RefinementCtx): voi
   }
 }
 
+// spec: Errors — "conflicting aliases" give HTTP 400: an input alias set beside its field must
+// hold the same value.
+function checkInputAliasAgreement(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const [alias, other] of aliasConflicts(body)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [alias],
+      message: `is an alias of ${other === 'seconds' ? 'duration' : other}: must match ${other} when both are set`,
+    });
+  }
+}
+
 function generationSchema(kind: 'ordinary' | 'preview') {
   return z.looseObject(generationShape(kind)).superRefine((body, ctx) => {
-    checkCommonVideoRules(body, ctx);
+    checkCommonVideoRules(body, ctx, ['image', 'images', 'input_reference', 'video_list']);
     checkAgreement(body, 'ratio', 'aspect_ratio', ctx);
     checkAgreement(body, 'audio', 'generate_audio', ctx);
+    checkInputAliasAgreement(body, ctx);
     checkFrameAliases(body, ctx);
     checkSingleFrameRoles(body, ctx);
     const counts = referenceCounts(body);
     if (counts.images > V25_LIMITS.images) {
       ctx.addIssue({
         code: 'custom',
-        path: [body.image_urls !== undefined ? 'image_urls' : 'image_with_roles'],
-        message: `at most 30 images for ${MODEL}, counting image_urls, image_with_roles and the frame aliases (got ${counts.images})`,
+        path: [givenNames(body, 'image_urls')[0] ?? 'image_with_roles'],
+        message: `at most 30 images for ${MODEL}, counting image_urls (and its aliases images, image, input_reference), image_with_roles and the frame aliases (got ${counts.images})`,
       });
     }
     checkTaskType(body, ctx);

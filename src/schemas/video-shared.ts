@@ -5,6 +5,7 @@ import {
   refuseLegacyWebhookWithNotifications,
 } from './common.js';
 import { VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio } from './constants.js';
+import { referenceCounts } from './video-inputs.js';
 import { z } from './zod.js';
 
 export { VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio };
@@ -99,22 +100,7 @@ export const taskAdditionsShape = {
 
 type Body = Record<string, unknown>;
 
-function listLength(value: unknown): number {
-  return Array.isArray(value) ? value.length : 0;
-}
-
-/**
- * How many references of each kind a body holds. Images count `image_urls`, `image_with_roles`
- * and, for vidmodel-2.5, each of the `first_frame_image` / `last_frame_image` aliases that is set.
- */
-export function referenceCounts(body: Body): { images: number; videos: number; audios: number } {
-  const aliases = ['first_frame_image', 'last_frame_image'].filter((f) => typeof body[f] === 'string').length;
-  return {
-    images: listLength(body.image_urls) + listLength(body.image_with_roles) + aliases,
-    videos: listLength(body.video_urls),
-    audios: listLength(body.audio_urls),
-  };
-}
+export { referenceCounts };
 
 const REFERENCE_KINDS = {
   图片: { count: 'images', noun: 'image' },
@@ -162,8 +148,9 @@ export function checkAgreement(body: Body, field: string, other: string, ctx: z.
 // hold URL strings, so inline data is refused with the upload hint instead of a gateway 400.
 const INPUT_ALIASES = ['image', 'images', 'input_reference', 'video_list'] as const;
 
-function checkInputAliases(body: Body, ctx: z.RefinementCtx): void {
+function checkInputAliases(body: Body, ctx: z.RefinementCtx, declared: readonly string[]): void {
   for (const field of INPUT_ALIASES) {
+    if (declared.includes(field)) continue;
     const value = body[field];
     const entries: Array<[unknown, Array<string | number>]> = Array.isArray(value)
       ? value.map((item, index) => [item, [field, index]])
@@ -178,11 +165,18 @@ function checkInputAliases(body: Body, ctx: z.RefinementCtx): void {
   }
 }
 
-/** The rules every video JSON request shares: prompt references, input aliases, legacy webhooks. */
-export function checkCommonVideoRules(body: Body, ctx: z.RefinementCtx): void {
+/**
+ * The rules every video JSON request shares: prompt references, input aliases, legacy webhooks.
+ * `declared` names the input aliases the model's own shape already checks.
+ */
+export function checkCommonVideoRules(
+  body: Body,
+  ctx: z.RefinementCtx,
+  declared: readonly string[] = [],
+): void {
   refuseLegacyWebhookWithNotifications(body, ctx);
   checkPromptReferences(body, ctx);
-  checkInputAliases(body, ctx);
+  checkInputAliases(body, ctx, declared);
 }
 
 /** The index and role of each `first_frame` / `last_frame` role item. */

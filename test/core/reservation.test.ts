@@ -193,6 +193,34 @@ const rows: Row[] = [
     0,
     'pass hints.previewDuration',
   ],
+  // The input aliases reserve as the fields they stand for.
+  [
+    '2.5: seconds is the duration',
+    { model: 'vidmodel-2.5', prompt: 'x', seconds: 12, resolution: '1080p' },
+    {},
+    12,
+    '1080p',
+    0,
+    undefined,
+  ],
+  [
+    '2.5: seconds -1 reserves the 30 s maximum',
+    { model: 'vidmodel-2.5', prompt: 'x', seconds: -1 },
+    {},
+    30,
+    '720p',
+    0,
+    'duration -1',
+  ],
+  [
+    '2.5: video_list is reference video',
+    { model: 'vidmodel-2.5', prompt: 'x', duration: 6, video_list: vids(2) },
+    { videoDurations: [3.5, 4] },
+    14,
+    '720p-input',
+    8,
+    undefined,
+  ],
   // spec: Billing and reservations, 3 (motion control)
   [
     'motion: detected reference seconds, rounded up',

@@ -221,6 +221,26 @@ describe('rules proved here', () => {
     }
   });
 
+  test('a video task is polled at the interval of the model its answer names, else every 3-5 s', async () => {
+    const ranges = [
+      [undefined, [3_000, 5_000]],
+      ['vidmodel-2.0-mini', [3_000, 5_000]],
+      ['vidmodel-2.5', [5_000, 10_000]],
+    ] as const;
+    for (const [model, [min, max]] of ranges) {
+      slept.length = 0;
+      const shown = model === undefined ? {} : { model };
+      const pending = { id: 'cgt-1', object: 'video', status: 'in_progress', ...shown };
+      const done = { id: 'cgt-1', object: 'video', status: 'completed', ...shown };
+      await new Videos(answers(pending, done, 6)).waitForTask('cgt-1');
+      expect(slept, String(model)).toHaveLength(5);
+      for (const ms of slept) {
+        expect(ms).toBeGreaterThanOrEqual(min);
+        expect(ms).toBeLessThanOrEqual(max);
+      }
+    }
+  });
+
   test('a review task is polled every 5-10 s by default', async () => {
     const reviews = new ReviewTasks(
       answers(

@@ -1,5 +1,7 @@
 import { Agent, FormData, fetch } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { MediaGateway } from '../../src/client.js';
+import { RequestValidationError } from '../../src/core/errors.js';
 import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
 import { png } from '../internal/image-fixtures.js';
 
@@ -138,6 +140,18 @@ describe('refusals of the image routes: 400 {code, message, data: null}, no task
       /mask: must have the same dimensions/,
     ],
     ['a non-integer n', form({ ...base, n: '1.5' }, [['image', pngImage()]]), /^n: /],
+    [
+      'image_urls with a 2.5 model',
+      form({ ...base, model: 'imgmodel-2.5-flare', image_urls: '["https://example.com/a.png"]' }, [
+        ['image', pngImage()],
+      ]),
+      /^image_urls: is not supported by imgmodel-2.5-flare/,
+    ],
+    [
+      'image_urls that is not a JSON list',
+      form({ ...base, image_urls: 'https://example.com/a.png' }, [['image', pngImage()]]),
+      /^image_urls: must be an array/,
+    ],
   ])('multipart edits: %s', async (_name, body, message) => {
     const answer = await send('POST', '/v1/images/edits', body);
     expect(answer.status).toBe(400);
@@ -170,6 +184,52 @@ describe('refusals of the image routes: 400 {code, message, data: null}, no task
     });
     expect(accepted.status).toBe(200);
     expect(gateway.tasks.list()).toHaveLength(before + 1);
+  });
+});
+
+// spec: Images, edits — form fields are "`model`, `prompt`, `n`, `size` and the other optional
+// fields above", so `image_urls` (an imgmodel-2 extension) is an edit field too: the SDK sends
+// it as one JSON-string part and the mock reads it back by the same rule (editFieldFromText).
+describe('image_urls and size on both sides', () => {
+  const client = () => new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+  const urls = ['https://example.com/a.png', 'https://example.com/b.png'];
+
+  test('an imgmodel-2 edit with image_urls is sent as a JSON-string part and accepted', async () => {
+    const { task_id } = await client().images.editAsync({
+      model: 'imgmodel-2',
+      prompt: 'blend them',
+      image: pngImage(),
+      image_urls: urls,
+    });
+    expect(task_id).toMatch(/^task_/);
+    const part = gateway.requests.at(-1)?.parts?.find((p) => p.name === 'image_urls');
+    expect(part?.value).toBe(JSON.stringify(urls));
+  });
+
+  test('a 2.5 edit with image_urls is refused before sending', async () => {
+    const error = await client()
+      .images.edit({ model: 'imgmodel-2.5-sunburst', prompt: 'x', image: pngImage(), image_urls: urls })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  test.each([
+    ['auto', 200],
+    ['1024x1536', 200],
+    ['1024*1536', 400],
+    ['16:9', 400],
+  ])('size %s answers %i on both sides', async (size, status) => {
+    const body = { model: 'imgmodel-2', prompt: 'x', size } as const;
+    const answer = await send('POST', '/v1/images/generations', body);
+    expect(answer.status).toBe(status);
+    const sdk = await client()
+      .images.generate(body)
+      .then(
+        () => 200,
+        (e: unknown) => (e instanceof RequestValidationError ? 400 : e),
+      );
+    expect(sdk).toBe(status);
   });
 });
 

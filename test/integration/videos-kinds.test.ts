@@ -133,6 +133,20 @@ const KINDS: Kind[] = [
     settle: 10,
   },
   {
+    // spec: Video, "Preview upgrade" — the input aliases, sent as written, are their fields.
+    kind: 'reference written with input aliases',
+    params: {
+      model: 'vidmodel-2.5',
+      prompt: '@图片2 and @图片1 walk like @视频1',
+      images: [still('hero'), still('friend')],
+      video_list: [clip('walk', 4.5)],
+      seconds: 6,
+    },
+    hints: { videoDurations: [4.5] },
+    reserve: [11, '720p-input'],
+    settle: 11,
+  },
+  {
     kind: 'vidmodel-2.0-fast (fields pass through)',
     params: { model: 'vidmodel-2.0-fast', prompt: 'a red kite', duration: 8, style: 'watercolour' },
     reserve: [8, 'unpublished'],

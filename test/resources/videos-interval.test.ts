@@ -30,10 +30,12 @@ const done = (extra: Answer = {}) => ({ id: 'cgt-1', object: 'video', status: 'c
 useVirtualClock();
 
 describe('videoPollInterval', () => {
-  test('mini 3-5 s, 2.5 5-10 s, any other or no model a range around 5 s', () => {
+  test('mini and no model 3-5 s, 2.5 5-10 s, any other model a range around 5 s', () => {
     expect(videoPollInterval('vidmodel-2.0-mini')).toEqual([3_000, 5_000]);
+    // spec: the object style shows `model` for vidmodel-2.5, so an answer without it is not 2.5.
+    expect(videoPollInterval(undefined)).toEqual([3_000, 5_000]);
     expect(videoPollInterval('vidmodel-2.5')).toEqual([5_000, 10_000]);
-    for (const model of ['vidmodel-2.0', 'motion-v3-motion-control', undefined]) {
+    for (const model of ['vidmodel-2.0', 'motion-v3-motion-control']) {
       expect(videoPollInterval(model), String(model)).toEqual([4_000, 6_000]);
     }
   });
@@ -51,7 +53,7 @@ describe('videoPollInterval', () => {
 });
 
 describe('videos.waitForTask interval without a model', () => {
-  // The midpoint of each range: mini 4000, 2.5 7500, the default 5000.
+  // The midpoint of each range: mini (and no model) 4000, 2.5 7500, other models 5000.
   beforeEach(() => {
     vi.spyOn(Math, 'random').mockReturnValue(0.5);
   });
@@ -66,22 +68,28 @@ describe('videos.waitForTask interval without a model', () => {
     expect(slept).toEqual([7_500, 7_500]);
   });
 
-  test('an answer without model falls back to the default', async () => {
+  test('an answer without model is polled every 3-5 s', async () => {
     const { transport: t } = transport([running(), running(), done()]);
     await new Videos(t).waitForTask('cgt-1');
-    expect(slept).toEqual([5_000, 5_000]);
+    expect(slept).toEqual([4_000, 4_000]);
   });
 
   test('only the first answer decides: a model shown later does not change the interval', async () => {
     const { transport: t } = transport([running(), running({ model: 'vidmodel-2.5' }), running(), done()]);
     await new Videos(t).waitForTask('cgt-1');
-    expect(slept).toEqual([5_000, 5_000, 5_000]);
+    expect(slept).toEqual([4_000, 4_000, 4_000]);
   });
 
-  test("the caller's model wins over the answer's", async () => {
+  test("the model the answer names wins over the caller's", async () => {
     const { transport: t } = transport([running({ model: 'vidmodel-2.5' }), done()]);
     await new Videos(t).waitForTask('cgt-1', { model: 'vidmodel-2.0-mini' });
-    expect(slept).toEqual([4_000]);
+    expect(slept).toEqual([7_500]);
+  });
+
+  test("the caller's model stands in when the answer names none", async () => {
+    const { transport: t } = transport([running(), done()]);
+    await new Videos(t).waitForTask('cgt-1', { model: 'vidmodel-2.0' });
+    expect(slept).toEqual([5_000]);
   });
 
   test("an explicit interval wins over the answer's model", async () => {
@@ -91,7 +99,7 @@ describe('videos.waitForTask interval without a model', () => {
   });
 
   test('createAndWait uses the submitted model, not the answer', async () => {
-    // The gateway shows `model` for vidmodel-2.5 only, so a mini answer would fall back to 5 s.
+    // The gateway shows `model` for vidmodel-2.5 only; the submitted model picks mini's 3-5 s.
     const { transport: t, sent } = transport([running(), running(), done()]);
     const task = await new Videos(t).createAndWait({
       model: 'vidmodel-2.0-mini',

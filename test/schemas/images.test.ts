@@ -95,6 +95,8 @@ describe.each(generateOps)('%s accepts', (_, parse) => {
   test.each([
     ['each model', IMAGE_MODELS.map((model) => gen({ model }))],
     ['n and size', [gen({ n: 4, size: '1536x1024' })]],
+    // spec: `size` is "Pixel dimensions such as <W>x<H>; supported values depend on route".
+    ['size as a word the route supports', [gen({ size: 'auto' }), gen({ size: 'match_input' })]],
     [
       'the optional fields',
       [

@@ -86,7 +86,7 @@ describe('vidmodel-2.5 upgrade (draft_task_id)', () => {
 
   test.each([
     ['draft: true', upgrade({ draft: true }), 'draft', 'draft_task_id and draft: true must not be combined'],
-    ['draft: false', upgrade({ draft: false }), 'draft', 'must not be sent with draft_task_id'],
+    ['draft: null', upgrade({ draft: null }), 'draft', 'must not be sent with draft_task_id'],
     ['service_tier', upgrade({ service_tier: 'default' }), 'service_tier', 'rejected for an upgrade'],
     ['nsfw_check', upgrade({ nsfw_check: false }), 'nsfw_check', 'not accepted in an upgrade'],
     ['an unknown field', upgrade({ style: 'x' }), 'style', 'not accepted in an upgrade'],
@@ -121,6 +121,8 @@ describe('vidmodel-2.5 upgrade (draft_task_id)', () => {
   test.each([
     ['draft_task_id alone', upgrade()],
     ['resolution 1080p', upgrade({ resolution: '1080p' })],
+    // spec: Video — only `draft: true` is forbidden beside draft_task_id.
+    ['draft: false', upgrade({ draft: false })],
     [
       'every optional field',
       upgrade({

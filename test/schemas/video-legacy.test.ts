@@ -49,6 +49,17 @@ describe.each(['vidmodel-2.0', 'vidmodel-2.0-fast'])('%s', (model) => {
       '128 bytes',
     ],
     ['a numeric prompt', legacy({ prompt: 1 }), 'prompt', 'must be a string'],
+    [
+      '@图片4 with three images across fields',
+      legacy({
+        prompt: '@图片4',
+        image_urls: ['https://example.com/a.png'],
+        images: ['https://example.com/b.png'],
+        input_reference: 'https://example.com/c.png',
+      }),
+      'prompt',
+      'image 4',
+    ],
   ])('refuses %s', (_name, params, path, fragment) => {
     expect(checkParams(videoRequestSchema, params)).toEqual([
       { path, message: expect.stringContaining(fragment) },
@@ -64,6 +75,27 @@ describe.each(['vidmodel-2.0', 'vidmodel-2.0-fast'])('%s', (model) => {
     ['a legacy webhook alone', legacy({ webhook: 'https://example.com/h' })],
     ['a 128-byte client_reference_id', legacy({ client_reference_id: `${'界'.repeat(42)}ab` })],
     ['a non-string images entry (not recognisable as media)', legacy({ images: [{ id: 1 }] })],
+    // Every image input the model takes counts for @图片<n>.
+    ['@图片1 from images', legacy({ prompt: '@图片1', images: ['https://example.com/a.png'] })],
+    ['@图片1 from image', legacy({ prompt: '@图片1', image: 'https://example.com/a.png' })],
+    [
+      '@图片3 from image_urls, image_with_roles and first_frame_image',
+      legacy({
+        prompt: '@图片3',
+        image_urls: ['https://example.com/a.png'],
+        image_with_roles: [{ url: 'https://example.com/b.png', role: 'reference_image' }],
+        first_frame_image: 'https://example.com/c.png',
+      }),
+    ],
+    [
+      '@图片3 with three images across fields',
+      legacy({
+        prompt: '@图片3',
+        image_urls: ['https://example.com/a.png'],
+        images: ['https://example.com/b.png'],
+        input_reference: 'https://example.com/c.png',
+      }),
+    ],
   ])('accepts %s', (_name, params) => {
     expect(checkParams(videoRequestSchema, params)).toEqual([]);
   });

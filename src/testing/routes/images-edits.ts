@@ -1,7 +1,12 @@
 import { RequestValidationError } from '../../core/errors.js';
 import { sniffImageFormat } from '../../internal/image-header.js';
 import { toUploadFile } from '../../internal/upload-file.js';
-import { checkEditFiles, imageEditAsyncSchema, imageEditSchema } from '../../schemas/images.js';
+import {
+  checkEditFiles,
+  editFieldFromText,
+  imageEditAsyncSchema,
+  imageEditSchema,
+} from '../../schemas/images.js';
 import type { RouteContext } from '../context.js';
 import { MockHttpError, validationError } from '../http-error.js';
 import type { ReceivedPart } from '../request-log.js';
@@ -11,11 +16,10 @@ export const NOT_A_FILE_MESSAGE =
   'URLs or base64 text are not accepted as the file; decode or download them and upload the bytes';
 
 const FILE_FIELDS = new Set(['image', 'image[]', 'mask']);
-const NUMERIC_FIELDS = new Set(['n', 'output_compression']);
 
 /** A multipart edit as the mock understood it. */
 export interface EditRequest {
-  /** Text fields (`n` and `output_compression` as numbers, `notifications` parsed from its JSON string). */
+  /** Text fields, decoded as the SDK's edit schemas read them (`editFieldFromText`). */
   fields: Record<string, unknown>;
   /** The input files, in the order received. */
   images: ReceivedPart[];
@@ -27,24 +31,12 @@ function invalid(message: string): MockHttpError {
   return MockHttpError.spec(400, 'invalid_request', message);
 }
 
-/** Text parts as a record: the last value of a repeated name wins; numbers and JSON decoded. */
+/** Text parts as a record: the last value of a repeated name wins; each decoded by the shared rule. */
 function textFields(parts: readonly ReceivedPart[]): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const part of parts) {
     if (part.filename !== undefined) continue;
-    const value = part.value ?? '';
-    if (NUMERIC_FIELDS.has(part.name) && /^-?\d+(\.\d+)?$/.test(value.trim())) {
-      fields[part.name] = Number(value);
-    } else if (part.name === 'notifications') {
-      // spec: Webhook management — in multipart `notifications` is a JSON-string form field.
-      try {
-        fields[part.name] = JSON.parse(value);
-      } catch {
-        fields[part.name] = value;
-      }
-    } else {
-      fields[part.name] = value;
-    }
+    fields[part.name] = editFieldFromText(part.name, part.value ?? '');
   }
   return fields;
 }

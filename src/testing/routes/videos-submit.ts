@@ -1,10 +1,12 @@
 import { estimateReservation, type ReservationHints } from '../../core/reservation.js';
 import { videoRequestSchema } from '../../schemas/video.js';
 import { video25RequestKind } from '../../schemas/video-2-5.js';
+import { inputDuration, inputList } from '../../schemas/video-inputs.js';
 import type { VideoCreateParams } from '../../schemas/video-types.js';
 import type { RouteContext } from '../context.js';
 import { MockHttpError } from '../http-error.js';
 import type { MockTask } from '../tasks.js';
+import { checkVideoAssets } from './videos-assets.js';
 import {
   AUTOMATIC_DURATION_SECONDS,
   detectedSeconds,
@@ -54,8 +56,19 @@ function findPreview(ctx: RouteContext<unknown>, id: string): MockTask<VideoTask
   return preview;
 }
 
-function secondsOf(list: unknown): Array<number | undefined> {
-  return Array.isArray(list) ? list.map(detectedSeconds) : [];
+function secondsOf(list: unknown[]): Array<number | undefined> {
+  return list.map(detectedSeconds);
+}
+
+// The input aliases (`seconds`, `video_list`, ...) are the fields they stand for on vidmodel-2.5,
+// the one model whose aliases the spec names.
+function requestedDuration(body: Body): unknown {
+  return body.model === 'vidmodel-2.5' ? inputDuration(body) : body.duration;
+}
+
+function mediaList(body: Body, field: 'video_urls' | 'audio_urls'): unknown[] {
+  if (body.model === 'vidmodel-2.5') return inputList(body, field);
+  return Array.isArray(body[field]) ? (body[field] as unknown[]) : [];
 }
 
 function allDetected(seconds: Array<number | undefined>): seconds is number[] {
@@ -84,11 +97,19 @@ function detectMedia(body: Body, kind: string): ReservationHints {
   if (model !== 'vidmodel-2.0-mini' && model !== 'vidmodel-2.5') return hints;
   if (kind === 'upgrade') return hints;
   const limit = model === 'vidmodel-2.0-mini' ? 15 : 30;
-  const videos = secondsOf(body.video_urls);
+  const videos = secondsOf(mediaList(body, 'video_urls'));
   for (const [field, seconds] of [
     ['video_urls', videos],
-    ['audio_urls', secondsOf(body.audio_urls)],
+    ['audio_urls', secondsOf(mediaList(body, 'audio_urls'))],
   ] as const) {
+    // spec: Video — vidmodel-2.5 reference "videos 2-30 s each", "audio 2-30 s each".
+    if (model === 'vidmodel-2.5') {
+      for (const [i, s] of seconds.entries()) {
+        if (s !== undefined && s < 2) {
+          throw invalid(`${field}[${i}]: each reference must be 2-30 s for ${model} (detected ${s} s)`);
+        }
+      }
+    }
     // Only the detected lengths count: they alone can prove the total is too long.
     const detected = seconds.reduce<number>((sum, s) => sum + Math.ceil(s ?? 0), 0);
     if (detected > limit) {
@@ -106,12 +127,17 @@ function detectMedia(body: Body, kind: string): ReservationHints {
 
 /** Seconds of video the mock generates for a generation request (not an upgrade). */
 function outputSeconds(body: Body, kind: string, referenceSeconds: number): number {
-  const duration = typeof body.duration === 'number' ? body.duration : undefined;
+  const requested = requestedDuration(body);
+  const duration = typeof requested === 'number' ? requested : undefined;
   if (body.model === 'motion-v3-motion-control') return referenceSeconds;
   if (duration === -1) return AUTOMATIC_DURATION_SECONDS;
   if (duration !== undefined && duration > 0) return duration;
   // spec: Versioning 4 — an omitted duration is 5 s; an edit's default is -1 (automatic).
   return kind !== 'upgrade' && body.omni_reference_task_type === 'edit' ? AUTOMATIC_DURATION_SECONDS : 5;
+}
+
+function numberOrUndefined(value: unknown): number | undefined {
+  return typeof value === 'number' ? value : undefined;
 }
 
 function defaultResolution(body: Body, kind: string): string | undefined {
@@ -131,7 +157,8 @@ function previewDuration(preview: MockTask<VideoTaskData>): number {
 
 /**
  * Handles `POST /v1/videos/generations` (and its alias): validates with the SDK's own schema,
- * checks the key's models, the webhook endpoint, moderation and the preview reference, then
+ * checks the key's models, the webhook endpoint, the library materials referenced, moderation and
+ * the preview reference, then
  * creates one `video` task with its reservation and answers the submission envelope.
  * spec: Errors — an invalid request gives HTTP 400, no task created, no reservation charged.
  */
@@ -139,6 +166,7 @@ export function submitVideo(ctx: RouteContext<unknown>): Promise<void> {
   const body = ctx.validate(videoRequestSchema) as Body;
   ctx.requireModel(body.model);
   webhookEndpointCheck(ctx.gateway, ctx.account, body.notifications);
+  checkVideoAssets(ctx.gateway, ctx.account.id, body);
   checkModeration(body);
   const model = String(body.model);
   const kind = model === 'vidmodel-2.5' ? video25RequestKind(body) : 'ordinary';
@@ -164,7 +192,7 @@ export function submitVideo(ctx: RouteContext<unknown>): Promise<void> {
     return_last_frame: body.return_last_frame === true,
     output_format: body.output_format === 'mov' ? 'mov' : 'mp4',
     draft: kind === 'preview',
-    duration: preview ? preview.data.duration : typeof body.duration === 'number' ? body.duration : undefined,
+    duration: preview ? preview.data.duration : numberOrUndefined(requestedDuration(body)),
     output_seconds: generated,
     resolution: defaultResolution(body, kind) ?? 'unspecified',
     prompt,

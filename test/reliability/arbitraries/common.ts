@@ -83,6 +83,15 @@ export const assetRef = fc.stringMatching(/^[a-z0-9_]{4,24}$/).map((id) => `asse
 /** A media reference: an http(s) URL or an `asset://` reference. */
 export const mediaRef = fc.oneof({ arbitrary: httpUrl, weight: 3 }, { arbitrary: assetRef, weight: 1 });
 
+/**
+ * A media reference a valid request may send to the mock: an http(s) URL or one of the fixtures'
+ * `Active` materials (the mock refuses unknown, foreign and non-Active ones, as the gateway does).
+ */
+export function mediaRefOf(fixtures: Fixtures): fc.Arbitrary<string> {
+  const asset = fc.constantFrom(...fixtures.assetIds.map((id) => `asset://${id}`));
+  return fc.oneof({ arbitrary: httpUrl, weight: 3 }, { arbitrary: asset, weight: 1 });
+}
+
 /** A data URL, which no media field accepts. */
 export const inlineData = fc.constantFrom(
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',

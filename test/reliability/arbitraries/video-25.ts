@@ -11,7 +11,7 @@ import {
   extraFields,
   type Fixtures,
   inlineData,
-  mediaRef,
+  mediaRefOf,
   notifications,
   prompt,
 } from './common.js';
@@ -41,16 +41,17 @@ type Kind = 'ordinary' | 'preview';
 
 /** Valid `vidmodel-2.5` generation requests: ordinary, or a 480p preview (`draft: true`). */
 export function video25(fixtures: Fixtures, kind: Kind): fc.Arbitrary<Body> {
+  const ref = mediaRefOf(fixtures);
   return fc
     .record({
       base: prompt,
       references: fc.boolean(),
-      imageUrls: fc.array(mediaRef, { maxLength: 30 }),
-      roleImages: fc.array(mediaRef, { maxLength: 4 }),
+      imageUrls: fc.array(ref, { maxLength: 30 }),
+      roleImages: fc.array(ref, { maxLength: 4 }),
       frameMode: fc.constantFrom(...FRAME_MODES),
-      frameUrls: fc.tuple(mediaRef, mediaRef),
-      videos: fc.array(mediaRef, { maxLength: 10 }),
-      audios: fc.array(mediaRef, { maxLength: 10 }),
+      frameUrls: fc.tuple(ref, ref),
+      videos: fc.array(ref, { maxLength: 10 }),
+      audios: fc.array(ref, { maxLength: 10 }),
       type: fc.constantFrom(undefined, 'auto', 'reference', 'edit', 'extend'),
       ratio: fc.constantFrom(...VIDEO_RATIOS),
       ratioFields: fc.subarray(['aspect_ratio', 'ratio']),
@@ -156,6 +157,37 @@ const generationRules = (fixtures: Fixtures, kind: Kind): Rule[] => [
   missing('prompt is required for generation', 'prompt'),
   badValue('prompt is not empty', 'prompt', '', '  '),
   badValue('duration is 4-30 or -1', 'duration', 3, 31, 0, -2, 4.5, '5'),
+  // spec: Video, "Preview upgrade" — the input aliases are held to the rules of their fields.
+  {
+    rule: 'seconds, the alias of duration, is 4-30 or -1',
+    bad: fc.constantFrom(3, 31, 0, -2, 4.5, '5'),
+    apply: (body, bad) => {
+      const { duration: _d, ...rest } = body;
+      return { input: { ...rest, seconds: bad }, path: 'seconds' };
+    },
+  },
+  {
+    rule: 'seconds matches duration when both are set',
+    apply: (body) => {
+      const duration = (body.duration ?? (body.omni_reference_task_type === 'edit' ? -1 : 5)) as number;
+      const seconds = duration === -1 ? 10 : duration === 5 ? 6 : 5;
+      return { input: { ...body, duration, seconds }, path: 'seconds' };
+    },
+  },
+  {
+    rule: 'video_list, the alias of video_urls, holds at most 10 videos',
+    apply: (body) => {
+      const { video_urls: _v, ...rest } = body;
+      return { input: { ...rest, video_list: Array.from({ length: 11 }, () => CLIP) }, path: 'video_list' };
+    },
+  },
+  {
+    rule: 'images, the alias of image_urls, counts toward the 30 images',
+    apply: (body) => {
+      const { image_urls: _i, ...rest } = body;
+      return { input: { ...rest, images: Array.from({ length: 31 }, () => URL_A) }, path: 'images' };
+    },
+  },
   kind === 'preview'
     ? badValue('a preview renders at 480p only', 'resolution', '720p', '1080p')
     : badValue('resolution is 480p, 720p or 1080p', 'resolution', '2k', '4k', '720P', 1080),
@@ -235,8 +267,13 @@ const generationRules = (fixtures: Fixtures, kind: Kind): Rule[] => [
       const [task, ratio] = bad as [string, string];
       const { ratio: _r, ...rest } = body;
       const input: Body = { ...rest, aspect_ratio: ratio };
-      if (task === 'frame') withFirstFrame(input);
-      else {
+      if (task === 'frame') {
+        // spec: Video — frames that come with video or audio references may be general
+        // references, so only frames without them make a frame task.
+        for (const field of ['video_urls', 'audio_urls', 'omni_reference_task_type']) delete input[field];
+        if (typeof input.prompt === 'string') input.prompt = input.prompt.replace(/@(视频|音频)\d+/g, '');
+        withFirstFrame(input);
+      } else {
         input.omni_reference_task_type = task;
         if (input.video_urls === undefined) input.video_urls = [CLIP];
         if (task === 'edit') delete input.duration;
@@ -342,8 +379,8 @@ export function video25UpgradeRules(): Rule[] {
       },
     },
     {
-      rule: 'draft_task_id and draft are not combined',
-      bad: fc.constantFrom(true, false),
+      rule: 'draft_task_id and draft: true are not combined (draft: false is accepted)',
+      bad: fc.constantFrom(true, null, 'true'),
       apply: (body, draft) => ({ input: { ...body, draft }, path: 'draft' }),
     },
     badValue('service_tier is refused in an upgrade', 'service_tier', 'default', 'flex'),

@@ -9,7 +9,7 @@ import {
   extraFields,
   type Fixtures,
   inlineData,
-  mediaRef,
+  mediaRefOf,
   notifications,
   prompt,
 } from './common.js';
@@ -33,15 +33,16 @@ const RATIO_FIELDS = ['aspect_ratio', 'ratio', 'size'] as const;
 
 /** Valid `vidmodel-2.0-mini` requests. */
 export function videoMini(fixtures: Fixtures): fc.Arbitrary<Body> {
+  const ref = mediaRefOf(fixtures);
   return fc
     .record({
       base: prompt,
       references: fc.boolean(),
       imageMode: fc.constantFrom('none', 'urls', 'roles', 'frames'),
-      images: fc.array(mediaRef, { minLength: 1, maxLength: 9 }),
+      images: fc.array(ref, { minLength: 1, maxLength: 9 }),
       lastFrame: fc.boolean(),
-      videos: fc.array(mediaRef, { maxLength: 3 }),
-      audios: fc.array(mediaRef, { maxLength: 3 }),
+      videos: fc.array(ref, { maxLength: 3 }),
+      audios: fc.array(ref, { maxLength: 3 }),
       ratio: fc.constantFrom(...VIDEO_RATIOS),
       ratioFields: fc.subarray([...RATIO_FIELDS]),
       optional: fc.record(

@@ -11,7 +11,7 @@ import {
   type Fixtures,
   httpUrl,
   inlineData,
-  mediaRef,
+  mediaRefOf,
   notifications,
   prompt,
 } from './common.js';
@@ -79,21 +79,22 @@ export function motionControlRules(fixtures: Fixtures): Rule[] {
 
 /** Valid `vidmodel-2.0` and `vidmodel-2.0-fast` requests: any field passes, the shared rules hold. */
 export function videoLegacy(fixtures: Fixtures): fc.Arbitrary<Body> {
+  const ref = mediaRefOf(fixtures);
   return fc
     .record(
       {
         model: fc.constantFrom('vidmodel-2.0', 'vidmodel-2.0-fast'),
         prompt,
         references: fc.boolean(),
-        image_urls: fc.array(mediaRef, { maxLength: 12 }),
-        video_urls: fc.array(mediaRef, { maxLength: 4 }),
-        audio_urls: fc.array(mediaRef, { maxLength: 4 }),
+        image_urls: fc.array(ref, { maxLength: 12 }),
+        video_urls: fc.array(ref, { maxLength: 4 }),
+        audio_urls: fc.array(ref, { maxLength: 4 }),
         generate_audio: fc.boolean(),
         watermark: fc.boolean(),
         return_last_frame: fc.boolean(),
         duration: fc.integer({ min: 1, max: 20 }),
         resolution: fc.constantFrom('480p', '720p', '1080p'),
-        image: mediaRef,
+        image: ref,
         notifications: notifications(fixtures),
         client_reference_id: clientReferenceId,
         extra: extraFields,

@@ -9,9 +9,21 @@ const REFERENCE = /\s*@(图片|视频|音频)\d+/g;
 export function counts(body: Body): { images: number; videos: number; audios: number } {
   const length = (value: unknown) => (Array.isArray(value) ? value.length : 0);
   const aliases = ['first_frame_image', 'last_frame_image'].filter((f) => typeof body[f] === 'string').length;
+  // An input alias is its field: a list equal to one already counted is the same input.
+  const merged = (...fields: string[]) => {
+    const lists: string[] = [];
+    for (const field of fields) {
+      const value = body[field];
+      if (value === undefined) continue;
+      const list = JSON.stringify(Array.isArray(value) ? value : [value]);
+      if (!lists.includes(list)) lists.push(list);
+    }
+    return lists.reduce((sum, list) => sum + length(JSON.parse(list)), 0);
+  };
   return {
-    images: length(body.image_urls) + length(body.image_with_roles) + aliases,
-    videos: length(body.video_urls),
+    images:
+      merged('image_urls', 'images', 'image', 'input_reference') + length(body.image_with_roles) + aliases,
+    videos: merged('video_urls', 'video_list'),
     audios: length(body.audio_urls),
   };
 }
