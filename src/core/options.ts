@@ -52,17 +52,15 @@ function describe(value: unknown): string {
  * @throws InvalidOptionError naming `option` and the value.
  */
 export function checkDuration(option: string, value: number | undefined): number | undefined {
-  if (value === undefined) return value;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
-    throw new InvalidOptionError(option, value, `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`);
-  }
-  return value;
+  return checkCount(option, value, 1, MAX_TIMER_MS, 'of milliseconds ');
 }
 
 /**
  * Checks a count: a whole number of at least `min` (and at most `max`). `undefined` passes
- * through (the default applies).
+ * through (the default applies). Every numeric check of the SDK comes here, so that one rule
+ * and one message form hold for all of them.
  *
+ * @param unit - said before the range in the message, e.g. `'of milliseconds '`.
  * @throws InvalidOptionError naming `option` and the value.
  */
 export function checkCount(
@@ -70,13 +68,12 @@ export function checkCount(
   value: number | undefined,
   min: number,
   max = Number.MAX_SAFE_INTEGER,
+  unit = '',
 ): number | undefined {
-  if (value === undefined) return value;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`;
-    throw new InvalidOptionError(option, value, `a whole number ${range}`);
-  }
-  return value;
+  // Number.isInteger is false for anything that is not a number, NaN and Infinity included.
+  if (value === undefined || (Number.isInteger(value) && value >= min && value <= max)) return value;
+  const range = max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `of ${min} or more`;
+  throw new InvalidOptionError(option, value, `a whole number ${unit}${range}`);
 }
 
 /**
