@@ -82,7 +82,7 @@ export const NOT_POST: Reply = {
  * `Retry-After: 10`, so the gateway retries soon.
  */
 export const IN_FLIGHT: Reply = {
-  ...refusal(503, 'in_flight', 'being handled by another delivery; retry'),
+  ...refusal(503, 'in_flight', 'in flight elsewhere; retry'),
   headers: { 'retry-after': '10' },
 };
 

@@ -33,13 +33,17 @@ export interface NodeWebhookResponse {
   end(body?: string): unknown;
 }
 
-const PARSED_HINT = "req.body was parsed into an object: use express.raw({ type: 'application/json' }) here";
+const PARSED_HINT = "req.body is parsed: use express.raw({ type: 'application/json' })";
 
 function send(res: NodeWebhookResponse, { status, body, headers }: Reply): void {
   if (res.headersSent) return;
   res.statusCode = status;
   // A 413 may go out before the body is read: the connection is closed after it, not reused.
-  const all = { 'content-type': 'application/json', ...headers, ...(status === 413 && { connection: 'close' }) };
+  const all = {
+    'content-type': 'application/json',
+    ...headers,
+    ...(status === 413 && { connection: 'close' }),
+  };
   for (const [name, value] of Object.entries(all)) res.setHeader(name, value);
   res.end(JSON.stringify(body));
 }
