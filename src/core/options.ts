@@ -19,9 +19,9 @@ export class InvalidOptionError extends MediaGatewayError {
   /** Always `'InvalidOptionError'`. */
   override readonly name = 'InvalidOptionError';
   /** The option as the caller wrote it, e.g. `timeout` or `interval[0]`. */
-  readonly option: string;
+  declare readonly option: string;
   /** The value that was refused. */
-  readonly value: unknown;
+  declare readonly value: unknown;
 
   /**
    * @param option - the option's name.
@@ -39,10 +39,11 @@ export class InvalidOptionError extends MediaGatewayError {
 export const MAX_TIMER_MS = 2_147_483_647;
 
 function describe(value: unknown): string {
-  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (Array.isArray(value)) return `[${value.map(describe).join(', ')}]`;
-  return value === null ? 'null' : typeof value;
+  // -0 is named as such (String gives "0"); of other non-numbers only the type is told.
+  if (Object.is(value, -0)) return '-0';
+  return typeof value === 'number' || value === null ? String(value) : typeof value;
 }
 
 /**
