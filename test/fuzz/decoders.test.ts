@@ -129,7 +129,7 @@ describe('no answer makes a decoder throw an undocumented error', () => {
           videos.retrieve = async () =>
             (calls++ === 0 ? raw : { id: 'task_1', status: 'completed' }) as VideoTask;
           try {
-            await videos.waitForTask('task_1', { interval: 0, timeout: 60_000 });
+            await videos.waitForTask('task_1', { interval: 1, timeout: 60_000 });
           } catch (error) {
             if (!(error instanceof TaskFailedError)) throw error;
             expect(typeof error.message).toBe('string');
