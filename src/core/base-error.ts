@@ -17,14 +17,15 @@ export class MediaGatewayError extends Error {
   /** `instanceof MediaGatewayError` is true for errors of every entry point's copy of the class. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // `this` is the class on the right of instanceof: the base class (the one whose prototype
-    // holds the brand) checks the brand, a subclass keeps the ordinary prototype check. The
-    // class is not named here: a class that names itself in its body is built as `class
-    // _MediaGatewayError`, and its `name` would be that.
+    // holds the brand) checks the brand, a subclass keeps the ordinary prototype check, reached
+    // through `super` (Error's is Function.prototype's, called with `this`). The class is not
+    // named here: a class that names itself in its body is built as `class _MediaGatewayError`,
+    // and its `name` would be that.
     // biome-ignore lint/complexity/noThisInStatic: see above.
     return Object.hasOwn(this.prototype, BRAND)
       ? (value as Record<symbol, unknown> | null)?.[BRAND] === true
-      : // biome-ignore lint/complexity/noThisInStatic: see above.
-        Function.prototype[Symbol.hasInstance].call(this, value);
+      : // biome-ignore lint/complexity/noThisInStatic: `super` keeps `this`, see above.
+        super[Symbol.hasInstance](value);
   }
 
   /** @internal The brand behind `instanceof` across entry points. */

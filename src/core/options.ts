@@ -19,9 +19,9 @@ export class InvalidOptionError extends MediaGatewayError {
   /** Always `'InvalidOptionError'`. */
   override readonly name = 'InvalidOptionError';
   /** The option as the caller wrote it, e.g. `timeout` or `interval[0]`. */
-  readonly option: string;
+  declare readonly option: string;
   /** The value that was refused. */
-  readonly value: unknown;
+  declare readonly value: unknown;
 
   /**
    * @param option - the option's name.
@@ -39,10 +39,11 @@ export class InvalidOptionError extends MediaGatewayError {
 export const MAX_TIMER_MS = 2_147_483_647;
 
 function describe(value: unknown): string {
-  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (Array.isArray(value)) return `[${value.map(describe).join(', ')}]`;
-  return value === null ? 'null' : typeof value;
+  // -0 is named as such (String gives "0"); of other non-numbers only the type is told.
+  if (Object.is(value, -0)) return '-0';
+  return typeof value === 'number' || value === null ? String(value) : typeof value;
 }
 
 /**
@@ -52,17 +53,15 @@ function describe(value: unknown): string {
  * @throws InvalidOptionError naming `option` and the value.
  */
 export function checkDuration(option: string, value: number | undefined): number | undefined {
-  if (value === undefined) return value;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
-    throw new InvalidOptionError(option, value, `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`);
-  }
-  return value;
+  return checkCount(option, value, 1, MAX_TIMER_MS, 'of milliseconds ');
 }
 
 /**
  * Checks a count: a whole number of at least `min` (and at most `max`). `undefined` passes
- * through (the default applies).
+ * through (the default applies). Every numeric check of the SDK comes here, so that one rule
+ * and one message form hold for all of them.
  *
+ * @param unit - said before the range in the message, e.g. `'of milliseconds '`.
  * @throws InvalidOptionError naming `option` and the value.
  */
 export function checkCount(
@@ -70,13 +69,12 @@ export function checkCount(
   value: number | undefined,
   min: number,
   max = Number.MAX_SAFE_INTEGER,
+  unit = '',
 ): number | undefined {
-  if (value === undefined) return value;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`;
-    throw new InvalidOptionError(option, value, `a whole number ${range}`);
-  }
-  return value;
+  // Number.isInteger is false for anything that is not a number, NaN and Infinity included.
+  if (value === undefined || (Number.isInteger(value) && value >= min && value <= max)) return value;
+  const range = max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `of ${min} or more`;
+  throw new InvalidOptionError(option, value, `a whole number ${unit}${range}`);
 }
 
 /**

@@ -33,7 +33,7 @@ export class WebhookVerificationError extends MediaGatewayError {
   /** Always `'WebhookVerificationError'`. */
   override readonly name = 'WebhookVerificationError';
   /** Which check failed. */
-  readonly reason: WebhookVerificationReason;
+  declare readonly reason: WebhookVerificationReason;
 
   /**
    * @param reason - which check failed.

@@ -61,7 +61,33 @@ export interface Reply {
   status: number;
   /** JSON body. */
   body: Record<string, unknown>;
+  /** Headers besides `content-type`, the same in both handlers. */
+  headers?: Record<string, string>;
 }
+
+/** An error answer; an absent `reason` is left out when it is serialized. */
+export const refusal = (status: number, type: string, message: string, reason?: string): Reply => ({
+  status,
+  body: { error: { type, reason, message } },
+});
+
+/** The answer to any method but POST. */
+export const NOT_POST: Reply = {
+  ...refusal(405, 'method_not_allowed', 'use POST'),
+  headers: { allow: 'POST' },
+};
+
+/**
+ * The answer to a delivery of an event that another delivery is handling: 503 with
+ * `Retry-After: 10`, so the gateway retries soon.
+ */
+export const IN_FLIGHT: Reply = {
+  ...refusal(503, 'in_flight', 'in flight elsewhere; retry'),
+  headers: { 'retry-after': '10' },
+};
+
+/** The answer to a body over `limit` bytes. */
+export const tooLarge = (limit: number): Reply => refusal(413, 'body_too_large', `over ${limit} bytes`);
 
 /** The shared core of the two handlers. */
 export interface DeliveryProcessor {
@@ -74,29 +100,6 @@ export interface DeliveryProcessor {
     headers: WebhookHeaders,
   ): Promise<Reply>;
 }
-
-/** An error answer's body; an absent `reason` is left out when it is serialized. */
-export const errorBody = (type: string, message: string, reason?: string): Record<string, unknown> => ({
-  error: { type, reason, message },
-});
-
-/** The answer to any method but POST; both handlers add `Allow: POST`. */
-export const NOT_POST: Reply = { status: 405, body: errorBody('method_not_allowed', 'use POST') };
-
-/**
- * The answer to a delivery of an event that another delivery is handling: 503 with
- * `Retry-After: 10` (both handlers add the header), so the gateway retries soon.
- */
-export const IN_FLIGHT: Reply = {
-  status: 503,
-  body: errorBody('in_flight', 'being handled by another delivery; retry'),
-};
-
-/** The answer to a body over `limit` bytes. */
-export const tooLarge = (limit: number): Reply => ({
-  status: 413,
-  body: errorBody('body_too_large', `over ${limit} bytes`),
-});
 
 /**
  * Builds the shared core.
@@ -145,7 +148,7 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
       report(error);
       // Forget the ID so the gateway's retry of this event is processed.
       if (found === 'claimed') await quietly(() => dedupe.release(event.id));
-      return { status: 500, body: errorBody('handler_failed', 'not handled; retry') };
+      return refusal(500, 'handler_failed', 'not handled; retry');
     }
     // Acknowledged once recorded as done. A failure to record it is reported but still
     // acknowledged: `onEvent` completed, and a retry could only run it a second time.
@@ -165,7 +168,7 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
         report(error);
         // spec: Events — a 4xx other than 410 is retried; 410 would pause the endpoint.
         // The reason (unknown key, bad signature, clock) is for the receiver (onError), not the sender.
-        return { status: 400, body: errorBody('webhook_verification_failed', 'verification failed') };
+        return refusal(400, 'webhook_verification_failed', 'verification failed');
       }
       // spec: Events — item 4, answered only after the signature verified.
       if (event.type === 'webhook.endpoint_verification') {

@@ -8,16 +8,8 @@ import {
 import { concatBytes } from './signature.js';
 import { verifyWebhookAsync } from './verify-web.js';
 
-// A 503 (the event is in flight elsewhere) says when to retry.
-const json = ({ status, body }: Reply, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'content-type': 'application/json',
-      ...(status === 503 && { 'retry-after': '10' }),
-      ...headers,
-    },
-  });
+const json = ({ status, body, headers }: Reply) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 /** Reads a request body up to `limit` bytes; `undefined` when it is larger. */
 async function readLimited(req: Request, limit: number): Promise<Uint8Array | undefined> {
@@ -62,7 +54,7 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array | un
 export function createWebhookHandler(options: WebhookHandlerOptions): (req: Request) => Promise<Response> {
   const core = createDeliveryProcessor(options);
   return async (req) => {
-    if (req.method !== 'POST') return json(NOT_POST, { allow: 'POST' });
+    if (req.method !== 'POST') return json(NOT_POST);
     const body = await readLimited(req, core.maxBodyBytes);
     if (!body) return json(tooLarge(core.maxBodyBytes));
     return json(await core.process(verifyWebhookAsync, body, req.headers));

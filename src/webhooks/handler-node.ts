@@ -1,8 +1,8 @@
 import {
   createDeliveryProcessor,
-  errorBody,
   NOT_POST,
   type Reply,
+  refusal,
   tooLarge,
   type WebhookHandlerOptions,
 } from './handler-core.js';
@@ -33,18 +33,19 @@ export interface NodeWebhookResponse {
   end(body?: string): unknown;
 }
 
-const PARSED_HINT = "req.body was parsed into an object: use express.raw({ type: 'application/json' }) here";
+const PARSED_HINT = "req.body is parsed: use express.raw({ type: 'application/json' })";
 
-// A 413 may go out before the body is read: the connection is closed after it, not reused.
-// A 503 (the event is in flight elsewhere) says when to retry.
-function send(res: NodeWebhookResponse, reply: Reply): void {
+function send(res: NodeWebhookResponse, { status, body, headers }: Reply): void {
   if (res.headersSent) return;
-  res.statusCode = reply.status;
-  res.setHeader('content-type', 'application/json');
-  if (reply.status === 405) res.setHeader('allow', 'POST');
-  if (reply.status === 413) res.setHeader('connection', 'close');
-  if (reply.status === 503) res.setHeader('retry-after', '10');
-  res.end(JSON.stringify(reply.body));
+  res.statusCode = status;
+  // A 413 may go out before the body is read: the connection is closed after it, not reused.
+  const all = {
+    'content-type': 'application/json',
+    ...headers,
+    ...(status === 413 && { connection: 'close' }),
+  };
+  for (const [name, value] of Object.entries(all)) res.setHeader(name, value);
+  res.end(JSON.stringify(body));
 }
 
 /**
@@ -107,10 +108,7 @@ export function createNodeWebhookHandler(
       body = await readStream(req, res, limit);
       if (body === undefined) return;
     } else {
-      return send(res, {
-        status: 400,
-        body: errorBody('webhook_verification_failed', PARSED_HINT, 'invalid_body'),
-      });
+      return send(res, refusal(400, 'webhook_verification_failed', PARSED_HINT, 'invalid_body'));
     }
     send(res, await core.process(verifyWebhook, body, req.headers));
   }
@@ -118,7 +116,7 @@ export function createNodeWebhookHandler(
   return (req, res, next) => {
     run(req, res).catch((error: unknown) => {
       if (next) next(error);
-      else send(res, { status: 500, body: errorBody('internal_error', 'retry') });
+      else send(res, refusal(500, 'internal_error', 'retry'));
     });
   };
 }

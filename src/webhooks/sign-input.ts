@@ -54,7 +54,7 @@ export function prepareSigning(options: SignWebhookOptions): PreparedSigning {
   try {
     bytes = bodyBytes(body as WebhookBody);
   } catch {
-    throw new MediaGatewayError('signWebhook: body must be the string or bytes sent');
+    throw new MediaGatewayError('signWebhook: body must be the string or bytes to send');
   }
   if (!secret || !keyId) throw new MediaGatewayError('signWebhook: secret and keyId are required');
   let eventId = options.eventId;

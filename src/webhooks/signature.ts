@@ -114,7 +114,7 @@ export function parseSignatureHeader(value: string): { signature: string; keyId:
   if (!wellFormed || !keyId || !signature || !/^[0-9a-f]{64}$/.test(signature)) {
     throw fail(
       'malformed_signature',
-      `X-Service-Signature ${quote(value)} is not "v1=<64 lowercase hex digits>,kid=<key_id>"`,
+      `X-Service-Signature ${quote(value)} is not v1=<64 lowercase hex>,kid=<key_id>`,
     );
   }
   return { signature, keyId };
@@ -140,7 +140,7 @@ export function checkTimestamp(text: string, toleranceSeconds = 300, now?: numbe
   if (!(Math.abs(skew) <= toleranceSeconds)) {
     throw fail(
       'timestamp_out_of_tolerance',
-      `X-Service-Timestamp is ${Math.round(skew)} s from now, over ${toleranceSeconds} s; check the clock`,
+      `X-Service-Timestamp is ${Math.round(skew)} s off, over ${toleranceSeconds} s; check the clock`,
     );
   }
 }
@@ -261,7 +261,7 @@ export function prepareVerification(options: VerifyWebhookOptions): PreparedVeri
   checkTimestamp(timestamp, options.toleranceSeconds, options.now);
   const secret = secretFor(options.secrets, keyId);
   if (secret === undefined) {
-    throw fail('unknown_key', `no secret for kid ${quote(keyId)}; during a rotation give both secrets`);
+    throw fail('unknown_key', `no secret for kid ${quote(keyId)}; in a rotation give both`);
   }
   return {
     bytes,
@@ -279,9 +279,7 @@ export function signatureMismatch(prepared: PreparedVerification): WebhookVerifi
     parseJson(prepared.bytes) !== undefined && /\n\s/.test(strictDecoder.decode(prepared.bytes));
   return fail(
     'signature_mismatch',
-    indented
-      ? 'the body was parsed and re-serialized (it is indented); pass the raw body'
-      : `wrong secret for kid ${quote(prepared.keyId)}, or the body was changed; pass the raw body`,
+    `${indented ? 'the body was parsed and re-serialized' : `wrong secret for kid ${quote(prepared.keyId)}, or the body changed`}; pass the raw body`,
   );
 }
 
@@ -292,7 +290,7 @@ export function signatureMismatch(prepared: PreparedVerification): WebhookVerifi
 export function parseEvent(prepared: Pick<PreparedVerification, 'bytes' | 'eventId'>): WebhookEvent {
   const value = parseJson(prepared.bytes) as { id?: unknown; type?: unknown } | null | undefined;
   if (!value || typeof value !== 'object' || typeof value.id !== 'string' || typeof value.type !== 'string') {
-    throw fail('invalid_body', 'the body is not a JSON object with a string "id" and "type"');
+    throw fail('invalid_body', 'the body is not a JSON object with string id and type');
   }
   if (value.id !== prepared.eventId) {
     throw fail(

@@ -13,7 +13,7 @@ import {
 /** The Web Crypto `SubtleCrypto` of this runtime. @throws {MediaGatewayError} when there is none. */
 export function subtleCrypto(): SubtleCrypto {
   const subtle = globalThis.crypto?.subtle;
-  if (!subtle) throw new MediaGatewayError('crypto.subtle is missing; use verifyWebhook');
+  if (!subtle) throw new MediaGatewayError('no crypto.subtle here: use verifyWebhook');
   return subtle;
 }
 
