@@ -81,9 +81,11 @@ describe('the mediagw/webhooks entry', () => {
     expect(out).not.toMatch(/\brequire\(/);
   });
 
-  test('the whole entry is at most 4 KB minified and gzipped', async () => {
+  // 4.5 KB: the entry was 4.0 KB before it learnt in-flight dedupe states, checked options and a
+  // fail-closed clock (+0.5 KB together); bench row (6) compares it with standardwebhooks.
+  test('the whole entry is at most 4.5 KB minified and gzipped', async () => {
     const out = await bundle(`export * from ${JSON.stringify(entry)};`, 'node', true);
     expect(out).not.toMatch(/undici|zod/);
-    expect(gzipSync(out, { level: 9 }).length).toBeLessThanOrEqual(4096);
+    expect(gzipSync(out, { level: 9 }).length).toBeLessThanOrEqual(4608);
   });
 });
