@@ -77,8 +77,13 @@ async function pack() {
   const [info] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: root }));
   const outside = info.files
     .map((f) => f.path)
-    .filter((p) => !/^(dist\/|package\.json$|[A-Z]+\.md$|LICENSE)/.test(p));
-  if (outside.length) throw new Error(`the tarball holds files outside dist/: ${outside.join(', ')}`);
+    .filter(
+      (p) => !/^(dist\/|docs\/[^/]+\.md$|examples\/[^/]+\.ts$|package\.json$|[A-Z]+\.md$|LICENSE$)/.test(p),
+    );
+  if (outside.length)
+    throw new Error(`the tarball holds files outside dist/, docs/ and examples/: ${outside.join(', ')}`);
+  for (const shipped of ['LICENSE', 'docs/getting-started.md'])
+    if (!info.files.some((f) => f.path === shipped)) throw new Error(`the tarball lacks ${shipped}`);
   return join(tmp, info.filename);
 }
 
