@@ -3,8 +3,10 @@
 // 2. load every entry point with `import` (.mjs) and with `require` (.cjs), check both give the same
 //    names, start the mock gateway, make requests with the client (one of them answered 503 once
 //    and retried), sign and verify webhooks (scripts/consumer/checks.cjs); start the `mediagw-mock` bin;
-// 3. type-check a TypeScript consumer against the published declarations with moduleResolution
-//    node16 (as .mts and .cts) and bundler, and an edge consumer of mediagw/webhooks without @types/node;
+// 3. type-check TypeScript consumers (scripts/consumer/consumer.ts and the consumer type tests in
+//    test/types/, with their @ts-expect-error lines) against the published declarations, strict and
+//    with skipLibCheck off, under moduleResolution node (node10), node16 and nodenext (as .mts and
+//    .cts) and bundler, and an edge consumer of mediagw/webhooks without @types/node;
 // 4. bundle mediagw/webhooks (verifyWebhookAsync and createWebhookHandler) for browser and neutral
 //    targets, assert no `node:` reference, and run the bundle in a context with no Node API.
 // Exits non-zero, naming each failed check. `--keep` leaves the temporary project in place.
@@ -16,6 +18,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -74,8 +77,13 @@ async function pack() {
   const [info] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: root }));
   const outside = info.files
     .map((f) => f.path)
-    .filter((p) => !/^(dist\/|package\.json$|[A-Z]+\.md$|LICENSE)/.test(p));
-  if (outside.length) throw new Error(`the tarball holds files outside dist/: ${outside.join(', ')}`);
+    .filter(
+      (p) => !/^(dist\/|docs\/[^/]+\.md$|examples\/[^/]+\.ts$|package\.json$|[A-Z]+\.md$|LICENSE$)/.test(p),
+    );
+  if (outside.length)
+    throw new Error(`the tarball holds files outside dist/, docs/ and examples/: ${outside.join(', ')}`);
+  for (const shipped of ['LICENSE', 'docs/getting-started.md'])
+    if (!info.files.some((f) => f.path === shipped)) throw new Error(`the tarball lacks ${shipped}`);
   return join(tmp, info.filename);
 }
 
@@ -176,33 +184,58 @@ const strict = {
   exactOptionalPropertyTypes: true,
 };
 
-async function typeChecks() {
+/** The consumer type tests (test/types/*.ts), beside scripts/consumer/consumer.ts. */
+const typeFixtures = readdirSync(join(root, 'test/types')).filter((name) => name.endsWith('.ts'));
+
+/**
+ * Writes each consumer fixture into the project under every extension `extensions` names
+ * (`.mts` is compiled as ESM and `.cts` as CommonJS under node16/nodenext) and returns the files.
+ */
+function typeSources(extensions) {
   const consumer = readFileSync(join(fixtures, 'consumer.ts'), 'utf8');
-  // Every entry point, the ones named in consumer.ts and any other, must resolve with types.
+  // Every entry point, the ones named in the fixtures and any other, must resolve with types.
   const others = entries.map((e, i) => `export type * as entry${i} from '${e}';`).join('\n');
-  const source = `${consumer}\n${others}\n`;
-  writeFileSync(join(project, 'consumer.mts'), source);
-  writeFileSync(join(project, 'consumer.cts'), source);
-  writeFileSync(join(project, 'consumer.ts'), source);
+  const sources = {
+    consumer: `${consumer}\n${others}\n`,
+    ...Object.fromEntries(
+      typeFixtures.map((name) => [name.slice(0, -3), readFileSync(join(root, 'test/types', name), 'utf8')]),
+    ),
+  };
+  const files = [];
+  for (const [name, source] of Object.entries(sources)) {
+    for (const extension of extensions) {
+      writeFileSync(join(project, `${name}${extension}`), source);
+      files.push(`${name}${extension}`);
+    }
+  }
+  return files;
+}
+
+async function typeChecks() {
   const typeRoots = [join(root, 'node_modules/@types')];
+  const node = { ...strict, lib: ['ES2023'], typeRoots, types: ['node'] };
+  const fixtureNames = ['consumer.ts', ...typeFixtures].join(', ');
   const configs = {
-    'node16 (module node16): consumer.mts as ESM and consumer.cts as CommonJS': {
-      ...strict,
-      module: 'node16',
-      moduleResolution: 'node16',
-      lib: ['ES2023'],
-      typeRoots,
-      types: ['node'],
-      files: ['consumer.mts', 'consumer.cts'],
+    [`node (node10, module commonjs): ${fixtureNames}`]: {
+      ...node,
+      module: 'commonjs',
+      moduleResolution: 'node',
+      // As `tsc --init` sets it: zod's .d.cts default-imports its locales, an error without it.
+      esModuleInterop: true,
+      files: typeSources(['.ts']),
     },
-    'bundler (module esnext): consumer.ts': {
-      ...strict,
+    ...Object.fromEntries(
+      ['node16', 'nodenext'].map((mode) => [
+        `${mode} (module ${mode}): the same as .mts (ESM) and .cts (CommonJS)`,
+        { ...node, module: mode, moduleResolution: mode, files: typeSources(['.mts', '.cts']) },
+      ]),
+    ),
+    'bundler (module esnext): the same as .ts': {
+      ...node,
       module: 'esnext',
       moduleResolution: 'bundler',
       lib: ['ES2023', 'DOM'],
-      typeRoots,
-      types: ['node'],
-      files: ['consumer.ts'],
+      files: typeSources(['.ts']),
     },
     'bundler, ES and DOM libraries, no @types/node: edge.ts uses mediagw/webhooks': {
       ...strict,

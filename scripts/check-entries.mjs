@@ -1,7 +1,8 @@
 // Checks the built entry points: `mediagw/webhooks` must not import undici or zod (it runs in
 // edge runtimes and must stay small), no entry may import a package that is not a
 // dependency, no CommonJS entry may require a package that `require` loads as an ES module
-// (Node 20.18 refuses it), and every package bundled into an entry carries its license there.
+// (Node 20.18 refuses it), every package bundled into an entry carries its license there, and
+// every subpath's declarations are reachable under moduleResolution `node` (typesVersions).
 // Run after `npm run build`.
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
@@ -72,6 +73,22 @@ for (const [file, rule] of Object.entries(files)) {
       );
       failed = true;
     }
+  }
+}
+// moduleResolution `node` (node10) reads no `exports`: each subpath reaches its declarations
+// through `typesVersions`, which must name the same file as the `require` condition.
+for (const [key, target] of Object.entries(pkg.exports)) {
+  if (key === '.' || typeof target !== 'object') continue;
+  const types = target.require?.types;
+  const mapped = pkg.typesVersions?.['*']?.[key.slice(2)];
+  if (mapped?.length !== 1 || mapped[0] !== types) {
+    console.error(
+      `typesVersions["*"]["${key.slice(2)}"] must be ["${types}"], as exports["${key}"].require.types`,
+    );
+    failed = true;
+  } else if (!existsSync(new URL(`../${types}`, import.meta.url))) {
+    console.error(`${types} (exports["${key}"]) was not built`);
+    failed = true;
   }
 }
 if (failed) process.exit(1);

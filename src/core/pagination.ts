@@ -1,3 +1,5 @@
+import { checkCount } from './options.js';
+
 /** One page of a list, as the gateway returns it: `{code:200, data:{items, total, page, limit}}`. */
 export interface PageData<T> {
   /** The records of this page. */
@@ -73,38 +75,97 @@ export class Page<T> implements AsyncIterable<T> {
 }
 
 /**
- * What `list()` returns: await it for the first {@link Page}, or iterate it with
- * `for await` for every item of every page.
+ * What `list()` returns: a real `Promise` of the first {@link Page} (so `.finally()`,
+ * `Promise.all` and a `Promise<Page<T>>` annotation all work), that is also async-iterable over
+ * every item of every page and can collect items with {@link PagePromise.toArray}.
+ *
+ * The first page is requested once, lazily: when the promise is first awaited (or `.then`,
+ * `.catch` or `.finally` is called), iterated or asked for `toArray()`, never at construction.
+ * A list that is built and never used sends nothing. Every later use shares that one request;
+ * `.then()` and its kin return plain `Promise`s (`Symbol.species` is `Promise`), so chaining
+ * never requests the page again.
+ *
+ * @example
+ * const page: Promise<Page<Asset>> = client.library.assets.list();
+ * for await (const asset of client.library.assets.list({ status: 'Active' })) console.log(asset.id);
+ * const first50 = await client.library.assets.list().toArray({ limit: 50 });
  */
-export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
-  private readonly promise: Promise<Page<T>>;
+export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T> {
+  /** Chained promises (`then`, `catch`, `finally`) are plain Promises that hold no request. */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
 
-  /** @param load - loads the first page; called at once. */
+  /** Requests the first page and settles this promise with it; undefined once started. */
+  #start: (() => void) | undefined;
+
+  /**
+   * @param load - loads the first page; called once, on first use (see the class comment). A
+   *   throw or rejection from it rejects this promise.
+   */
   constructor(load: () => Promise<Page<T>>) {
-    this.promise = load();
-    this.promise.catch(() => undefined); // rejections surface where the caller awaits or iterates
+    let settle!: (page: Page<T> | PromiseLike<Page<T>>) => void;
+    let fail!: (reason: unknown) => void;
+    super((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
+    this.#start = () => {
+      try {
+        settle(load());
+      } catch (error) {
+        fail(error);
+      }
+    };
   }
 
-  /** Resolves with the first {@link Page}; rejects with the list request's error. */
-  // biome-ignore lint/suspicious/noThenProperty: awaiting a list() call is its purpose.
-  then<A = Page<T>, B = never>(
-    onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<A | B> {
-    return this.promise.then(onFulfilled, onRejected);
-  }
-
-  /** Handles a failure of the first page's request, as `Promise.prototype.catch` does. */
-  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
-    return this.promise.catch(onRejected);
+  /** Starts the first page's request unless it has started. */
+  #begin(): void {
+    const start = this.#start;
+    this.#start = undefined;
+    start?.();
   }
 
   /**
-   * Every item of every page, fetching each page when iteration reaches it.
+   * Resolves with the first {@link Page}; rejects with the list request's error. The first call
+   * (from `await`, `.catch` or `.finally` too) starts the request.
+   */
+  // biome-ignore lint/suspicious/noThenProperty: awaiting a list() call is its purpose.
+  override then<A = Page<T>, B = never>(
+    onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    this.#begin();
+    return super.then(onFulfilled, onRejected);
+  }
+
+  /**
+   * Every item of every page, fetching each page when iteration reaches it. Leaving the loop
+   * early (`break`, `return`, a throw) requests no further page.
    *
    * @throws the list request's errors (a refused query included), from the `for await` loop.
    */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    yield* await this.promise;
+    yield* await this;
+  }
+
+  /**
+   * Collects items across pages into an array: up to `options.limit` of them (a whole number
+   * of 1 or more), or every item of every page when it is left out. Stops requesting pages as
+   * soon as it has `limit` items. This `limit` counts items in all; the `limit` of `list()`
+   * itself is the page size.
+   *
+   * @throws InvalidOptionError (as a rejection, before any request) when `limit` is not a whole number of 1 or more.
+   * @throws the list request's errors, as a rejection.
+   * @example const newest = await client.library.assets.list({ limit: 100 }).toArray({ limit: 250 });
+   */
+  async toArray(options: { limit?: number | undefined } = {}): Promise<T[]> {
+    const limit = checkCount('toArray({ limit })', options.limit, 1) ?? Number.POSITIVE_INFINITY;
+    const items: T[] = [];
+    for await (const item of this) {
+      items.push(item);
+      if (items.length >= limit) break;
+    }
+    return items;
   }
 }
