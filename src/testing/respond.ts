@@ -144,16 +144,19 @@ async function sendDripping(
     ...(length !== undefined ? { 'Content-Length': length } : {}),
   });
   res.flushHeaders();
+  // The pause ends when the connection closes (the client left, or the gateway closed), so a
+  // long `everyMs` keeps no timer alive after the answer is gone.
+  const closed = new AbortController();
+  res.once('close', () => closed.abort());
   try {
     for await (const chunk of bodyBytes(body, answer.stream)) {
       for (let at = 0; at < chunk.length; at += size) {
-        await delay(everyMs);
-        if (res.destroyed) return;
+        await delay(everyMs, undefined, { signal: closed.signal });
         await write(res, chunk.subarray(at, at + size));
       }
     }
   } catch {
-    // the client went away
+    // the connection closed
   } finally {
     answer.stream?.destroy();
   }
