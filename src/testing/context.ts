@@ -12,7 +12,7 @@ import {
   validationError,
 } from './http-error.js';
 import type { ReceivedPart, RecordedRequest } from './request-log.js';
-import { type Answer, type AnswerMode, sendAnswer } from './respond.js';
+import { type Answer, type AnswerMode, type AnswerShape, sendAnswer } from './respond.js';
 
 /**
  * What a route handler gets: the request, its caller, and helpers to answer. Every answer
@@ -103,8 +103,8 @@ export interface ContextInit<Params> {
   allowedModels: readonly string[] | undefined;
   /** How an injected fault alters the answer. */
   mode: AnswerMode;
-  /** Body bytes a `truncate` answer sends. */
-  truncateBytes: number | undefined;
+  /** What a `truncate`, `drip` or `pad` answer needs. */
+  shape: AnswerShape;
 }
 
 /** Builds the context a route handler gets. */
@@ -115,7 +115,7 @@ export function createContext<Params>(init: ContextInit<Params>): RouteContext<P
     answered = true;
     return sendAnswer(init.res, value, {
       mode: init.mode,
-      truncateBytes: init.truncateBytes,
+      ...init.shape,
       onStatus: (status) => {
         init.record.status = status;
       },

@@ -16,6 +16,11 @@ import type { Origin } from './request-log.js';
  *   but only `bytes` of the body (default: half) are sent before the connection is destroyed.
  * - `{ malformedJson: true }`: answers 200 with a body that is not valid JSON. With
  *   `runHandler: true` the route runs first and its answer is replaced.
+ * - `{ drip: { everyMs, bytes? } }`: the route runs; its headers go out at once, then `bytes`
+ *   of the body (default 1) every `everyMs` real milliseconds: an answer that keeps coming but
+ *   never in time.
+ * - `{ padBytes }`: the route runs; its answer is sent without Content-Length and with
+ *   `padBytes` spaces after the body (a JSON answer stays the same JSON): an answer too large.
  */
 export type Fault =
   | {
@@ -55,6 +60,19 @@ export type Fault =
       malformedJson: true;
       /** Run the route first, then replace its answer. @default false */
       runHandler?: boolean | undefined;
+    }
+  | {
+      /** Send the route's answer slowly: `bytes` of the body every `everyMs` real milliseconds. */
+      drip: {
+        /** Real milliseconds between two pieces of the body. */
+        everyMs: number;
+        /** Body bytes per piece. @default 1 */
+        bytes?: number | undefined;
+      };
+    }
+  | {
+      /** Spaces sent after the route's body, which goes out without Content-Length. */
+      padBytes: number;
     };
 
 /** Which requests a fault applies to. Every field left out matches everything. */
@@ -101,6 +119,8 @@ export function describeFault(fault: Fault): string {
   if ('hang' in fault) return 'hang';
   if ('reset' in fault) return `reset-${fault.reset}`;
   if ('truncate' in fault) return 'truncate';
+  if ('drip' in fault) return 'drip';
+  if ('padBytes' in fault) return 'pad';
   return 'malformed-json';
 }
 

@@ -8,7 +8,7 @@ import { codeForStatus, describeFault, type Fault, type FaultTable } from './fau
 import type { MockGateway } from './gateway.js';
 import { MockHttpError, specErrorBody } from './http-error.js';
 import { type Origin, type RecordedRequest, recordHeaders, recordQuery } from './request-log.js';
-import { type AnswerMode, sendAnswer } from './respond.js';
+import { type AnswerMode, type AnswerShape, sendAnswer } from './respond.js';
 import type { Router } from './router.js';
 
 /** What the request pipeline of one listening origin works with. */
@@ -99,7 +99,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
         headers: { 'Content-Type': 'application/json', ...error.headers },
         body: JSON.stringify(error.body),
       },
-      { mode, onStatus: (status) => (record.status = status) },
+      { mode, ...(fault ? answerShape(fault) : {}), onStatus: (status) => (record.status = status) },
     );
 
   if (match.kind === 'not-found') {
@@ -132,7 +132,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     account,
     allowedModels: auth instanceof MockHttpError ? undefined : auth.models,
     mode,
-    truncateBytes: fault && 'truncate' in fault ? fault.bytes : undefined,
+    shape: fault ? answerShape(fault) : {},
   });
   try {
     await match.route.handler(ctx);
@@ -181,6 +181,8 @@ async function applyFault(
   }
   if ('hang' in fault) return 'answered'; // the socket is destroyed by close()
   if ('truncate' in fault) return 'truncate';
+  if ('drip' in fault) return 'drip';
+  if ('padBytes' in fault) return 'pad';
   if ('reset' in fault) {
     if (fault.reset === 'after-body' && fault.runHandler) return 'reset';
     res.destroy();
@@ -189,6 +191,14 @@ async function applyFault(
   if (fault.runHandler) return 'malformed';
   await sendAnswer(res, { status: 200 }, { mode: 'malformed', onStatus });
   return 'answered';
+}
+
+/** The details a `truncate`, `drip` or `padBytes` fault gives the route's answer. */
+function answerShape(fault: Fault): AnswerShape {
+  if ('truncate' in fault) return { truncateBytes: fault.bytes };
+  if ('drip' in fault) return { drip: fault.drip };
+  if ('padBytes' in fault) return { padBytes: fault.padBytes };
+  return {};
 }
 
 /** The caller's account and model limits, or the spec's 401. spec: Authentication. */

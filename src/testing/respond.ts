@@ -1,13 +1,25 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /**
  * How an answer goes out: as is, or broken by a fault that let the route run first.
  * `truncate` announces the full length and sends part of it; `reset` drops the connection;
- * `malformed` replaces the body with invalid JSON.
+ * `malformed` replaces the body with invalid JSON; `drip` sends the body a few bytes at a time;
+ * `pad` sends it without a length and with spaces after it.
  */
-export type AnswerMode = 'normal' | 'truncate' | 'reset' | 'malformed';
+export type AnswerMode = 'normal' | 'truncate' | 'reset' | 'malformed' | 'drip' | 'pad';
+
+/** What the fault that chose the mode says about the answer. */
+export interface AnswerShape {
+  /** Bytes of the body a `truncate` answer sends. @default half the body */
+  truncateBytes?: number | undefined;
+  /** How a `drip` answer is paced. */
+  drip?: { everyMs: number; bytes?: number | undefined } | undefined;
+  /** Spaces a `pad` answer sends after the body. */
+  padBytes?: number | undefined;
+}
 
 /** An answer to send: a status, headers, and a buffered body or a stream. */
 export interface Answer {
@@ -24,11 +36,9 @@ export interface Answer {
 }
 
 /** What {@link sendAnswer} needs besides the answer. */
-export interface SendOptions {
+export interface SendOptions extends AnswerShape {
   /** How an injected fault alters the answer. */
   mode: AnswerMode;
-  /** Bytes of the body a `truncate` answer sends. @default half the body */
-  truncateBytes?: number | undefined;
   /** Told the status once the headers are decided. */
   onStatus?: ((status: number) => void) | undefined;
 }
@@ -56,6 +66,8 @@ export async function sendAnswer(res: ServerResponse, answer: Answer, options: S
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
   const length = body ? body.length : answer.length;
   if (options.mode === 'truncate') return sendTruncated(res, answer, body, length, options.truncateBytes);
+  if (options.mode === 'drip') return sendDripping(res, answer, body, length, options.drip);
+  if (options.mode === 'pad') return sendPadded(res, answer, body, options.padBytes ?? 0);
   const headers = { ...answer.headers, ...(length !== undefined ? { 'Content-Length': length } : {}) };
   res.writeHead(answer.status, headers);
   if (answer.stream) {
@@ -101,4 +113,76 @@ async function sendTruncated(
     answer.stream.destroy();
   }
   res.destroy();
+}
+
+/** Writes `chunk` and resolves once it is handed to the socket, or at once if the client went away. */
+function write(res: ServerResponse, chunk: Buffer): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (res.destroyed) return resolve();
+    res.write(chunk, () => resolve());
+  });
+}
+
+/** The body's bytes in order, from the buffer or the stream. */
+async function* bodyBytes(body: Buffer | undefined, stream: Readable | undefined): AsyncGenerator<Buffer> {
+  if (body) yield body;
+  else if (stream) yield* stream as AsyncIterable<Buffer>;
+}
+
+/** Sends the headers at once, then `bytes` of the body every `everyMs` ms, until done or the client leaves. */
+async function sendDripping(
+  res: ServerResponse,
+  answer: Answer,
+  body: Buffer | undefined,
+  length: number | undefined,
+  drip: AnswerShape['drip'],
+): Promise<void> {
+  const everyMs = drip?.everyMs ?? 100;
+  const size = Math.max(1, drip?.bytes ?? 1);
+  res.writeHead(answer.status, {
+    ...answer.headers,
+    ...(length !== undefined ? { 'Content-Length': length } : {}),
+  });
+  res.flushHeaders();
+  // The pause ends when the connection closes (the client left, or the gateway closed), so a
+  // long `everyMs` keeps no timer alive after the answer is gone.
+  const closed = new AbortController();
+  res.once('close', () => closed.abort());
+  try {
+    for await (const chunk of bodyBytes(body, answer.stream)) {
+      for (let at = 0; at < chunk.length; at += size) {
+        await delay(everyMs, undefined, { signal: closed.signal });
+        await write(res, chunk.subarray(at, at + size));
+      }
+    }
+  } catch {
+    // the connection closed
+  } finally {
+    answer.stream?.destroy();
+  }
+  if (!res.destroyed) res.end();
+}
+
+/** Sends the body without Content-Length, then `padBytes` spaces, honouring backpressure. */
+async function sendPadded(
+  res: ServerResponse,
+  answer: Answer,
+  body: Buffer | undefined,
+  padBytes: number,
+): Promise<void> {
+  const headers = { ...answer.headers };
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-length') delete headers[name];
+  res.writeHead(answer.status, headers);
+  try {
+    for await (const chunk of bodyBytes(body, answer.stream)) await write(res, chunk);
+  } catch {
+    // the client went away
+  } finally {
+    answer.stream?.destroy();
+  }
+  const spaces = Buffer.alloc(64 * 1024, ' ');
+  for (let left = padBytes; left > 0 && !res.destroyed; left -= spaces.length) {
+    await write(res, spaces.subarray(0, Math.min(left, spaces.length)));
+  }
+  if (!res.destroyed) res.end();
 }

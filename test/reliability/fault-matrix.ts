@@ -3,6 +3,7 @@
  * injects, and the outcome each cell must have. `faults.test.ts` runs every cell against the
  * mock and checks it; `renderFaultMatrix()` prints the same data as docs/fault-matrix.md.
  */
+import { renderWaitReceiverRows } from './wait-receiver-rows.js';
 
 /** An operation class and the call that stands for it. */
 export interface OperationClass {
@@ -41,7 +42,13 @@ export type FaultId =
   | 'status-503'
   | 'malformed-json'
   | 'truncated-body'
-  | 'truncated-download';
+  | 'truncated-download'
+  | 'drip'
+  | 'oversize'
+  | 'abort'
+  | 'redirect-cross-origin'
+  | 'redirect-https-to-http'
+  | 'redirect-other-scheme';
 
 /** A fault and how it is produced. */
 export interface FaultKind {
@@ -49,6 +56,12 @@ export interface FaultKind {
   label: string;
   /** How the test produces it. */
   how: string;
+  /** Matching requests it applies to. @default 1 (`Infinity`: every attempt) */
+  times?: number | undefined;
+  /** The client's `timeout` in this row, ms. @default MATRIX_SETTINGS.timeoutMs */
+  timeoutMs?: number | undefined;
+  /** The client's `maxResponseBytes` in this row. @default the SDK's, 32 MiB */
+  maxResponseBytes?: number | undefined;
 }
 
 /** What one cell must give: a value or an error class, the requests the mock received, the attempts made. */
@@ -76,7 +89,30 @@ export const MATRIX_SETTINGS = {
   retryAfterDateAheadMs: 2_000,
   /** The delay of the "delay under the timeout" cell, ms. */
   delayMs: 100,
+  /** The sub-second `timeout` of the drip row, ms. */
+  dripTimeoutMs: 300,
+  /** How often a dripping answer sends a piece, ms. */
+  dripEveryMs: 100,
+  /** Bytes per piece of a dripping video (a JSON answer drips one byte at a time). */
+  dripVideoBytes: 512,
+  /** `maxResponseBytes` of the oversize row. */
+  maxResponseBytes: 64 * 1024,
+  /** Spaces the oversize row adds after each answer. */
+  padBytes: 1024 * 1024,
+  /** Headers every cell's client sends (`defaultHeaders`), none of them allowlisted across origins. */
+  defaultHeaders: { 'X-Tenant': 'acme', Cookie: 'session=s3cr3t' },
 } as const;
+
+/** The headers a download's redirect to another origin may carry, plus what undici adds itself. */
+export const CROSS_ORIGIN_ALLOWED = [
+  'accept',
+  'accept-encoding',
+  'range',
+  'if-range',
+  'user-agent',
+  'host',
+  'connection',
+] as const;
 
 export const OPERATIONS: readonly OperationClass[] = [
   { id: 'query', label: 'GET query', call: 'videos.retrieve(id)', retry: 'safe' },
@@ -110,7 +146,8 @@ export const OPERATIONS: readonly OperationClass[] = [
   },
 ];
 
-const { retryAfterSeconds, delayMs, timeoutMs } = MATRIX_SETTINGS;
+const { retryAfterSeconds, delayMs, timeoutMs, dripTimeoutMs, dripEveryMs, dripVideoBytes } = MATRIX_SETTINGS;
+const kib = (bytes: number) => `${bytes / 1024} KiB`;
 
 export const FAULTS: readonly FaultKind[] = [
   { id: 'refused', label: 'connection refused', how: 'the client points at a closed port on 127.0.0.1' },
@@ -167,6 +204,39 @@ export const FAULTS: readonly FaultKind[] = [
     label: 'truncated download',
     how: "`{ truncate: true }` on the media origin (`match.origin: 'media'`): the video's body breaks off half-way",
   },
+  {
+    id: 'drip',
+    label: 'answer drips past a sub-second timeout',
+    how: `\`{ drip: { everyMs: ${dripEveryMs} } }\` on every attempt, with \`timeout: ${dripTimeoutMs}\`: the route runs, the headers come at once, then one byte every ${dripEveryMs} ms; a download's video drips from the media origin, ${dripVideoBytes} bytes at a time. The test also checks that each failed attempt lasted ${dripTimeoutMs} ms, not a second or more`,
+    times: Number.POSITIVE_INFINITY,
+    timeoutMs: dripTimeoutMs,
+  },
+  {
+    id: 'oversize',
+    label: 'JSON answer over maxResponseBytes',
+    how: `\`{ padBytes: ${MATRIX_SETTINGS.padBytes} }\` with \`maxResponseBytes: ${MATRIX_SETTINGS.maxResponseBytes}\` (${kib(MATRIX_SETTINGS.maxResponseBytes)}): the route runs, its answer goes out without Content-Length and with ${kib(MATRIX_SETTINGS.padBytes)} of spaces after it`,
+    maxResponseBytes: MATRIX_SETTINGS.maxResponseBytes,
+  },
+  {
+    id: 'abort',
+    label: 'caller aborts mid-request',
+    how: "`{ hang: true }`; once the gateway has the whole request, the caller's `signal` is aborted with a reason. The test checks the reason is the `cause` of `APIUserAbortError` (through `AmbiguousSubmissionError` for a billable call)",
+  },
+  {
+    id: 'redirect-cross-origin',
+    label: 'download redirected cross-origin',
+    how: `no fault: the client sends \`defaultHeaders\` (${Object.keys(MATRIX_SETTINGS.defaultHeaders).join(', ')}) and the key; the gateway answers 302 to the media origin on another port. The test checks the media origin got none of them: only ${CROSS_ORIGIN_ALLOWED.slice(0, 5).join(', ')} (and host, connection)`,
+  },
+  {
+    id: 'redirect-https-to-http',
+    label: 'download redirected https → http',
+    how: "the client's `baseURL` is `https://gateway.test`, which a dispatcher carries to the mock; its 302 to the media origin (`http:`) would be a downgrade",
+  },
+  {
+    id: 'redirect-other-scheme',
+    label: 'download redirected to file:',
+    how: "`{ status: 302, headers: { Location: 'file:///etc/passwd' } }`",
+  },
 ];
 
 const value = (requests: number, attempts = requests, note?: string): Expected => ({
@@ -200,9 +270,24 @@ function retriedWhenSafe(failure: string): Row {
 
 const AMBIGUOUS = 'AmbiguousSubmissionError';
 
+/** A row only a download can meet: the media origin and redirects. */
+function downloadOnly(download: Expected): Row {
+  return {
+    query: null,
+    download,
+    patch: null,
+    delete: null,
+    'billable-sync': null,
+    'billable-async': null,
+    create: null,
+    embeddings: null,
+  };
+}
+
 /**
  * The expected outcome of every cell. Each fault is injected once (`times: 1`), except a refused
- * connection, which refuses every attempt. `null`: the fault cannot reach that call.
+ * connection, which refuses every attempt, and the faults whose `times` says otherwise.
+ * `null`: the fault cannot reach that call.
  */
 export const EXPECTED: Record<FaultId, Row> = {
   refused: {
@@ -278,16 +363,48 @@ export const EXPECTED: Record<FaultId, Row> = {
     delete: error('NotFoundError', 2, 2, 'the first attempt deleted the group; the retry finds none'),
     create: error('APIConnectionError', 1, 1, 'the group exists'),
   },
-  'truncated-download': {
-    query: null,
-    download: error('APIConnectionError', 2, 1, 'no partial file is left; a download is not resumed'),
-    patch: null,
-    delete: null,
-    'billable-sync': null,
-    'billable-async': null,
-    create: null,
-    embeddings: null,
+  'truncated-download': downloadOnly(
+    error('APIConnectionError', 2, 1, 'no partial file is left; a download is not resumed'),
+  ),
+  drip: {
+    query: error('APIConnectionTimeoutError', 3),
+    download: value(
+      2,
+      1,
+      "the deadline covers the headers; the body's limit is the longest pause between chunks",
+    ),
+    patch: error('APIConnectionTimeoutError', 3),
+    delete: error('APIConnectionTimeoutError', 3),
+    'billable-sync': error(AMBIGUOUS, 1),
+    'billable-async': error(AMBIGUOUS, 1, 1, 'the task exists (one reservation)'),
+    create: error('APIConnectionTimeoutError', 1),
+    embeddings: error('APIConnectionTimeoutError', 3),
   },
+  oversize: {
+    query: error('ResponseTooLargeError', 1, 1, 'not retried: the next answer would be as large'),
+    download: value(2, 1, 'the padded answer is the redirect, followed without reading it'),
+    patch: error('ResponseTooLargeError', 1),
+    delete: error('ResponseTooLargeError', 1),
+    'billable-sync': error(AMBIGUOUS, 1, 1, 'a 2xx answer: the image was made'),
+    'billable-async': error(AMBIGUOUS, 1, 1, 'a 2xx answer: the task exists'),
+    create: error('ResponseTooLargeError', 1, 1, 'the group exists'),
+    embeddings: error('ResponseTooLargeError', 1),
+  },
+  abort: {
+    query: error('APIUserAbortError', 1),
+    download: error('APIUserAbortError', 1),
+    patch: error('APIUserAbortError', 1),
+    delete: error('APIUserAbortError', 1),
+    'billable-sync': error(AMBIGUOUS, 1, 1, 'the request was sent'),
+    'billable-async': error(AMBIGUOUS, 1, 1, 'the request was sent'),
+    create: error('APIUserAbortError', 1),
+    embeddings: error('APIUserAbortError', 1),
+  },
+  'redirect-cross-origin': downloadOnly(value(2, 1, 'the media origin gets only the allowlisted headers')),
+  'redirect-https-to-http': downloadOnly(
+    error('InvalidResponseError', 1, 1, 'not followed, not retried; the media origin gets nothing'),
+  ),
+  'redirect-other-scheme': downloadOnly(error('InvalidResponseError', 1, 1, 'not followed, not retried')),
 };
 
 /** Every cell that runs: `[fault, operation, expected]`. */
@@ -310,7 +427,6 @@ function cellText(expected: Expected | null): string {
   return `${head}; ${expected.requests} received, ${attempts}${note}`;
 }
 
-/** The matrix as the markdown of docs/fault-matrix.md. */
 /** The overview: one row per fault, one column per operation class; outcome · requests received. */
 export function overviewTable(): string[] {
   return [
@@ -328,23 +444,27 @@ export function overviewTable(): string[] {
   ];
 }
 
+/** The matrix as the markdown of docs/fault-matrix.md. */
 export function renderFaultMatrix(): string {
   const cells = matrixCells();
   const lines = [
     '<!-- Generated from test/reliability/fault-matrix.ts; `UPDATE_FAULT_MATRIX=1 npx vitest run test/reliability/faults.test.ts` rewrites it. -->',
     '# Fault matrix',
     '',
-    `Every operation class crossed with every fault the mock gateway injects: ${cells.length} cells, each`,
-    'run by `test/reliability/faults.test.ts` against the mock gateway over loopback. A cell states what',
-    'the caller gets (a value, or the class of the error thrown), how many requests the mock received',
+    `Every operation class crossed with every fault the mock gateway injects, the caller's abort and`,
+    `a download's redirects: ${cells.length} cells, each run by \`test/reliability/faults.test.ts\` against`,
+    'the mock gateway over loopback. A cell states what the caller gets (a value, or the class of the',
+    'error thrown), how many requests the mock received',
     '(both origins: a download is one request to the gateway and one to the media origin it redirects',
     'to) and how many attempts the client made. The test checks all three, and in every cell it also',
     'checks that no billable submission was taken twice: at most one submission the gateway did not',
     'refuse with 429, at most one task, at most one reservation. Where the gateway asked for a wait',
     '(`Retry-After`), the test checks that the client waited exactly that long before its retry.',
     '',
-    `Settings: \`maxRetries: ${MATRIX_SETTINGS.maxRetries}\`, \`timeout: ${MATRIX_SETTINGS.timeoutMs}\` (ms per attempt).`,
-    'Each fault is injected once (`times: 1`), except a refused connection, which refuses every attempt.',
+    `Settings: \`maxRetries: ${MATRIX_SETTINGS.maxRetries}\`, \`timeout: ${MATRIX_SETTINGS.timeoutMs}\` (ms, a total for each attempt), unless a fault's row says otherwise.`,
+    'Each fault is injected once (`times: 1`), except a refused connection, which refuses every attempt,',
+    'and a dripping answer, which meets every attempt. Every client sends `defaultHeaders`',
+    `(${Object.keys(MATRIX_SETTINGS.defaultHeaders).join(', ')}); in every download the test checks that the media origin got none of them, nor the key.`,
     "A call that fails leaves no file behind, and every error is one of the SDK's exported classes.",
     '',
     '## Overview',
@@ -375,5 +495,6 @@ export function renderFaultMatrix(): string {
     for (const op of OPERATIONS) lines.push(`| ${op.label} | ${cellText(EXPECTED[fault.id][op.id])} |`);
     lines.push('');
   }
+  lines.push(...renderWaitReceiverRows());
   return `${lines.join('\n')}`;
 }

@@ -1,10 +1,15 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sdk from '../../src/index.js';
-import { type Observed, runCell } from './fault-cell.js';
+import { ABORT_REASON, type Observed, runCell } from './fault-cell.js';
 import { MATRIX_SETTINGS, matrixCells, overviewTable, renderFaultMatrix } from './fault-matrix.js';
 import { mapLimit } from './limit.js';
+import { RECEIVER_ROWS, WAIT_ROWS } from './wait-receiver-rows.js';
+
+// Timed checks end within the expected time plus this much: the machine is shared and noisy.
+const SLACK_MS = 2_000;
 
 const cells = matrixCells();
 const observed = new Map<string, Observed>();
@@ -48,6 +53,43 @@ describe(`fault matrix: ${cells.length} cells`, () => {
       if (fault.id === 'status-429-seconds' || (fault.id === 'status-503' && cell.attempts > 1)) {
         expect(cell.delays).toEqual([MATRIX_SETTINGS.retryAfterSeconds * 1000]);
       }
+      // A download never carries the caller's headers or key to the media origin.
+      if (operation.id === 'download') expect(cell.mediaExtraHeaders).toEqual([]);
+      if (fault.id === 'redirect-cross-origin') {
+        expect(cell.apiGotHeaders, 'the gateway itself got the headers and the key').toBe(true);
+        expect(cell.mediaRequests).toBe(1);
+      }
+      if (fault.id === 'redirect-https-to-http' || fault.id === 'redirect-other-scheme') {
+        expect(cell.mediaRequests).toBe(0);
+        expect(error?.message).toMatch(
+          fault.id === 'redirect-https-to-http' ? /refused a redirect from https to http/ : /not http\(s\)/,
+        );
+      }
+      if (fault.id === 'drip') {
+        const timeout = MATRIX_SETTINGS.dripTimeoutMs;
+        if (expected.outcome === 'value') {
+          // The video took longer than the timeout to arrive and was not cut.
+          expect(cell.elapsedMs).toBeGreaterThan(timeout);
+        } else {
+          // Every attempt ended at its deadline: not earlier, and not rounded up to a second.
+          const waited = cell.delays.reduce((sum, d) => sum + d, 0);
+          expect(cell.elapsedMs).toBeGreaterThanOrEqual(cell.attempts * (timeout - 5) + waited);
+          expect(cell.elapsedMs).toBeLessThan(cell.attempts * timeout + waited + SLACK_MS);
+          const timedOut = expected.outcome === 'APIConnectionTimeoutError' ? error : error?.cause;
+          expect(timedOut).toBeInstanceOf(sdk.APIConnectionTimeoutError);
+        }
+      }
+      if (fault.id === 'oversize' && expected.outcome === 'AmbiguousSubmissionError') {
+        expect(error?.cause).toBeInstanceOf(sdk.ResponseTooLargeError);
+      }
+      if (fault.id === 'abort') {
+        // The caller's reason comes back as the cause of APIUserAbortError, wrapped for a billable call.
+        const aborted = (expected.outcome === 'APIUserAbortError' ? error : error?.cause) as
+          | Error
+          | undefined;
+        expect(aborted).toBeInstanceOf(sdk.APIUserAbortError);
+        expect(aborted?.cause).toBe(ABORT_REASON);
+      }
       if (fault.id === 'status-429-date') {
         expect(cell.delays).toHaveLength(1);
         expect(cell.delays[0]).toBeGreaterThan(0);
@@ -79,4 +121,17 @@ test('docs/errors-and-retries.md prints the same overview', async () => {
   const end = text.indexOf('<!-- fault-matrix:end -->');
   expect(start).toBeGreaterThan(0);
   expect(text.slice(start, end)).toBe(`${overviewTable().join('\n')}\n`);
+});
+
+describe('waits and receivers: every row cites a test that exists', () => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  test.each([...WAIT_ROWS, ...RECEIVER_ROWS].map((row) => [row.situation, row.provenBy] as const))(
+    '%s',
+    async (_situation, { file, title, row }) => {
+      expect(existsSync(`${root}${file}`), `${file} exists`).toBe(true);
+      const text = await readFile(`${root}${file}`, 'utf8');
+      expect(text.includes(title), `${file} holds the title "${title}"`).toBe(true);
+      if (row) expect(text.includes(row), `${file} holds the row "${row}"`).toBe(true);
+    },
+  );
 });

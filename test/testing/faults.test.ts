@@ -170,6 +170,64 @@ describe('connection faults', () => {
   });
 });
 
+describe('slow and oversized answers', () => {
+  test('drip sends the headers at once, then the body a few bytes at a time; the route runs', async () => {
+    const before = tasksCreated();
+    gateway.inject({ fault: { drip: { everyMs: 20, bytes: 10 } } });
+    const response = await request(`${gateway.url}/v1/test/submit`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'a cat' }),
+      dispatcher: agent,
+    });
+    expect(response.statusCode).toBe(200);
+    const sizes: number[] = [];
+    for await (const chunk of response.body) sizes.push((chunk as Buffer).length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(10);
+    expect(sizes.length).toBeGreaterThan(3);
+    expect(tasksCreated()).toBe(before + 1);
+    expect(gateway.requests[0]).toMatchObject({ fault: 'drip', status: 200 });
+  });
+
+  test('drip ends when the gateway closes, however long its pause', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const own = await startMockGateway({ clock: 'manual' });
+    own.inject({ fault: { drip: { everyMs: 60_000 } } });
+    const before = timers();
+    const response = await request(`${own.url}/v1/videos/cgt-missing`, {
+      headers: { authorization: `Bearer ${own.apiKey}` },
+      dispatcher: agent,
+    });
+    expect(response.statusCode).toBe(404); // the headers came at once; the body is held back
+    const reading = response.body.text().catch((error: unknown) => error);
+    const started = Date.now();
+    await own.close();
+    expect(await reading).toBeInstanceOf(Error);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await sleep(20);
+    expect(timers(), 'the 60 s pause is not left pending').toBeLessThan(before + 1);
+  });
+
+  test('padBytes sends the answer without Content-Length and that many spaces after it', async () => {
+    const before = tasksCreated();
+    gateway.inject({ fault: { padBytes: 200_000 } });
+    const response = await request(`${gateway.url}/v1/test/submit`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'a cat' }),
+      dispatcher: agent,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-length']).toBeUndefined();
+    const text = await response.body.text();
+    const json = JSON.parse(text) as { data: Array<{ task_id: string }> };
+    expect(json.data[0]?.task_id).toEqual(expect.any(String));
+    expect(text.length - text.trimEnd().length).toBe(200_000);
+    expect(tasksCreated()).toBe(before + 1);
+    expect(gateway.requests[0]).toMatchObject({ fault: 'pad', status: 200 });
+  });
+});
+
 describe('malformed JSON', () => {
   test('answers 200 with a body that does not parse, without running the route', async () => {
     const before = tasksCreated();
