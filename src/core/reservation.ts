@@ -1,6 +1,6 @@
 import { video25RequestKind, videoRequestSchema } from '../internal/schemas.js';
-import { parseParams } from '../internal/validate.js';
 import { MOTION_ORIENTATION_CEILING, type VideoModel } from '../schemas/constants.js';
+import { parseParams } from '../schemas/validate.js';
 import { inputDuration, inputList } from '../schemas/video-inputs.js';
 import type { VideoCreateParams } from '../schemas/video-types.js';
 import { RequestValidationError } from './errors.js';

@@ -208,17 +208,11 @@ const NOT_YET_LAYERED = new Set<string>([
   'core/files.ts → internal/upload-file.ts (core may not import internal)',
   'core/polling.ts → internal/sleep.ts (core may not import internal)',
   'core/reservation.ts → internal/schemas.ts (core may not import internal)',
-  'core/reservation.ts → internal/validate.ts (core may not import internal)',
+  'core/reservation.ts → schemas/validate.ts (core may not import schemas)',
   'core/reservation.ts → schemas/constants.ts (core may not import schemas)',
   'core/reservation.ts → schemas/video-inputs.ts (core may not import schemas)',
   'core/reservation.ts → schemas/video-types.ts (core may not import schemas)',
-  'schemas/embeddings.ts → internal/validate.ts (schemas may not import internal)',
   'schemas/image-edit-files.ts → internal/image-header.ts (schemas may not import internal)',
-  'schemas/images.ts → internal/validate.ts (schemas may not import internal)',
-  'schemas/library.ts → internal/validate.ts (schemas may not import internal)',
-  'schemas/midjourney.ts → internal/validate.ts (schemas may not import internal)',
-  'schemas/video.ts → internal/validate.ts (schemas may not import internal)',
-  'schemas/webhook-endpoints.ts → internal/validate.ts (schemas may not import internal)',
   'core/files.ts → internal/upload-file.ts → core/files.ts',
 ]);
 
