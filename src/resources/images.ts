@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { MediaDownload } from '../core/download.js';
 import { MediaGatewayError, RequestValidationError } from '../core/errors.js';
+import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
 import { pollTask, type WaitOptions } from '../core/polling.js';
 import { openDownload } from '../internal/download.js';
-import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../internal/image-header.js';
 import { buildMultipart, imageEditParts } from '../internal/multipart.js';
 import {
   parseImageEditAsyncParams,

@@ -1,4 +1,5 @@
-import { BARE_STRING_MESSAGE, isUploadable, type Uploadable } from '../core/files.js';
+import type { Uploadable } from '../core/files.js';
+import { BARE_STRING_MESSAGE, isUploadable } from '../core/uploadable.js';
 import {
   clientReferenceId,
   httpUrl,
