@@ -12,6 +12,7 @@ import {
   ResponseTooLargeError,
 } from '../core/errors.js';
 import { checkCount, checkDuration } from '../core/options.js';
+import { sleep } from '../core/sleep.js';
 import { VERSION } from '../version.js';
 import { Deadline } from './deadline.js';
 import { createRedactor } from './redact.js';
@@ -22,7 +23,6 @@ import {
   type RetryClass,
   retryDelay,
 } from './retry-policy.js';
-import { sleep } from './sleep.js';
 import { writesOnlyToSockets } from './socket-writer.js';
 import type { StreamOptions } from './upload-file.js';
 import { buildPath, type QueryValue } from './url.js';

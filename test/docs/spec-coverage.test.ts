@@ -12,7 +12,7 @@ import { useVirtualClock, virtualClock } from '../helpers/virtual-clock.js';
 
 // The waits below sleep through this mock: each sleep moves a fake clock instead of real time,
 // and its length is recorded.
-vi.mock('../../src/internal/sleep.js', async () => ({
+vi.mock('../../src/core/sleep.js', async () => ({
   sleep: (await import('../helpers/virtual-clock.js')).virtualClock.sleep,
 }));
 const { slept } = virtualClock;
