@@ -9,13 +9,13 @@ import {
   InternalServerError,
   RateLimitError,
 } from '../../src/core/errors.js';
+import type { RequestSpec } from '../../src/internal/request-spec.js';
 import {
   isRetryable,
   MAX_RETRY_AFTER_MS,
   NotSentError,
   retryDelay,
 } from '../../src/internal/retry-policy.js';
-import type { RequestSpec } from '../../src/internal/transport.js';
 import { drain, type RawServer, refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
