@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/errors.js';
 import { checkCount, checkDuration } from './core/options.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, type Logger, Transport } from './internal/transport.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, type Logger } from './internal/request-spec.js';
+import { Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
 import { Embeddings } from './resources/embeddings.js';
 import { Images } from './resources/images.js';

@@ -59,17 +59,9 @@ export {
 export { InvalidOptionError } from './core/options.js';
 export { Page, type PageData, PagePromise } from './core/pagination.js';
 export type { TaskOutcome, WaitOptions } from './core/polling.js';
-export {
-  estimateReservation,
-  MINI_TIERS,
-  MOTION_TIERS,
-  type ReservationEstimate,
-  type ReservationHints,
-  V25_TIERS,
-} from './core/reservation.js';
 export type { WebhookEventLike } from './core/task-events.js';
-export { parseVideoRequest } from './internal/schemas.js';
-export type { Logger, RequestOptions } from './internal/transport.js';
+export type { Logger, RequestOptions } from './internal/request-spec.js';
+export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
 export type { BatchOptions, Embeddings } from './resources/embeddings.js';
 export {
   cosineSimilarity,
@@ -130,6 +122,13 @@ export type {
   ListParams,
 } from './schemas/library.js';
 export type { MidjourneyGenerateParams } from './schemas/midjourney.js';
+export {
+  MINI_TIERS,
+  MOTION_TIERS,
+  type ReservationEstimate,
+  type ReservationHints,
+  V25_TIERS,
+} from './schemas/reservation-tiers.js';
 export type {
   ImageWithRole,
   MotionControlParams,

@@ -5,16 +5,16 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
-import { rememberFileOnDisk, whyUnreadable } from '../internal/disk-file.js';
+import { rememberFileOnDisk, whyUnreadable } from './disk-file.js';
+import { APIUserAbortError, FileInputError } from './errors.js';
+import { defaultName, defaultNameForType, OCTET_STREAM, sniffType } from './file-type.js';
 import {
   type ByteReader,
   blobReader,
   IMAGE_MIME_TYPES,
   SNIFF_BYTES,
   sniffImageFormat,
-} from '../internal/image-header.js';
-import { defaultName, defaultNameForType, OCTET_STREAM, sniffType } from '../internal/upload-file.js';
-import { APIUserAbortError, FileInputError } from './errors.js';
+} from './image-header.js';
 
 /**
  * A file to upload: a `Blob`/`File`, a `Buffer`/`Uint8Array`/`ArrayBuffer`, an `fs.ReadStream`,
@@ -333,6 +333,3 @@ function removeAllTemps(): void {
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
-
-// Normalisation for multipart bodies; internal, not exported by the package entry.
-export { BARE_STRING_MESSAGE, isUploadable, toUploadFile, UploadFile } from '../internal/upload-file.js';

@@ -1,7 +1,7 @@
-import { sleep } from '../internal/sleep.js';
 import { APIUserAbortError, ProgressCallbackError, TaskFailedError, WaitTimeoutError } from './errors.js';
 import type { TaskEventSource } from './events-hub.js';
 import { checkDuration, checkInterval } from './options.js';
+import { sleep } from './sleep.js';
 import type { WebhookEventLike } from './task-events.js';
 
 /** Options of every `waitForTask`. */

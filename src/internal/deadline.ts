@@ -1,5 +1,5 @@
 import { APIConnectionTimeoutError, APIUserAbortError, type MediaGatewayError } from '../core/errors.js';
-import { type AbortSubscriber, subscribe, unsubscribe } from './signal-fanout.js';
+import { type AbortSubscriber, subscribe, unsubscribe } from '../core/signal-fanout.js';
 
 type Listener = () => void;
 

@@ -1,6 +1,7 @@
 import { MediaDownload } from '../core/download.js';
+import type { RequestOptions } from './request-spec.js';
 import { TIMEOUTS } from './timeouts.js';
-import type { RequestOptions, Transport } from './transport.js';
+import type { Transport } from './transport.js';
 
 /**
  * Opens a streamed GET as a {@link MediaDownload}. `url` is absolute (a result URL) or the

@@ -1,11 +1,15 @@
 import {
+  AmbiguousSubmissionError,
   APIConnectionError,
+  APIConnectionTimeoutError,
   APIError,
+  APIUserAbortError,
   InvalidResponseError,
   MediaGatewayError,
   parseRetryAfter,
   ResponseTooLargeError,
 } from '../core/errors.js';
+import { RedirectRefusedError } from './redirects.js';
 
 /**
  * How a request may be retried.
@@ -21,9 +25,6 @@ export type RetryClass = 'safe' | 'billable' | 'create';
 
 /** Marks a connection error raised before any byte of the request left this process. */
 export class NotSentError extends APIConnectionError {}
-
-/** A redirect the SDK will not follow (https to http, or not http at all): asking again gets the same. */
-export class RedirectRefusedError extends InvalidResponseError {}
 
 /**
  * The longest `Retry-After` the SDK waits for. An answer asking for longer (a daily limit,
@@ -62,4 +63,33 @@ export function retryDelay(attempt: number, error: unknown, random: () => number
   }
   const step = Math.min(INITIAL_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS);
   return Math.round(step * (1 - 0.25 * random()));
+}
+
+/**
+ * What a failed attempt reports to the caller. spec: Errors — "A submit timeout is ambiguous:
+ * the task may exist". For a `billable` request, anything that went wrong after its bytes left
+ * (no answer in time, a reset, an unreadable answer, the caller's abort) becomes an
+ * {@link AmbiguousSubmissionError} naming `operation`, which is never retried. A refusal the
+ * gateway answered (an `APIError`, or an unreadable non-2xx answer), a failure before sending,
+ * and every failure of the other classes are reported as they are.
+ */
+export function forBillable(retryClass: RetryClass, operation: string, error: unknown): unknown {
+  if (retryClass !== 'billable' || error instanceof NotSentError || error instanceof APIError) return error;
+  if (error instanceof InvalidResponseError && (error.status < 200 || error.status >= 300)) return error;
+  if (
+    error instanceof APIConnectionError ||
+    error instanceof InvalidResponseError ||
+    error instanceof APIUserAbortError
+  ) {
+    const reason =
+      error instanceof APIConnectionTimeoutError
+        ? 'no answer in time'
+        : error instanceof APIUserAbortError
+          ? 'aborted by the caller after sending'
+          : error instanceof InvalidResponseError
+            ? 'the answer could not be read'
+            : 'the connection failed after sending';
+    return new AmbiguousSubmissionError(operation, reason, { cause: error });
+  }
+  return error;
 }

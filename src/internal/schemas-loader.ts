@@ -2,6 +2,7 @@ import * as embeddings from '../schemas/embeddings.js';
 import * as images from '../schemas/images.js';
 import * as library from '../schemas/library.js';
 import * as midjourney from '../schemas/midjourney.js';
+import * as reservation from '../schemas/reservation.js';
 import * as video from '../schemas/video.js';
 import * as webhookEndpoints from '../schemas/webhook-endpoints.js';
 
@@ -18,6 +19,7 @@ export const schemaFamilies = {
   images: () => images,
   library: () => library,
   midjourney: () => midjourney,
+  reservation: () => reservation,
   video: () => video,
   webhookEndpoints: () => webhookEndpoints,
 };

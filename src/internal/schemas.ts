@@ -1,3 +1,4 @@
+import type { ReservationEstimate, ReservationHints } from '../schemas/reservation-tiers.js';
 import type { VideoCreateParams } from '../schemas/video-types.js';
 import { type SchemaFamily, schemaFamilies } from './schemas-loader.js';
 
@@ -24,13 +25,10 @@ export const parseGroupCreateParams = lazy('library', 'parseGroupCreateParams');
 export const parseGroupUpdateParams = lazy('library', 'parseGroupUpdateParams');
 export const parseListParams = lazy('library', 'parseListParams');
 export const parseMidjourneyGenerateParams = lazy('midjourney', 'parseMidjourneyGenerateParams');
-export const video25RequestKind = lazy('video', 'video25RequestKind');
 export const parseWebhookCapabilitiesParams = lazy('webhookEndpoints', 'parseWebhookCapabilitiesParams');
 export const parseWebhookEndpointCreateParams = lazy('webhookEndpoints', 'parseWebhookEndpointCreateParams');
 export const parseWebhookEndpointUpdateParams = lazy('webhookEndpoints', 'parseWebhookEndpointUpdateParams');
 export const parseWebhookEventListParams = lazy('webhookEndpoints', 'parseWebhookEventListParams');
-/** The `videos.create` body schema, for a reservation's own checks. */
-export const videoRequestSchema = () => schemaFamilies.video().videoRequestSchema;
 
 /**
  * Checks a `videos.create` body against the rules of its model before anything is sent.
@@ -44,4 +42,24 @@ export const videoRequestSchema = () => schemaFamilies.video().videoRequestSchem
  */
 export function parseVideoRequest(params: unknown): VideoCreateParams {
   return schemaFamilies.video().parseVideoRequest(params);
+}
+
+/**
+ * Estimates the seconds and tier that submitting `params` reserves, by the spec's "Billing and
+ * reservations" rules. No request is made. The lengths of referenced videos are unknown to the
+ * client: pass them in `hints` when known, otherwise the estimate assumes the maximum and says
+ * so in `notes`. The gateway settles the difference after completion.
+ *
+ * @throws {RequestValidationError} when `params` breaks a request rule, or a hint is malformed.
+ * @example
+ * estimateReservation(
+ *   { model: 'vidmodel-2.0-mini', prompt: 'x', duration: 6, video_urls: ['https://example.com/a.mp4'] },
+ *   { videoDurations: [3.2], prices: { '720P-input': 0.1 } },
+ * ); // { seconds: 10, tier: '720P-input', cost: 1, ... }
+ */
+export function estimateReservation(
+  params: VideoCreateParams,
+  hints?: ReservationHints,
+): ReservationEstimate {
+  return schemaFamilies.reservation().estimateReservation(params, hints);
 }

@@ -2,131 +2,32 @@ import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {
-  AmbiguousSubmissionError,
   APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
+  type APIError,
   APIUserAbortError,
   InvalidResponseError,
-  MediaGatewayError,
   ResponseTooLargeError,
 } from '../core/errors.js';
 import { checkCount, checkDuration } from '../core/options.js';
 import { VERSION } from '../version.js';
 import { Deadline } from './deadline.js';
+import { apiError, connectionError } from './error-mapping.js';
+import { readCapped } from './read-capped.js';
 import { createRedactor } from './redact.js';
+import { crossOriginHeaders, MAX_REDIRECTS, redirectTarget } from './redirects.js';
 import {
-  isRetryable,
-  NotSentError,
-  RedirectRefusedError,
-  type RetryClass,
-  retryDelay,
-} from './retry-policy.js';
-import { sleep } from './sleep.js';
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type JSONAnswer,
+  type Logger,
+  type RawResponse,
+  type RequestSpec,
+  type TransportConfig,
+} from './request-spec.js';
+import { retryAfterFailure } from './retry.js';
+import { forBillable } from './retry-policy.js';
 import { writesOnlyToSockets } from './socket-writer.js';
-import type { StreamOptions } from './upload-file.js';
-import { buildPath, type QueryValue } from './url.js';
-
-/** Per-call options, accepted as the last argument of every method. */
-export interface RequestOptions {
-  /**
-   * Aborts the call, including any backoff sleep or wait. The thrown `APIUserAbortError` has the
-   * signal's reason as `cause`; a billable submission aborted after sending throws
-   * `AmbiguousSubmissionError`, whose `cause` is that `APIUserAbortError`.
-   */
-  signal?: AbortSignal | undefined;
-  /**
-   * Milliseconds for each attempt of this call, a whole number from 1 to 2147483647: the total
-   * for connecting, sending, the headers and the body (for a download: up to the headers).
-   * Overrides the client's and the operation's default.
-   * @throws InvalidOptionError (rejected, before anything is sent) for any other value.
-   */
-  timeout?: number | undefined;
-  /**
-   * Retries for this call, where a retry is safe: a whole number, `0` means exactly one attempt.
-   * @throws InvalidOptionError (rejected, before anything is sent) for any other value.
-   */
-  maxRetries?: number | undefined;
-  /** Extra headers for this call; `null` removes a default header. */
-  headers?: Record<string, string | null | undefined> | undefined;
-}
-
-/** Where the SDK writes what it does. Every method is optional; the API key is never passed to it. */
-export interface Logger {
-  /** Each request sent (`→ POST /v1/...`) and each answer's status, with its request ID. */
-  debug?(message: string, data?: Record<string, unknown>): void;
-  /** Accepted for symmetry; the SDK writes nothing at this level today. */
-  info?(message: string, data?: Record<string, unknown>): void;
-  /** Each retry: what failed and the delay before the next attempt. */
-  warn?(message: string, data?: Record<string, unknown>): void;
-  /** Accepted for symmetry; the SDK writes nothing at this level today (errors are thrown). */
-  error?(message: string, data?: Record<string, unknown>): void;
-}
-
-/** A streamed request body with its headers (multipart). Built anew for every attempt. */
-export interface StreamBody {
-  /** The body's chunks. */
-  body: AsyncIterable<Uint8Array>;
-  /** Headers of the body (content type with boundary, length). */
-  headers: Record<string, string>;
-}
-
-/** One request as a resource describes it. */
-export interface RequestSpec {
-  /** HTTP method. */
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** Path below `/v1`, built with the `path` helper. */
-  path: string;
-  /** Query parameters. */
-  query?: Record<string, QueryValue> | undefined;
-  /** JSON body. */
-  body?: unknown;
-  /**
-   * Streamed body factory (multipart); called once per attempt. `reuseChunks` says whether the
-   * body goes to undici's socket writer alone, so file chunks may be read into reused buffers.
-   */
-  stream?: ((options: StreamOptions) => Promise<StreamBody>) | undefined;
-  /** How the request may be retried. */
-  retry: RetryClass;
-  /** The operation's default timeout in milliseconds. */
-  timeout: number;
-  /** The caller's per-call options. */
-  options?: RequestOptions | undefined;
-}
-
-/** An answer whose headers arrived, its body not yet read. */
-export interface RawResponse {
-  /** HTTP status. */
-  status: number;
-  /** Headers, lower-cased names. */
-  headers: Record<string, string>;
-  /** `X-Service-Request-Id`, when present. */
-  requestId: string | undefined;
-  /** The body, not yet read. */
-  body: Dispatcher.ResponseData['body'];
-  /** The URL that answered (after redirects). */
-  url: string;
-}
-
-/** What the client hands the transport: its resolved options. */
-export interface TransportConfig {
-  /** The API key; never logged. */
-  apiKey: string;
-  /** The normalised base URL, without `/v1`. */
-  baseURL: string;
-  /** Milliseconds per attempt, overriding every operation's default. */
-  timeout?: number | undefined;
-  /** Retries where a retry is safe. */
-  maxRetries: number;
-  /** The largest JSON body read, in bytes. @default DEFAULT_MAX_RESPONSE_BYTES */
-  maxResponseBytes?: number | undefined;
-  /** An undici dispatcher. */
-  dispatcher?: Dispatcher | undefined;
-  /** Headers sent with every request. */
-  defaultHeaders?: Record<string, string> | undefined;
-  /** Where requests and retries are logged. */
-  logger?: Logger | undefined;
-}
+import { flattenHeaders, loadUndici, undiciIfLoaded } from './undici.js';
+import { buildPath } from './url.js';
 
 /**
  * One attempt of a request with its timeout in ms. It runs under its own {@link Deadline} and
@@ -134,103 +35,18 @@ export interface TransportConfig {
  */
 type Attempt<T> = (spec: RequestSpec, timeout: number) => Promise<T>;
 
-/** The default of the client's `maxResponseBytes`: 32 MiB. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-
-/**
- * Headers that may follow a download's redirect to another origin. Everything else (the key,
- * `defaultHeaders`, cookies, a call's own headers) is meant for the origin it was sent to.
- */
-const CROSS_ORIGIN_HEADERS = ['accept', 'accept-encoding', 'range', 'if-range', 'user-agent'] as const;
-
-/** A JSON answer: the parsed object, and the answer's `X-Service-Request-Id` beside it. */
-export interface JSONAnswer<T> {
-  /** The parsed JSON object. */
-  body: T;
-  /** `X-Service-Request-Id`, when present. */
-  requestId: string | undefined;
-}
-
 /** Keeps the request ID on the answer's object itself, not enumerable. */
 function withRequestId<T>({ body, requestId }: JSONAnswer<T>): T {
   Object.defineProperty(body, '_requestId', { value: requestId, enumerable: false });
   return body;
 }
 
-// Connection failures that happen before a request byte can have left this process.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 const ignore = () => undefined;
 
 /**
- * Reads a body of unknown length as text, destroying it with `tooLarge()` once more than `limit`
- * bytes arrived: nothing past the limit is read or kept.
- */
-function readCapped(body: Readable, limit: number, tooLarge: () => Error): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      if (size > limit) return;
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      chunks.length = 0;
-      body.destroy(tooLarge());
-    });
-    body.once('error', reject);
-    body.once('end', () => {
-      const bytes = Buffer.concat(chunks, size);
-      // As undici's text(): a leading byte order mark is not part of the text.
-      const bom = bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
-      resolve(bytes.toString('utf8', bom ? 3 : 0));
-    });
-  });
-}
-
-let undiciModule: Promise<typeof import('undici')> | undefined;
-/** undici once loaded: later requests take it without waiting a turn of the event loop. */
-let undiciLoaded: typeof import('undici') | undefined;
-let pRetryModule: Promise<typeof import('p-retry')> | undefined;
-/** undici is loaded on the first request, so importing the SDK stays cheap. */
-export function loadUndici(): Promise<typeof import('undici')> {
-  undiciModule ??= import('undici').then((undici) => {
-    undiciLoaded = undici;
-    return undici;
-  });
-  return undiciModule;
-}
-
-function errorCode(error: unknown): string | undefined {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return (error as { code?: string } | undefined)?.code;
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  // undici's request API lower-cases every header name (whatever the dispatcher); only a repeated
-  // header comes as a list.
-  let flat = true;
-  for (const key in headers) {
-    if (typeof headers[key] !== 'string') {
-      flat = false;
-      break;
-    }
-  }
-  if (flat) return headers as Record<string, string>;
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) {
-    if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-/**
- * The one HTTP path of the SDK, on undici: auth, JSON, timeouts, retries by class, error
- * mapping and redaction. Resources describe requests; this sends them.
+ * The one HTTP path of the SDK, on undici: auth, JSON, timeouts, error mapping and redaction.
+ * Resources describe requests; this sends them, and hands a failed attempt to the retry loop
+ * (retry.ts), which asks the retry policy (retry-policy.ts) whether and when to try again.
  */
 export class Transport {
   /** The normalised base URL, without `/v1`. */
@@ -300,7 +116,7 @@ export class Transport {
       if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
       return { body: this.parseJSON(spec, response, text), requestId: response.requestId };
     } catch (error) {
-      throw this.forBillable(spec, error);
+      throw forBillable(spec.retry, this.describe(spec), error);
     } finally {
       deadline.release();
     }
@@ -336,8 +152,10 @@ export class Transport {
           const location = response.headers.location;
           if (response.status >= 300 && response.status < 400 && location) {
             await response.body.dump().catch(() => undefined);
-            if (hop >= 5) throw new APIConnectionError(`${this.describe(spec)}: more than 5 redirects`);
-            url = this.redirectTarget(spec, response, url, location);
+            if (hop >= MAX_REDIRECTS) {
+              throw new APIConnectionError(`${this.describe(spec)}: more than ${MAX_REDIRECTS} redirects`);
+            }
+            url = redirectTarget(this.describe(spec), response, url, location);
             continue;
           }
           if (response.status < 200 || response.status >= 300) {
@@ -349,29 +167,6 @@ export class Transport {
         deadline.release();
       }
     });
-  }
-
-  /** Where a redirect leads, if the SDK follows it: http(s) only, and never from https to http. */
-  private redirectTarget(spec: RequestSpec, response: RawResponse, from: URL, location: string): URL {
-    let to: URL | undefined;
-    try {
-      to = new URL(location, from);
-    } catch {
-      // An unparsable Location is refused below.
-    }
-    const allowed =
-      to !== undefined &&
-      (to.protocol === 'https:' || (to.protocol === 'http:' && from.protocol === 'http:'));
-    if (allowed) return to as URL;
-    const why =
-      to?.protocol === 'http:'
-        ? 'from https to http, which would send the request unencrypted'
-        : 'to a URL that is not http(s)';
-    throw new RedirectRefusedError(
-      `${this.describe(spec)}: refused a redirect ${why}`,
-      response.status,
-      response.requestId,
-    );
   }
 
   private describe(spec: RequestSpec): string {
@@ -394,14 +189,7 @@ export class Transport {
         else if (value !== undefined) headers[key.toLowerCase()] = value;
       }
     }
-    if (!sameOrigin) {
-      const allowed: Record<string, string> = {};
-      for (const name of CROSS_ORIGIN_HEADERS) {
-        const value = headers[name];
-        if (value !== undefined) allowed[name] = value;
-      }
-      return allowed;
-    }
+    if (!sameOrigin) return crossOriginHeaders(headers);
     if (withAuth) headers.authorization = this.#authorization;
     else delete headers.authorization;
     return headers;
@@ -415,7 +203,7 @@ export class Transport {
     withAuth = true,
     sameOrigin = true,
   ): Promise<RawResponse> {
-    const undici = undiciLoaded ?? (await loadUndici());
+    const undici = undiciIfLoaded() ?? (await loadUndici());
     const dispatcher = this.config.dispatcher ?? undici.getGlobalDispatcher();
     // The SDK's own paths are built encoded and need no URL parser; only a full URL (a download
     // link, a redirect) is parsed.
@@ -533,38 +321,17 @@ export class Transport {
   }
 
   private apiError(spec: RequestSpec, response: RawResponse, text: string): APIError {
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      // Not JSON: the text itself is the body (spec: Errors — "anything else").
-    }
-    return APIError.fromResponse({
-      status: response.status,
-      body,
-      headers: response.headers,
-      requestId: response.requestId,
-      operation: this.describe(spec),
-    });
+    return apiError(this.describe(spec), response, text);
   }
 
   private connectionError(spec: RequestSpec, error: unknown, deadline: Deadline, answered?: RawResponse) {
-    if (error instanceof MediaGatewayError) return error;
-    const reason = deadline.reason;
-    if (reason !== undefined) return reason; // our timeout or the caller's abort
-    const code = errorCode(error);
-    const what = this.describe(spec);
-    if (!answered && code && NOT_SENT_CODES.has(code)) {
-      return new NotSentError(`${what}: could not connect (${code})`, { cause: error });
-    }
-    if (code && TIMEOUT_CODES.has(code)) {
-      const timeout = spec.options?.timeout ?? this.config.timeout ?? spec.timeout;
-      return new APIConnectionTimeoutError(`${what}: no answer within ${timeout} ms (${code})`, {
-        cause: error,
-      });
-    }
-    const detail = answered ? `the answer ${answered.status} was cut off` : `the connection failed`;
-    return new APIConnectionError(`${what}: ${detail}${code ? ` (${code})` : ''}`, { cause: error });
+    return connectionError(
+      this.describe(spec),
+      error,
+      deadline,
+      answered,
+      () => spec.options?.timeout ?? this.config.timeout ?? spec.timeout,
+    );
   }
 
   /** Runs `attempt` under the retry policy of the spec's class, with a fresh deadline each time. */
@@ -592,63 +359,26 @@ export class Transport {
     return attempt(spec, timeout).catch((error: unknown) => this.retry(spec, attempt, timeout, error));
   }
 
-  /** After a failed first attempt: retries with p-retry while the policy allows, else throws. */
+  /** After a failed first attempt: retries while the policy allows (internal/retry.ts), else throws. */
   private async retry<T>(
     spec: RequestSpec,
     attempt: Attempt<T>,
     timeout: number,
     first: unknown,
   ): Promise<T> {
-    const userSignal = spec.options?.signal;
-    const maxRetries = spec.options?.maxRetries ?? this.config.maxRetries;
     const what = this.describe(spec);
-    // Each retry gets the call's full timeout again: `timeout` is per attempt.
-    const run = (): Promise<T> => attempt(spec, timeout);
-    const shouldRetry = async (error: Error, attemptNumber: number): Promise<boolean> => {
-      if (!isRetryable(spec.retry, error)) return false;
-      const delay = retryDelay(attemptNumber, error);
-      this.log('warn', `${what} failed (${error.message}); retry ${attemptNumber} in ${delay} ms`);
-      await sleep(delay, userSignal).catch((reason: unknown) => {
-        throw new APIUserAbortError('The request was aborted by the caller during a retry wait.', {
-          cause: reason,
-        });
-      });
-      return true;
-    };
     try {
-      if (maxRetries < 1 || !(first instanceof Error) || !(await shouldRetry(first, 1))) throw first;
-      pRetryModule ??= import('p-retry');
-      const { default: pRetry } = await pRetryModule;
-      return await pRetry(run, {
-        retries: maxRetries - 1,
-        minTimeout: 0,
-        shouldRetry: ({ error, attemptNumber }) => shouldRetry(error, attemptNumber + 1),
+      return await retryAfterFailure(first, {
+        // Each retry gets the call's full timeout again: `timeout` is per attempt.
+        run: () => attempt(spec, timeout),
+        retryClass: spec.retry,
+        maxRetries: spec.options?.maxRetries ?? this.config.maxRetries,
+        signal: spec.options?.signal,
+        onRetry: (error, retry, delay) =>
+          this.log('warn', `${what} failed (${error.message}); retry ${retry} in ${delay} ms`),
       });
     } catch (error) {
       throw this.redact(error);
     }
-  }
-
-  // spec: Errors — "A submit timeout is ambiguous: the task may exist". Anything that went
-  // wrong after the bytes of a billable submission left is reported as such, never retried.
-  private forBillable(spec: RequestSpec, error: unknown): unknown {
-    if (spec.retry !== 'billable' || error instanceof NotSentError || error instanceof APIError) return error;
-    if (error instanceof InvalidResponseError && (error.status < 200 || error.status >= 300)) return error;
-    if (
-      error instanceof APIConnectionError ||
-      error instanceof InvalidResponseError ||
-      error instanceof APIUserAbortError
-    ) {
-      const reason =
-        error instanceof APIConnectionTimeoutError
-          ? 'no answer in time'
-          : error instanceof APIUserAbortError
-            ? 'aborted by the caller after sending'
-            : error instanceof InvalidResponseError
-              ? 'the answer could not be read'
-              : 'the connection failed after sending';
-      return new AmbiguousSubmissionError(this.describe(spec), reason, { cause: error });
-    }
-    return error;
   }
 }

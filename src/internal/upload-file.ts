@@ -1,30 +1,15 @@
 import { openAsBlob, ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { type FileOnDisk, fileOnDisk, readInRing, whyUnreadable } from '../core/disk-file.js';
 import { FileInputError, MediaGatewayError, RequestValidationError } from '../core/errors.js';
-import type { Uploadable } from '../core/files.js';
-import { type FileOnDisk, fileOnDisk, readInRing, whyUnreadable } from './disk-file.js';
-import {
-  type ByteReader,
-  blobReader,
-  bytesReader,
-  IMAGE_MIME_TYPES,
-  type ImageFormat,
-  SNIFF_BYTES,
-  sniffImageFormat,
-} from './image-header.js';
+import { defaultNameForType, OCTET_STREAM, sniffType } from '../core/file-type.js';
+import { type ByteReader, blobReader, bytesReader } from '../core/image-header.js';
+import { BARE_STRING_MESSAGE, isBlobLike, isUploadable, UPLOAD_FILE } from '../core/uploadable.js';
 
-/** The type of bytes whose kind is unknown. */
-export const OCTET_STREAM = 'application/octet-stream';
 const CHUNK = 64 * 1024;
 // A stream's first bytes are held back to sniff its type and read its image header.
 const STREAM_HEAD = 64 * 1024;
-const EXTENSIONS: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp' };
-
-/** The message for a string given where a file is expected. */
-export const BARE_STRING_MESSAGE =
-  'is a string, not a file: a path, URL or base64 text is not uploaded as is. Pass fileFromPath(path), ' +
-  'await fileFromURL(url) or fileFromBase64(data) instead';
 
 /** Options of {@link UploadFile.stream}. */
 export interface StreamOptions {
@@ -55,6 +40,8 @@ export class UploadFile {
   readonly size: number;
   /** Creation time of this object, as `File` has. */
   readonly lastModified: number = Date.now();
+  /** Marks it as uploadable for `isUploadable`, which lives in the layer below. */
+  readonly [UPLOAD_FILE] = true;
   readonly #source: Source;
   readonly #limit: { maxBytes: number; error: () => Error } | undefined;
 
@@ -131,19 +118,6 @@ export class UploadFile {
   }
 }
 
-/** Whether `value` is one of the {@link Uploadable} kinds (a string never is). */
-export function isUploadable(value: unknown): value is Uploadable {
-  if (value === null || typeof value !== 'object') return false;
-  return (
-    value instanceof UploadFile ||
-    isBlobLike(value) ||
-    value instanceof ArrayBuffer ||
-    ArrayBuffer.isView(value) ||
-    typeof (value as { getReader?: unknown }).getReader === 'function' ||
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
-  );
-}
-
 /**
  * Normalises an {@link Uploadable} into an {@link UploadFile} without reading it into memory: a
  * Blob is sliced, an `fs.ReadStream` is reopened from its path (and the stream itself closed), a
@@ -218,17 +192,6 @@ export async function toUploadFile(value: unknown, field: string, operation = 'u
   return new UploadFile(source, { name, type });
 }
 
-function isBlobLike(value: object): value is Blob {
-  if (value instanceof Blob) return true;
-  const v = value as Partial<Blob>;
-  return (
-    typeof v.slice === 'function' &&
-    typeof v.stream === 'function' &&
-    typeof v.size === 'number' &&
-    /^(Blob|File)$/.test(String((value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag]))
-  );
-}
-
 async function peekStream(stream: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>): Promise<Source> {
   const iterate = (stream as Partial<AsyncIterable<Uint8Array>>)[Symbol.asyncIterator];
   const rest: AsyncIterator<Uint8Array> = iterate
@@ -262,21 +225,4 @@ function readerIterator(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncI
       return done ? { done: true, value: undefined } : { done: false, value };
     },
   };
-}
-
-/** The MIME type named by the magic bytes, if the file is PNG, JPEG, GIF or WebP. */
-export async function sniffType(reader: ByteReader): Promise<string | undefined> {
-  const format = sniffImageFormat(await reader.read(0, SNIFF_BYTES));
-  return format ? IMAGE_MIME_TYPES[format] : undefined;
-}
-
-/** `image.<ext>` for a known image format, else `file`. */
-export function defaultName(format: ImageFormat | undefined): string {
-  return format ? `image.${EXTENSIONS[format]}` : 'file';
-}
-
-/** {@link defaultName} by MIME type. */
-export function defaultNameForType(type: string): string {
-  const format = (Object.keys(IMAGE_MIME_TYPES) as ImageFormat[]).find((f) => IMAGE_MIME_TYPES[f] === type);
-  return defaultName(format);
 }

@@ -1,7 +1,7 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import type { RequestOptions } from '../internal/request-spec.js';
 import { parseEmbeddingCreateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
-import type { RequestOptions } from '../internal/transport.js';
 import type { EmbeddingCreateParams } from '../schemas/embeddings.js';
 import { plainEmbeddingRequest } from './embeddings-request.js';
 import {

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
 import { MediaDownload } from '../core/download.js';
 import { MediaGatewayError, RequestValidationError } from '../core/errors.js';
+import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
 import { pollTask, type WaitOptions } from '../core/polling.js';
 import { openDownload } from '../internal/download.js';
-import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../internal/image-header.js';
 import { buildMultipart, imageEditParts } from '../internal/multipart.js';
+import type { RequestOptions } from '../internal/request-spec.js';
 import {
   parseImageEditAsyncParams,
   parseImageEditParams,
@@ -12,7 +13,6 @@ import {
   parseImageGenerateParams,
 } from '../internal/schemas.js';
 import { imageTimeout, TIMEOUTS } from '../internal/timeouts.js';
-import type { RequestOptions } from '../internal/transport.js';
 import { path } from '../internal/url.js';
 import type {
   ImageEditAsyncParams,

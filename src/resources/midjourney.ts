@@ -1,6 +1,6 @@
+import type { RequestOptions } from '../internal/request-spec.js';
 import { parseMidjourneyGenerateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
-import type { RequestOptions } from '../internal/transport.js';
 import type { MidjourneyGenerateParams } from '../schemas/midjourney.js';
 import { APIResource } from './resource.js';
 import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';

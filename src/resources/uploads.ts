@@ -1,7 +1,7 @@
 import type { Uploadable } from '../core/files.js';
 import { buildMultipart, imageUploadParts } from '../internal/multipart.js';
+import type { RequestOptions } from '../internal/request-spec.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
-import type { RequestOptions } from '../internal/transport.js';
 import { APIResource } from './resource.js';
 
 /** An uploaded image. The URL is public to anyone who knows it and has no guaranteed retention. */

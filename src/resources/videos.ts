@@ -1,12 +1,12 @@
 import type { MediaDownload } from '../core/download.js';
 import { SubmittedCallbackError } from '../core/errors.js';
 import { checkWaitOptions, pollTask, type WaitOptions } from '../core/polling.js';
-import { estimateReservation, type ReservationEstimate, type ReservationHints } from '../core/reservation.js';
 import { openDownload } from '../internal/download.js';
-import { parseVideoRequest } from '../internal/schemas.js';
+import type { RequestOptions } from '../internal/request-spec.js';
+import { estimateReservation, parseVideoRequest } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
-import type { RequestOptions } from '../internal/transport.js';
 import { path } from '../internal/url.js';
+import type { ReservationEstimate, ReservationHints } from '../schemas/reservation-tiers.js';
 import type { VideoCreateParams } from '../schemas/video.js';
 import { APIResource } from './resource.js';
 import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';

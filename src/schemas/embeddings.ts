@@ -1,4 +1,3 @@
-import { parseParams } from '../internal/validate.js';
 import { refuseFields } from './common.js';
 import {
   EMBEDDING_DIMENSIONS,
@@ -6,6 +5,7 @@ import {
   type EmbeddingModel,
   ENCODING_FORMATS,
 } from './constants.js';
+import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
 export { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel, ENCODING_FORMATS };

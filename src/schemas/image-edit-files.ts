@@ -1,13 +1,18 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
-import type { UploadFile } from '../core/files.js';
-import { type ImageHeader, readImageHeader } from '../internal/image-header.js';
+import { type ByteReader, type ImageHeader, readImageHeader } from '../core/image-header.js';
+
+/** A normalised file whose leading bytes can be read (internal/upload-file.ts's `UploadFile`). */
+export interface EditFile {
+  /** Random access to the file's bytes (for a stream, its first 64 KiB). */
+  reader(): ByteReader;
+}
 
 /** The normalised files of an image edit. */
 export interface EditFiles {
   /** One file (sent as `image`) or several (sent as `image[]`); the first is the image the mask applies to. */
-  image: UploadFile | UploadFile[];
+  image: EditFile | EditFile[];
   /** The mask (`imgmodel-2` only): a PNG with alpha of the first image's size. */
-  mask?: UploadFile | undefined;
+  mask?: EditFile | undefined;
 }
 
 const FORMAT_NAMES: Record<ImageHeader['format'], string> = {

@@ -1,5 +1,5 @@
-import { BARE_STRING_MESSAGE, isUploadable, type Uploadable } from '../core/files.js';
-import { parseParams } from '../internal/validate.js';
+import type { Uploadable } from '../core/files.js';
+import { BARE_STRING_MESSAGE, isUploadable } from '../core/uploadable.js';
 import {
   clientReferenceId,
   httpUrl,
@@ -9,6 +9,7 @@ import {
   refuseLegacyWebhookWithNotifications,
 } from './common.js';
 import { IMAGE_MODELS, type ImageModel } from './constants.js';
+import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
 export { checkEditFiles } from './image-edit-files.js';

@@ -1,6 +1,6 @@
-import { parseParams } from '../internal/validate.js';
 import { httpUrl } from './common.js';
 import { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType } from './constants.js';
+import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
 export { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType };

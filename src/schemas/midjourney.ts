@@ -1,10 +1,10 @@
-import { parseParams } from '../internal/validate.js';
 import {
   clientReferenceId,
   type Notifications,
   notificationsSchema,
   refuseLegacyWebhookWithNotifications,
 } from './common.js';
+import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { Notifications } from './common.js';
 import type { Video25Params } from './video-2-5-types.js';
-import type { ImageRole, VideoRatio } from './video-shared.js';
+import type { ImageWithRole, VideoTaskAdditions, WebSearchTool } from './video-request-fields.js';
+import type { VideoRatio } from './video-shared.js';
 
 export type {
   Video25OrdinaryParams,
@@ -8,34 +8,7 @@ export type {
   Video25PreviewParams,
   Video25UpgradeParams,
 } from './video-2-5-types.js';
-
-/** Fields every video JSON request accepts (spec: Webhook management, "Task request additions"). */
-export interface VideoTaskAdditions {
-  /**
-   * `notifications`: the verified webhook endpoint and the events to send for this task. Must not
-   * be combined with the legacy `webhook` or `callback_url` parameters.
-   */
-  notifications?: Notifications | undefined;
-  /**
-   * `client_reference_id`: your own reference, at most 128 bytes of UTF-8, echoed in events.
-   * It is not an idempotency key.
-   */
-  client_reference_id?: string | undefined;
-}
-
-/** One item of `image_with_roles`. */
-export interface ImageWithRole {
-  /** `url`: `http(s)://` URL or `asset://` reference. Base64 and data URLs are refused. */
-  url: string;
-  /** `role`: `first_frame`, `last_frame` or `reference_image`. */
-  role: ImageRole;
-}
-
-/** One item of `tools`: a search declaration. */
-export interface WebSearchTool {
-  /** `type`: always `web_search`. */
-  type: 'web_search';
-}
+export type { ImageWithRole, VideoTaskAdditions, WebSearchTool } from './video-request-fields.js';
 
 /** A request to `vidmodel-2.0-mini`: 480p/720p, 4-15 s. */
 export interface VideoMiniParams extends VideoTaskAdditions {

@@ -1,4 +1,4 @@
-import { parseParams } from '../internal/validate.js';
+import { parseParams } from './validate.js';
 import { video25Schema } from './video-2-5.js';
 import { videoLegacySchema } from './video-legacy.js';
 import { videoMiniSchema } from './video-mini.js';

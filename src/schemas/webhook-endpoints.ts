@@ -1,4 +1,4 @@
-import { parseParams } from '../internal/validate.js';
+import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
 /** `POST /v1/webhook-endpoints`. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { toValidationIssues } from '../internal/validate.js';
+import { toValidationIssues } from '../schemas/validate.js';
 import type { MockAccount } from './accounts.js';
 import type { MockGateway } from './gateway.js';
 import {

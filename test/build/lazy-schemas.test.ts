@@ -25,6 +25,7 @@ describe('the built schema loader', () => {
     expect(schemaFamilies.images().parseImageGenerateParams).toBeTypeOf('function');
     expect(schemaFamilies.library().parseAssetSubmitParams).toBeTypeOf('function');
     expect(schemaFamilies.midjourney().parseMidjourneyGenerateParams).toBeTypeOf('function');
+    expect(schemaFamilies.reservation().estimateReservation).toBeTypeOf('function');
     expect(schemaFamilies.webhookEndpoints().parseWebhookEndpointCreateParams).toBeTypeOf('function');
   });
 

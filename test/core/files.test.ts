@@ -17,16 +17,11 @@ import {
   MediaGatewayError,
   RequestValidationError,
 } from '../../src/core/errors.js';
-import {
-  fileFromBase64,
-  fileFromPath,
-  fileFromURL,
-  isUploadable,
-  toUploadFile,
-  type UploadFile,
-} from '../../src/core/files.js';
+import { fileFromBase64, fileFromPath, fileFromURL } from '../../src/core/files.js';
+import { isUploadable } from '../../src/core/uploadable.js';
+import { toUploadFile, type UploadFile } from '../../src/internal/upload-file.js';
+import { gif, jpeg, png, webpLossy } from '../core/image-fixtures.js';
 import { rejection } from '../helpers/rejection.js';
-import { gif, jpeg, png, webpLossy } from '../internal/image-fixtures.js';
 
 async function bytesOf(file: UploadFile): Promise<Buffer> {
   const chunks: Uint8Array[] = [];

@@ -3,16 +3,16 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, test, vi } from 'vitest';
 import { WaitTimeoutError } from '../../src/core/errors.js';
-import { estimateReservation } from '../../src/core/reservation.js';
 import type { Transport } from '../../src/internal/transport.js';
 import { Images } from '../../src/resources/images.js';
 import { ReviewTasks } from '../../src/resources/library/review-tasks.js';
 import { Videos } from '../../src/resources/videos.js';
+import { estimateReservation } from '../../src/schemas/reservation.js';
 import { useVirtualClock, virtualClock } from '../helpers/virtual-clock.js';
 
 // The waits below sleep through this mock: each sleep moves a fake clock instead of real time,
 // and its length is recorded.
-vi.mock('../../src/internal/sleep.js', async () => ({
+vi.mock('../../src/core/sleep.js', async () => ({
   sleep: (await import('../helpers/virtual-clock.js')).virtualClock.sleep,
 }));
 const { slept } = virtualClock;

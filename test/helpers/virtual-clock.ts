@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 
 /**
- * Time for tests that replace `src/internal/sleep.js` with {@link virtualClock}.sleep: each sleep
+ * Time for tests that replace `src/core/sleep.js` with {@link virtualClock}.sleep: each sleep
  * is recorded in `slept` and moves `now` on at once, so waits of minutes take no time.
  *
  * @example
- * vi.mock('../../src/internal/sleep.js', async () => ({
+ * vi.mock('../../src/core/sleep.js', async () => ({
  *   sleep: (await import('../helpers/virtual-clock.js')).virtualClock.sleep,
  * }));
  * useVirtualClock();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { MediaGateway } from '../../src/client.js';
 import { RequestValidationError } from '../../src/core/errors.js';
 import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
-import { png } from '../internal/image-fixtures.js';
+import { png } from '../core/image-fixtures.js';
 
 // The mock gateway's image routes as a client other than the SDK sees them: what they refuse
 // (with the spec's error shapes) and what they record.

@@ -14,8 +14,8 @@ import {
 } from '../../src/index.js';
 import type { ImageGenerateParams } from '../../src/schemas/images.js';
 import { pngImage } from '../../src/testing/index.js';
+import { png } from '../core/image-fixtures.js';
 import { rejection } from '../helpers/rejection.js';
-import { png } from '../internal/image-fixtures.js';
 import {
   apiRequests,
   PNG_MAGIC,

@@ -7,8 +7,8 @@ import { FormData, fetch } from 'undici';
 import { afterAll, describe, expect, test } from 'vitest';
 import { fileFromPath, PayloadTooLargeError, RequestValidationError } from '../../src/index.js';
 import { mp4Video, pngImage } from '../../src/testing/index.js';
+import { gif, jpeg, webpLossless } from '../core/image-fixtures.js';
 import { rejection } from '../helpers/rejection.js';
-import { gif, jpeg, webpLossless } from '../internal/image-fixtures.js';
 import { apiRequests, partSummary, sha256, sha256File, writePaddedFile } from './images-helpers.js';
 import { mockGatewayClient } from './mock-client.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ReservationHints } from '../../src/core/reservation.js';
+import type { ReservationHints } from '../../src/schemas/reservation-tiers.js';
 import type { VideoCreateParams } from '../../src/schemas/video-types.js';
 import { USAGE_DELAY_MS } from '../../src/testing/routes/videos-shared.js';
 import {

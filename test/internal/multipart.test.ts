@@ -10,7 +10,7 @@ import busboy from 'busboy';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { fileFromPath, toUploadFile } from '../../src/core/files.js';
+import { fileFromPath } from '../../src/core/files.js';
 import {
   buildMultipart,
   imageEditParts,
@@ -19,8 +19,9 @@ import {
   type MultipartBody,
   toTextPart,
 } from '../../src/internal/multipart.js';
+import { toUploadFile } from '../../src/internal/upload-file.js';
+import { gif, jpeg, png, webpLossy } from '../core/image-fixtures.js';
 import { rejection } from '../helpers/rejection.js';
-import { gif, jpeg, png, webpLossy } from './image-fixtures.js';
 
 interface Part {
   name: string;

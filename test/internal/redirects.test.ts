@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { APIConnectionError } from '../../src/core/errors.js';
-import type { RequestSpec } from '../../src/internal/transport.js';
+import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 

@@ -7,15 +7,9 @@ import {
   APIConnectionTimeoutError,
   APIUserAbortError,
   InternalServerError,
-  RateLimitError,
 } from '../../src/core/errors.js';
-import {
-  isRetryable,
-  MAX_RETRY_AFTER_MS,
-  NotSentError,
-  retryDelay,
-} from '../../src/internal/retry-policy.js';
-import type { RequestSpec } from '../../src/internal/transport.js';
+import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { NotSentError } from '../../src/internal/retry-policy.js';
 import { drain, type RawServer, refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -239,37 +233,5 @@ describe('timeouts reach undici', () => {
     await client(server.url, { dispatcher: agent }).json({ ...get, options: { timeout: 4321 } });
     expect(agent.seen[2]).toMatchObject({ headersTimeout: 4321 });
     await agent.close();
-  });
-});
-
-describe('retry policy', () => {
-  test('exponential backoff with jitter, capped', () => {
-    expect(retryDelay(1, new Error('x'), () => 0)).toBe(500);
-    expect(retryDelay(2, new Error('x'), () => 0)).toBe(1000);
-    expect(retryDelay(3, new Error('x'), () => 1)).toBe(1500);
-    expect(retryDelay(10, new Error('x'), () => 0)).toBe(8000);
-  });
-  test('a Retry-After beyond the documented maximum is not waited for', () => {
-    const error = new RateLimitError({
-      status: 429,
-      body: {},
-      headers: { 'retry-after': '3600' },
-      requestId: undefined,
-      operation: 'GET /v1/x',
-    });
-    expect(isRetryable('safe', error)).toBe(false);
-    expect(isRetryable('create', error)).toBe(false);
-    const shortWait = new RateLimitError({
-      status: 429,
-      body: {},
-      headers: { 'retry-after': String(MAX_RETRY_AFTER_MS / 1000) },
-      requestId: undefined,
-      operation: 'GET /v1/x',
-    });
-    expect(isRetryable('safe', shortWait)).toBe(true);
-    expect(retryDelay(1, shortWait)).toBe(MAX_RETRY_AFTER_MS);
-  });
-  test('only MediaGatewayErrors are retried', () => {
-    expect(isRetryable('safe', new TypeError('x'))).toBe(false);
   });
 });

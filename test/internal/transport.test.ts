@@ -16,7 +16,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from '../../src/core/errors.js';
-import type { RequestSpec } from '../../src/internal/transport.js';
+import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { VERSION } from '../../src/version.js';
 import { type MswServer, startMswServer } from '../helpers/msw-server.js';
 import { rejection } from '../helpers/rejection.js';

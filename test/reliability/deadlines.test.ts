@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { AmbiguousSubmissionError, APIConnectionTimeoutError } from '../../src/core/errors.js';
-import type { RequestSpec } from '../../src/internal/transport.js';
+import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { MediaGateway } from '../../src/client.js';
 import { APIConnectionTimeoutError, InternalServerError } from '../../src/core/errors.js';
 import { InvalidOptionError } from '../../src/core/options.js';
-import type { RequestOptions, RequestSpec } from '../../src/internal/transport.js';
+import type { RequestOptions, RequestSpec } from '../../src/internal/request-spec.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 

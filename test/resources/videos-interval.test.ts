@@ -5,7 +5,7 @@ import { Videos } from '../../src/resources/videos.js';
 import { useVirtualClock, virtualClock } from '../helpers/virtual-clock.js';
 
 // Sleeps move a fake clock instead of real time, and their lengths are recorded.
-vi.mock('../../src/internal/sleep.js', async () => ({
+vi.mock('../../src/core/sleep.js', async () => ({
   sleep: (await import('../helpers/virtual-clock.js')).virtualClock.sleep,
 }));
 const { slept } = virtualClock;

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { checkParams } from '../../src/internal/validate.js';
 import {
   EMBEDDING_DIMENSIONS,
   EMBEDDING_MODELS,
   embeddingCreateSchema,
   parseEmbeddingCreateParams,
 } from '../../src/schemas/embeddings.js';
+import { checkParams } from '../../src/schemas/validate.js';
 import { small } from '../helpers/embedding-params.js';
 
 describe('embeddings.create refuses', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { toUploadFile } from '../../src/core/files.js';
+import { toUploadFile } from '../../src/internal/upload-file.js';
 import {
   checkEditFiles,
   IMAGE_MODELS,
@@ -10,7 +10,7 @@ import {
   parseImageGenerateAsyncParams,
   parseImageGenerateParams,
 } from '../../src/schemas/images.js';
-import { jpeg, png } from '../internal/image-fixtures.js';
+import { jpeg, png } from '../core/image-fixtures.js';
 
 type Parse = (params: unknown) => unknown;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { checkParams } from '../../src/internal/validate.js';
+import { checkParams } from '../../src/schemas/validate.js';
 import { video25RequestKind, videoRequestSchema } from '../../src/schemas/video.js';
 import { UPGRADE_INHERITED_FIELDS } from '../../src/schemas/video-2-5.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { checkParams } from '../../src/internal/validate.js';
+import { checkParams } from '../../src/schemas/validate.js';
 import { videoRequestSchema } from '../../src/schemas/video.js';
 
 const v25 = (over: Record<string, unknown> = {}) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { checkParams } from '../../src/internal/validate.js';
+import { checkParams } from '../../src/schemas/validate.js';
 import {
   parseVideoRequest,
   VIDEO_MODELS,

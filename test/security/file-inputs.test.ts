@@ -13,10 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { APIUserAbortError, FileInputError, MediaGatewayError } from '../../src/core/errors.js';
-import { fileFromBase64, fileFromPath, fileFromURL, toUploadFile } from '../../src/core/files.js';
+import { fileFromBase64, fileFromPath, fileFromURL } from '../../src/core/files.js';
+import { toUploadFile } from '../../src/internal/upload-file.js';
+import { png } from '../core/image-fixtures.js';
 import { type RawServer, refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
-import { png } from '../internal/image-fixtures.js';
 
 // Every file helper, given hostile or broken input, throws a FileInputError that names the input
 // (a URL without its query: a presigned URL's signature stays out) and leaves nothing on disk.

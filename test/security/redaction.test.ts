@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
-import type { RequestSpec } from '../../src/internal/transport.js';
+import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { drain, refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 

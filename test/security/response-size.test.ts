@@ -7,7 +7,7 @@ import {
   InvalidResponseError,
   ResponseTooLargeError,
 } from '../../src/core/errors.js';
-import type { RequestSpec } from '../../src/internal/transport.js';
+import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 import { mib, runChild } from '../reliability/child.js';

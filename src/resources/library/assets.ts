@@ -1,10 +1,10 @@
 import type { PagePromise } from '../../core/pagination.js';
+import type { RequestOptions } from '../../internal/request-spec.js';
 import {
   parseAssetListParams,
   parseAssetSubmitParams,
   parseAssetUpdateParams,
 } from '../../internal/schemas.js';
-import type { RequestOptions } from '../../internal/transport.js';
 import type { AssetListParams, AssetSubmitParams, AssetUpdateParams } from '../../schemas/library.js';
 import { LibraryCollection } from './collection.js';
 import { type Asset, type ReviewTask, toReviewTask } from './types.js';

@@ -1,7 +1,7 @@
 import { Page, type PageData, PagePromise } from '../../core/pagination.js';
+import type { RequestOptions } from '../../internal/request-spec.js';
 import type { RetryClass } from '../../internal/retry-policy.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
-import type { RequestOptions } from '../../internal/transport.js';
 import { path, type QueryValue } from '../../internal/url.js';
 import { APIResource } from '../resource.js';
 import { type LibraryEnvelope, unwrap } from './types.js';

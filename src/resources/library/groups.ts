@@ -1,6 +1,6 @@
 import type { PagePromise } from '../../core/pagination.js';
+import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseGroupCreateParams, parseGroupUpdateParams, parseListParams } from '../../internal/schemas.js';
-import type { RequestOptions } from '../../internal/transport.js';
 import type { GroupCreateParams, GroupUpdateParams, ListParams } from '../../schemas/library.js';
 import { LibraryCollection } from './collection.js';
 import type { Group } from './types.js';

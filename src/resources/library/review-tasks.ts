@@ -1,6 +1,6 @@
 import { pollTask, type WaitOptions } from '../../core/polling.js';
+import type { RequestOptions } from '../../internal/request-spec.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
-import type { RequestOptions } from '../../internal/transport.js';
 import { path } from '../../internal/url.js';
 import { APIResource } from '../resource.js';
 import { type ReviewTask, toReviewTask } from './types.js';

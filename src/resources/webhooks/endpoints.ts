@@ -1,9 +1,9 @@
+import type { RequestOptions } from '../../internal/request-spec.js';
 import {
   parseWebhookEndpointCreateParams,
   parseWebhookEndpointUpdateParams,
 } from '../../internal/schemas.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
-import type { RequestOptions } from '../../internal/transport.js';
 import { path } from '../../internal/url.js';
 import type {
   WebhookEndpointCreateParams,

@@ -1,6 +1,6 @@
+import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseWebhookEventListParams } from '../../internal/schemas.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
-import type { RequestOptions } from '../../internal/transport.js';
 import { path } from '../../internal/url.js';
 import type { WebhookEventListParams } from '../../schemas/webhook-endpoints.js';
 import { APIResource } from '../resource.js';

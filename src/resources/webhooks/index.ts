@@ -1,6 +1,7 @@
+import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseWebhookCapabilitiesParams } from '../../internal/schemas.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
-import type { RequestOptions, Transport } from '../../internal/transport.js';
+import type { Transport } from '../../internal/transport.js';
 import type { WebhookCapabilitiesParams } from '../../schemas/webhook-endpoints.js';
 import { APIResource } from '../resource.js';
 import { Endpoints } from './endpoints.js';

@@ -1,5 +1,5 @@
 import { RequestValidationError } from '../../core/errors.js';
-import { sniffImageFormat } from '../../internal/image-header.js';
+import { sniffImageFormat } from '../../core/image-header.js';
 import { toUploadFile } from '../../internal/upload-file.js';
 import {
   checkEditFiles,

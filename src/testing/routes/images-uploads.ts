@@ -1,4 +1,4 @@
-import { bytesReader, IMAGE_MIME_TYPES, readImageHeader } from '../../internal/image-header.js';
+import { bytesReader, IMAGE_MIME_TYPES, readImageHeader } from '../../core/image-header.js';
 import type { MockGateway } from '../gateway.js';
 import { MockHttpError } from '../http-error.js';
 import { pngImage } from '../media.js';

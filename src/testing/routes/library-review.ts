@@ -1,5 +1,5 @@
-import { checkParams } from '../../internal/validate.js';
 import { assetSubmitSchema } from '../../schemas/library.js';
+import { checkParams } from '../../schemas/validate.js';
 import type { RouteContext } from '../context.js';
 import type { MockGateway } from '../gateway.js';
 import { MockHttpError, validationError } from '../http-error.js';

@@ -1,4 +1,5 @@
-import { estimateReservation, type ReservationHints } from '../../core/reservation.js';
+import { estimateReservation } from '../../schemas/reservation.js';
+import type { ReservationHints } from '../../schemas/reservation-tiers.js';
 import { videoRequestSchema } from '../../schemas/video.js';
 import { video25RequestKind } from '../../schemas/video-2-5.js';
 import { inputDuration, inputList } from '../../schemas/video-inputs.js';

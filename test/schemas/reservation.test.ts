@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { estimateReservation, type ReservationHints } from '../../src/core/reservation.js';
+import { estimateReservation } from '../../src/schemas/reservation.js';
+import type { ReservationHints } from '../../src/schemas/reservation-tiers.js';
 import type { VideoCreateParams } from '../../src/schemas/video.js';
 
 const vids = (n: number) => Array.from({ length: n }, (_, i) => `https://example.com/v${i}.mp4`);

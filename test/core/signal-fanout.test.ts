@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, test } from 'vitest';
-import { type AbortSubscriber, subscribe, unsubscribe } from '../../src/internal/signal-fanout.js';
-import { sleep } from '../../src/internal/sleep.js';
+import { type AbortSubscriber, subscribe, unsubscribe } from '../../src/core/signal-fanout.js';
+import { sleep } from '../../src/core/sleep.js';
 
 function recorder(): AbortSubscriber & { reasons: unknown[] } {
   const reasons: unknown[] = [];

@@ -1,56 +1,18 @@
-import { video25RequestKind, videoRequestSchema } from '../internal/schemas.js';
-import { parseParams } from '../internal/validate.js';
-import { MOTION_ORIENTATION_CEILING, type VideoModel } from '../schemas/constants.js';
-import { inputDuration, inputList } from '../schemas/video-inputs.js';
-import type { VideoCreateParams } from '../schemas/video-types.js';
-import { RequestValidationError } from './errors.js';
+/**
+ * The reservation estimate, by the spec's "Billing and reservations" rules. It checks the request
+ * with the video schemas, so it is a family of its own in internal/schemas-loader.ts: the public
+ * `estimateReservation` (internal/schemas.ts) loads it, and zod, on its first call.
+ */
+import { RequestValidationError } from '../core/errors.js';
+import { MOTION_ORIENTATION_CEILING, type VideoModel } from './constants.js';
+import type { ReservationEstimate, ReservationHints } from './reservation-tiers.js';
+import { parseParams } from './validate.js';
+import { videoRequestSchema } from './video.js';
+import { video25RequestKind } from './video-2-5.js';
+import { inputDuration, inputList } from './video-inputs.js';
+import type { VideoCreateParams } from './video-types.js';
 
 const OPERATION = 'videos.estimateReservation';
-
-/** spec: Billing and reservations — mini's four tiers. */
-export const MINI_TIERS = ['480P', '720P', '480P-input', '720P-input'] as const;
-
-/**
- * `vidmodel-2.5` tiers as the SDK names them: the output resolution, with `-input` when the
- * request carries reference video (the spec bills by resolution and input-media type).
- */
-export const V25_TIERS = ['480p', '720p', '1080p', '480p-input', '720p-input', '1080p-input'] as const;
-
-/** spec: Billing and reservations — motion control is priced per reference second by mode. */
-export const MOTION_TIERS = ['std', 'pro'] as const;
-
-/** What the caller knows that the request alone does not say. All optional. */
-export interface ReservationHints {
-  /** Seconds of each `video_urls` entry, in order; each is rounded up to whole seconds. */
-  videoDurations?: number[] | undefined;
-  /** Motion control: seconds of the `video_url` reference video; rounded up. */
-  referenceVideoSeconds?: number | undefined;
-  /** Upgrades (`draft_task_id`): the preview's duration in seconds (-1 counts as 30). */
-  previewDuration?: number | undefined;
-  /** Price per billable second by tier name, e.g. `{ '720P-input': 0.12 }`; adds `cost`. */
-  prices?: Record<string, number> | undefined;
-}
-
-/** The seconds and tier a submission reserves, by the spec's billing rules. */
-export interface ReservationEstimate {
-  /** The request's model. */
-  model: VideoModel;
-  /** Billable seconds reserved: generated plus reference-video seconds. */
-  seconds: number;
-  /** Tier whose unit price applies: see {@link MINI_TIERS}, {@link V25_TIERS}, {@link MOTION_TIERS}. */
-  tier: string;
-  /** How `seconds` splits between generated output and reference video. */
-  billableSeconds: {
-    /** Output seconds reserved (the requested duration, or the default the spec names). */
-    generated: number;
-    /** Reference-video seconds added, each input rounded up to whole seconds. */
-    referenceVideo: number;
-  };
-  /** `seconds` times the tier's price, present only when `hints.prices` names the tier. */
-  cost?: number;
-  /** What was assumed, in words, e.g. `duration omitted: 5 s reserved`. */
-  notes: string[];
-}
 
 interface Parts {
   tier: string;
@@ -199,24 +161,12 @@ function legacyParts(params: Record<string, unknown>, notes: string[]): Parts {
   return { tier: 'unpublished', generated, referenceVideo: 0 };
 }
 
-/**
- * Estimates the seconds and tier that submitting `params` reserves, by the spec's "Billing and
- * reservations" rules. No request is made. The lengths of referenced videos are unknown to the
- * client: pass them in `hints` when known, otherwise the estimate assumes the maximum and says
- * so in `notes`. The gateway settles the difference after completion.
- *
- * @throws {RequestValidationError} when `params` breaks a request rule, or a hint is malformed.
- * @example
- * estimateReservation(
- *   { model: 'vidmodel-2.0-mini', prompt: 'x', duration: 6, video_urls: ['https://example.com/a.mp4'] },
- *   { videoDurations: [3.2], prices: { '720P-input': 0.1 } },
- * ); // { seconds: 10, tier: '720P-input', cost: 1, ... }
- */
+/** The estimate behind the public `estimateReservation` (internal/schemas.ts), which documents it. */
 export function estimateReservation(
   params: VideoCreateParams,
   hints: ReservationHints = {},
 ): ReservationEstimate {
-  const body = parseParams(videoRequestSchema(), params, OPERATION) as Record<string, unknown>;
+  const body = parseParams(videoRequestSchema, params, OPERATION) as Record<string, unknown>;
   const model = body.model as VideoModel;
   const notes: string[] = [];
   let parts: Parts;

@@ -1,10 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  blobReader,
-  bytesReader,
-  readImageHeader,
-  sniffImageFormat,
-} from '../../src/internal/image-header.js';
+import { blobReader, bytesReader, readImageHeader, sniffImageFormat } from '../../src/core/image-header.js';
 import { gif, jpeg, png, webpExtended, webpLossless, webpLossy } from './image-fixtures.js';
 
 const header = (bytes: Uint8Array) => readImageHeader(bytesReader(bytes));

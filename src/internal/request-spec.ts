@@ -1,0 +1,121 @@
+/**
+ * The shapes the transport works with: a request as a resource describes it, the client's
+ * resolved options, an answer. Kept apart from the transport so that the resources, the
+ * retry loop and the redirect rules can name them without importing the machinery.
+ */
+import type { Dispatcher } from 'undici';
+import type { RetryClass } from './retry-policy.js';
+import type { StreamOptions } from './upload-file.js';
+import type { QueryValue } from './url.js';
+
+/** Per-call options, accepted as the last argument of every method. */
+export interface RequestOptions {
+  /**
+   * Aborts the call, including any backoff sleep or wait. The thrown `APIUserAbortError` has the
+   * signal's reason as `cause`; a billable submission aborted after sending throws
+   * `AmbiguousSubmissionError`, whose `cause` is that `APIUserAbortError`.
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * Milliseconds for each attempt of this call, a whole number from 1 to 2147483647: the total
+   * for connecting, sending, the headers and the body (for a download: up to the headers).
+   * Overrides the client's and the operation's default.
+   * @throws InvalidOptionError (rejected, before anything is sent) for any other value.
+   */
+  timeout?: number | undefined;
+  /**
+   * Retries for this call, where a retry is safe: a whole number, `0` means exactly one attempt.
+   * @throws InvalidOptionError (rejected, before anything is sent) for any other value.
+   */
+  maxRetries?: number | undefined;
+  /** Extra headers for this call; `null` removes a default header. */
+  headers?: Record<string, string | null | undefined> | undefined;
+}
+
+/** Where the SDK writes what it does. Every method is optional; the API key is never passed to it. */
+export interface Logger {
+  /** Each request sent (`→ POST /v1/...`) and each answer's status, with its request ID. */
+  debug?(message: string, data?: Record<string, unknown>): void;
+  /** Accepted for symmetry; the SDK writes nothing at this level today. */
+  info?(message: string, data?: Record<string, unknown>): void;
+  /** Each retry: what failed and the delay before the next attempt. */
+  warn?(message: string, data?: Record<string, unknown>): void;
+  /** Accepted for symmetry; the SDK writes nothing at this level today (errors are thrown). */
+  error?(message: string, data?: Record<string, unknown>): void;
+}
+
+/** A streamed request body with its headers (multipart). Built anew for every attempt. */
+export interface StreamBody {
+  /** The body's chunks. */
+  body: AsyncIterable<Uint8Array>;
+  /** Headers of the body (content type with boundary, length). */
+  headers: Record<string, string>;
+}
+
+/** One request as a resource describes it. */
+export interface RequestSpec {
+  /** HTTP method. */
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Path below `/v1`, built with the `path` helper. */
+  path: string;
+  /** Query parameters. */
+  query?: Record<string, QueryValue> | undefined;
+  /** JSON body. */
+  body?: unknown;
+  /**
+   * Streamed body factory (multipart); called once per attempt. `reuseChunks` says whether the
+   * body goes to undici's socket writer alone, so file chunks may be read into reused buffers.
+   */
+  stream?: ((options: StreamOptions) => Promise<StreamBody>) | undefined;
+  /** How the request may be retried. */
+  retry: RetryClass;
+  /** The operation's default timeout in milliseconds. */
+  timeout: number;
+  /** The caller's per-call options. */
+  options?: RequestOptions | undefined;
+}
+
+/** An answer whose headers arrived, its body not yet read. */
+export interface RawResponse {
+  /** HTTP status. */
+  status: number;
+  /** Headers, lower-cased names. */
+  headers: Record<string, string>;
+  /** `X-Service-Request-Id`, when present. */
+  requestId: string | undefined;
+  /** The body, not yet read. */
+  body: Dispatcher.ResponseData['body'];
+  /** The URL that answered (after redirects). */
+  url: string;
+}
+
+/** What the client hands the transport: its resolved options. */
+export interface TransportConfig {
+  /** The API key; never logged. */
+  apiKey: string;
+  /** The normalised base URL, without `/v1`. */
+  baseURL: string;
+  /** Milliseconds per attempt, overriding every operation's default. */
+  timeout?: number | undefined;
+  /** Retries where a retry is safe. */
+  maxRetries: number;
+  /** The largest JSON body read, in bytes. @default DEFAULT_MAX_RESPONSE_BYTES */
+  maxResponseBytes?: number | undefined;
+  /** An undici dispatcher. */
+  dispatcher?: Dispatcher | undefined;
+  /** Headers sent with every request. */
+  defaultHeaders?: Record<string, string> | undefined;
+  /** Where requests and retries are logged. */
+  logger?: Logger | undefined;
+}
+
+/** The default of the client's `maxResponseBytes`: 32 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** A JSON answer: the parsed object, and the answer's `X-Service-Request-Id` beside it. */
+export interface JSONAnswer<T> {
+  /** The parsed JSON object. */
+  body: T;
+  /** `X-Service-Request-Id`, when present. */
+  requestId: string | undefined;
+}

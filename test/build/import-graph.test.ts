@@ -1,0 +1,223 @@
+/**
+ * The layers of ARCHITECTURE.md, checked on the source: every import of every `src/**\/*.ts`
+ * (static, dynamic, `export … from`, and type-only ones too: a type that has to be fetched from
+ * a layer above belongs lower down) must point down the arrows, and no file may reach itself
+ * through its imports. A failure lists each offending edge or cycle.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+type Layer =
+  | 'core'
+  | 'schemas'
+  | 'internal'
+  | 'resources'
+  | 'client'
+  | 'index'
+  | 'webhooks'
+  | 'redis'
+  | 'testing';
+
+/** What each layer may import (besides itself). `testing` may import any of them; nothing imports it. */
+const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
+  core: [],
+  schemas: ['core'],
+  internal: ['core', 'schemas'],
+  resources: ['core', 'schemas', 'internal'],
+  client: ['core', 'schemas', 'internal', 'resources'],
+  index: ['core', 'schemas', 'internal', 'resources', 'client'],
+  webhooks: ['core'],
+  redis: ['core', 'webhooks'],
+  testing: ['core', 'schemas', 'internal', 'resources', 'client', 'index', 'webhooks', 'redis'],
+};
+
+/** Packages the receiver-side entries must not reach, directly or through any file they import. */
+const HEAVY_PACKAGES = ['undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'];
+const LIGHT_LAYERS: readonly Layer[] = ['webhooks', 'redis'];
+
+/** The layer of a file, by its path under src/ (`version.ts`, a leaf constant, counts as core). */
+function layerOf(file: string): Layer {
+  const [top = ''] = file.split('/');
+  if (file === 'client.ts') return 'client';
+  if (file === 'index.ts') return 'index';
+  if (file === 'version.ts') return 'core';
+  if (top in MAY_IMPORT && file.includes('/')) return top as Layer;
+  throw new Error(`src/${file} is in no layer: add it to ARCHITECTURE.md and this test`);
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+interface Graph {
+  /** File (path under src/) to the files it imports. */
+  edges: Map<string, Set<string>>;
+  /** File to the packages it imports. */
+  packages: Map<string, Set<string>>;
+}
+
+/** Every import of every file under src/, type-only ones included. */
+function importGraph(root = SRC): Graph {
+  const edges = new Map<string, Set<string>>();
+  const packages = new Map<string, Set<string>>();
+  const files = sourceFiles(root);
+  const known = new Set(files);
+  for (const path of files) {
+    const from = relative(root, path).split('\\').join('/');
+    const targets = new Set<string>();
+    const names = new Set<string>();
+    const { importedFiles } = ts.preProcessFile(readFileSync(path, 'utf8'), true, true);
+    for (const { fileName: specifier } of importedFiles) {
+      if (!specifier.startsWith('.')) {
+        names.add(
+          specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!,
+        );
+        continue;
+      }
+      const base = resolve(dirname(path), specifier.replace(/\.js$/, ''));
+      const target = [`${base}.ts`, join(base, 'index.ts')].find((candidate) => known.has(candidate));
+      if (!target) throw new Error(`src/${from} imports ${specifier}, which is no file under src/`);
+      targets.add(relative(root, target).split('\\').join('/'));
+    }
+    edges.set(from, targets);
+    packages.set(from, names);
+  }
+  return { edges, packages };
+}
+
+/** Imports against the arrows, as `from → to (layer → layer)`. */
+function layerViolations({ edges }: Graph): string[] {
+  const out: string[] = [];
+  for (const [from, targets] of edges) {
+    const fromLayer = layerOf(from);
+    for (const to of targets) {
+      const toLayer = layerOf(to);
+      if (toLayer !== fromLayer && !MAY_IMPORT[fromLayer].includes(toLayer)) {
+        out.push(`${from} → ${to} (${fromLayer} may not import ${toLayer})`);
+      }
+    }
+  }
+  return out.sort();
+}
+
+/** Files of the receiver-side layers that reach a heavy package, with the path that gets there. */
+function heavyReaches({ edges, packages }: Graph): string[] {
+  const out: string[] = [];
+  for (const start of edges.keys()) {
+    if (!LIGHT_LAYERS.includes(layerOf(start))) continue;
+    const via = new Map<string, string | undefined>([[start, undefined]]);
+    const queue = [start];
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const heavy = [...(packages.get(file) ?? [])].filter((name) => HEAVY_PACKAGES.includes(name));
+      if (heavy.length > 0) {
+        const path = [file];
+        for (let step = via.get(file); step !== undefined; step = via.get(step)) path.unshift(step);
+        out.push(`${path.join(' → ')} imports ${heavy.join(', ')}`);
+        break;
+      }
+      for (const next of edges.get(file) ?? []) {
+        if (!via.has(next)) {
+          via.set(next, file);
+          queue.push(next);
+        }
+      }
+    }
+  }
+  return out.sort();
+}
+
+/** One shortest cycle through each strongly connected group of files, as `a → b → a`. */
+function cycles({ edges }: Graph): string[] {
+  // Tarjan's strongly connected components.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next);
+    next += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const to of edges.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file)!, low.get(to)!));
+      } else if (onStack.has(to)) {
+        low.set(file, Math.min(low.get(file)!, index.get(to)!));
+      }
+    }
+    if (low.get(file) === index.get(file)) {
+      const group: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        group.push(member);
+      } while (member !== file);
+      if (group.length > 1 || edges.get(file)?.has(file)) groups.push(group);
+    }
+  };
+  for (const file of [...edges.keys()].sort()) if (!index.has(file)) visit(file);
+
+  return groups
+    .map((group) => {
+      const members = new Set(group);
+      const start = [...group].sort()[0]!;
+      // Shortest way back to `start` inside the group.
+      const via = new Map<string, string>();
+      const queue = [start];
+      for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+        for (const to of [...(edges.get(file) ?? [])].sort()) {
+          if (!members.has(to) || via.has(to)) continue;
+          via.set(to, file);
+          if (to === start) queue.length = 0;
+          else queue.push(to);
+        }
+      }
+      const path = [start];
+      for (let step = via.get(start)!; step !== start; step = via.get(step)!) path.unshift(step);
+      path.unshift(start);
+      const extra =
+        group.length > path.length - 1
+          ? ` (and ${group.length - path.length + 1} more files in the loop)`
+          : '';
+      return `${path.join(' → ')}${extra}`;
+    })
+    .sort();
+}
+
+describe('the import graph of src/', () => {
+  const graph = importGraph();
+  const violations = layerViolations(graph);
+  // testing/ (the mock gateway) is checked for its imports of the SDK, not yet for loops among
+  // its own files: its HTTP edge, routes and state still import each other (ARCHITECTURE.md).
+  const loops = cycles(graph).filter((cycle) => !cycle.startsWith('testing/'));
+
+  it('puts every file in a layer', () => {
+    for (const file of graph.edges.keys()) expect(() => layerOf(file)).not.toThrow();
+  });
+
+  it('imports only down the layers of ARCHITECTURE.md', () => {
+    expect(violations, 'imports against the arrows').toEqual([]);
+  });
+
+  it('keeps undici, zod and the request machinery out of mediagw/webhooks and mediagw/redis', () => {
+    expect(heavyReaches(graph), 'receiver-side files that reach a heavy package').toEqual([]);
+  });
+
+  it('has no file that imports a file that imports it back', () => {
+    expect(loops, 'import cycles').toEqual([]);
+  });
+});
