@@ -1,6 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/errors.js';
+import type { RateLimiter, RequestLimits } from './core/limits.js';
 import { checkCount, checkDuration } from './core/options.js';
+import { createLimiter } from './internal/limiter.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type Logger } from './internal/request-spec.js';
 import { Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
@@ -43,13 +45,20 @@ export interface ClientOptions {
   defaultHeaders?: Record<string, string> | undefined;
   /** Receives debug lines (requests and answers) and warnings (retries). The API key is never passed to it. */
   logger?: Logger | undefined;
+  /**
+   * Client-side rate limits: requests per second and in flight, for the client, per model and
+   * per route family, the excess queued in order; a 429 with `Retry-After` pauses its model for
+   * every call. Pass a `RedisRateLimiter` (`mediagw/redis`) to share the limits among replicas.
+   * See the Scaling guide. @default no limits
+   */
+  limits?: RequestLimits | RateLimiter | undefined;
 }
 
 /**
  * The Media Generation Gateway client.
  *
  * @throws MediaGatewayError when the key or base URL is missing, or the base URL is not http(s).
- * @throws InvalidOptionError when `timeout`, `maxRetries` or `maxResponseBytes` is not a whole number in its range.
+ * @throws InvalidOptionError when `timeout`, `maxRetries`, `maxResponseBytes` or a number of `limits` is not a whole number in its range.
  * @example
  * const client = new MediaGateway(); // reads MEDIAGW_API_KEY and MEDIAGW_BASE_URL
  * const task = await client.videos.createAndWait({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
@@ -96,6 +105,7 @@ export class MediaGateway {
       dispatcher: options.dispatcher,
       defaultHeaders: options.defaultHeaders,
       logger: options.logger,
+      limiter: createLimiter(options.limits),
     });
     Object.defineProperty(this, '_transport', { value: transport, enumerable: false });
     this.images = new Images(transport);

@@ -4,6 +4,7 @@
  * retry loop and the redirect rules can name them without importing the machinery.
  */
 import type { Dispatcher } from 'undici';
+import type { RateLimiter } from '../core/limits.js';
 import type { RetryClass } from './retry-policy.js';
 import type { StreamOptions } from './upload-file.js';
 import type { QueryValue } from './url.js';
@@ -107,6 +108,8 @@ export interface TransportConfig {
   defaultHeaders?: Record<string, string> | undefined;
   /** Where requests and retries are logged. */
   logger?: Logger | undefined;
+  /** Decides when each attempt may be sent; none when the client has no `limits`. */
+  limiter?: RateLimiter | undefined;
 }
 
 /** The default of the client's `maxResponseBytes`: 32 MiB. */
