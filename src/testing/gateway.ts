@@ -6,6 +6,7 @@ import { type FaultHandle, type FaultInit, FaultTable } from './faults.js';
 import { Ledger } from './ledger.js';
 import { MediaStore } from './media-origin.js';
 import { createRequestHandler } from './pipeline.js';
+import { type MockRateLimitOptions, MockRateLimits } from './rate-limits.js';
 import { DEFAULT_REQUEST_LOG_LIMIT, type RecordedRequest, RequestLog } from './request-log.js';
 import { Router } from './router.js';
 import { registerRoutes } from './routes/index.js';
@@ -54,6 +55,11 @@ export interface MockGatewayOptions {
    * @default 1000
    */
   requestLogLimit?: number | undefined;
+  /**
+   * Rate limits per key and model, and per IP on creation and upload routes: past them the
+   * gateway answers 429 `rate_limit_exceeded` with `Retry-After`. @default none
+   */
+  rateLimits?: MockRateLimitOptions | undefined;
   /** Adds routes after the built-in ones. */
   routes?: ((router: Router, gateway: MockGateway) => void) | undefined;
   /** Told about errors thrown by timers and task listeners. @default prints to stderr */
@@ -105,6 +111,8 @@ export interface MockGateway {
     /** The media origin's server (`mediaUrl`). */
     readonly media: Server;
   };
+  /** The rate limits and what they saw (`stats`): requests checked, 429s, peaks in flight. */
+  readonly rateLimits: MockRateLimits;
   /** Injects a fault. See `Fault` for the kinds. */
   inject(init: FaultInit): FaultHandle;
   /** Removes every injected fault. */
@@ -122,7 +130,7 @@ export interface MockGateway {
  * second origin that serves media by signed URLs. Tasks move on `clock`; faults can be injected.
  *
  * @throws Error when a port cannot be bound or the accounts are invalid; InvalidOptionError for a
- * `requestLogLimit` that is not a whole number of 0 or more.
+ * `requestLogLimit` that is not a whole number of 0 or more, or a rate limit that is not 1 or more.
  * @example
  * const gateway = await startMockGateway({ clock: 'manual' });
  * const client = new MediaGateway({ baseURL: gateway.url, apiKey: gateway.apiKey });
@@ -148,6 +156,7 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     largeMediaBytes: config.largeMediaBytes,
   });
   const faults = new FaultTable();
+  const rateLimits = new MockRateLimits(options.rateLimits);
   const requests = new RequestLog(requestLogLimit);
   const closing = new AbortController();
   const router = new Router();
@@ -164,7 +173,10 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     gateway: () => gateway!,
     nextRequestId: () => `req_${++requestCount}`,
   };
-  const api = await listenOnLoopback(createRequestHandler({ ...deps, origin: 'api', router }), options.port);
+  const api = await listenOnLoopback(
+    createRequestHandler({ ...deps, origin: 'api', router, rateLimits }),
+    options.port,
+  );
   let mediaServer: LoopbackServer;
   try {
     mediaServer = await listenOnLoopback(
@@ -188,6 +200,7 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     router,
     config,
     faults,
+    rateLimits,
     closing,
     onError,
   });
@@ -208,6 +221,7 @@ interface Parts {
   router: Router;
   config: MockGatewayConfig;
   faults: FaultTable;
+  rateLimits: MockRateLimits;
   closing: AbortController;
   onError: (error: unknown) => void;
 }
@@ -234,6 +248,7 @@ function buildGateway(parts: Parts): MockGateway {
     router: parts.router,
     config: Object.freeze({ ...parts.config }),
     servers: { api: parts.api.server, media: parts.mediaServer.server },
+    rateLimits: parts.rateLimits,
     inject: (init) => parts.faults.add(init),
     clearFaults: () => parts.faults.clear(),
     store<T>(key: string, init: () => T): T {

@@ -46,6 +46,14 @@ export {
   type MediaStore,
   type PublishInit,
 } from './media-origin.js';
+// Rate limits: `startMockGateway({ rateLimits })` and `gateway.rateLimits`.
+export type {
+  MockRateLimit,
+  MockRateLimitOptions,
+  MockRateLimitStats,
+  MockRateLimits,
+  RateLimitedRequest,
+} from './rate-limits.js';
 // The request log: `gateway.requests`.
 export type { Origin, ReceivedPart, RecordedRequest } from './request-log.js';
 // Routing: `gateway.router.add(method, pattern, handler, options)`.

@@ -7,6 +7,7 @@ import { createContext } from './context.js';
 import { codeForStatus, describeFault, type Fault, type FaultTable } from './faults.js';
 import type { MockGateway } from './gateway.js';
 import { MockHttpError, specErrorBody } from './http-error.js';
+import type { MockRateLimits } from './rate-limits.js';
 import { type Origin, type RecordedRequest, recordHeaders, recordQuery } from './request-log.js';
 import { type AnswerMode, type AnswerShape, sendAnswer } from './respond.js';
 import type { Router } from './router.js';
@@ -31,6 +32,8 @@ export interface PipelineDeps {
   nextRequestId: () => string;
   /** Aborted when the gateway closes: ends delays and hangs. */
   closing: AbortSignal;
+  /** The gateway's rate limits (testing/rate-limits.ts), on the API origin. */
+  rateLimits?: MockRateLimits | undefined;
 }
 
 /**
@@ -117,6 +120,16 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   const auth = authenticate(deps.accounts, req.headers.authorization);
   if (match.route.options.auth && auth instanceof MockHttpError) return answerError(auth);
   if (read.error) return answerError(read.error);
+  // Rate limits: 429 with Retry-After before the route runs, so no task is created.
+  const admitted = deps.rateLimits?.admit({
+    method,
+    path: url.pathname,
+    authorization: req.headers.authorization,
+    model: modelOf(read),
+    ip: req.socket.remoteAddress,
+  });
+  if (admitted instanceof MockHttpError) return answerError(admitted);
+  if (admitted) res.once('close', admitted.done);
 
   const account: MockAccount | undefined = auth instanceof MockHttpError ? undefined : auth.account;
   const ctx = createContext({
@@ -144,6 +157,14 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     if (ctx.answered) return void res.destroy();
     return answerError(MockHttpError.spec(500, 'internal_error', `mock gateway error: ${record.error}`));
   }
+}
+
+/** The model a JSON body or a form names. */
+function modelOf(read: ReadBody): string | undefined {
+  const model =
+    (read.body as { model?: unknown } | undefined)?.model ??
+    read.parts?.find((part) => part.name === 'model')?.value;
+  return typeof model === 'string' ? model : undefined;
 }
 
 function logBody(record: RecordedRequest, read: ReadBody): void {
