@@ -113,6 +113,16 @@ export class LocalLimiter implements RateLimiter {
     this.pump();
   }
 
+  /**
+   * Counts a request granted elsewhere (a shared limiter) as in flight here, without waiting or
+   * taking a token: should this limiter take over, it starts from what is really in flight.
+   */
+  hold(model: string | undefined, family: RouteFamily): LimitPermit {
+    const scopes = this.scopesOf(model, family);
+    for (const scope of scopes) scope.inFlight += 1;
+    return this.permitFor(scopes);
+  }
+
   /** Requests waiting for their turn. */
   get waiting(): number {
     return this.queue.length;
@@ -144,6 +154,10 @@ export class LocalLimiter implements RateLimiter {
 
   private grant(scopes: Scope[]): LimitPermit {
     for (const scope of scopes) scope.take();
+    return this.permitFor(scopes);
+  }
+
+  private permitFor(scopes: Scope[]): LimitPermit {
     let released = false;
     return {
       release: () => {

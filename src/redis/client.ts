@@ -3,6 +3,7 @@
  * imported: a node-redis 4 or 5 client fits as it is, and an ioredis client through a
  * one-line adapter (see docs/scaling.md).
  */
+import { createHash } from 'node:crypto';
 import { MediaGatewayError } from '../core/base-error.js';
 
 /**
@@ -10,7 +11,8 @@ import { MediaGatewayError } from '../core/base-error.js';
  * as `client.sendCommand(args)`; with ioredis pass `{ sendCommand: ([name, ...args]) => redis.call(name, ...args) }`.
  *
  * Commands sent: `SET key value NX EX s`, `SET key value EX s`, `GET key`, `DEL key`,
- * `PUBLISH channel message`, and `EVAL script 1 key arg...` (compare-and-delete, compare-and-set).
+ * `PUBLISH channel message`, `EVAL script 1 key arg...` (compare-and-delete, compare-and-set), and
+ * for the rate limiter `EVALSHA sha n key... arg...`, falling back to `EVAL` on `NOSCRIPT`.
  * Replies are read as RESP2 gives them: `'OK'` or `null` for `SET`, a string or `null` for
  * `GET`, an integer for `EVAL`.
  */
@@ -95,4 +97,24 @@ export function run(client: RedisCommandClient, args: string[], timeoutMs: numbe
     attempt(() => client.sendCommand(args)),
     timeoutMs,
   );
+}
+
+/** A Lua script sent by its SHA-1 once Redis has it (`EVALSHA`), with its text the first time. */
+export class LuaScript {
+  readonly sha: string;
+
+  constructor(readonly source: string) {
+    this.sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  /** Runs the script; a Redis that does not know it yet (`NOSCRIPT`) gets its text (`EVAL`). */
+  async run(client: RedisCommandClient, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
+    const rest = [String(keys.length), ...keys, ...args];
+    try {
+      return await run(client, ['EVALSHA', this.sha, ...rest], timeoutMs);
+    } catch (error) {
+      if (!(error instanceof RedisUnavailableError) || !/NOSCRIPT/.test(error.message)) throw error;
+      return run(client, ['EVAL', this.source, ...rest], timeoutMs);
+    }
+  }
 }
