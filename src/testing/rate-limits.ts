@@ -97,7 +97,7 @@ export class MockRateLimits {
     admittedPerSecond: new Map(),
   };
   private readonly buckets = new Map<string, Bucket>();
-  private readonly inFlight = new Map<string, number>();
+  private readonly inFlightByKey = new Map<string, number>();
 
   /** @throws InvalidOptionError for a rate or burst that is not a whole number of 1 or more. */
   constructor(
@@ -106,6 +106,11 @@ export class MockRateLimits {
   ) {
     checkLimit('perKeyModel', options.perKeyModel);
     checkLimit('perIp', options.perIp);
+  }
+
+  /** Requests of `<key>|<model>` awaiting their answer now. */
+  inFlight(keyModel: string): number {
+    return this.inFlightByKey.get(keyModel) ?? 0;
   }
 
   /** Empties the stats (in place) and refills every bucket. */
@@ -144,15 +149,15 @@ export class MockRateLimits {
       this.stats.admittedPerSecond.set(keyModel, perSecond);
     }
     perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
-    const count = (this.inFlight.get(keyModel) ?? 0) + 1;
-    this.inFlight.set(keyModel, count);
+    const count = (this.inFlightByKey.get(keyModel) ?? 0) + 1;
+    this.inFlightByKey.set(keyModel, count);
     if (count > (this.stats.peakInFlight.get(keyModel) ?? 0)) this.stats.peakInFlight.set(keyModel, count);
     let done = false;
     return {
       done: () => {
         if (done) return;
         done = true;
-        this.inFlight.set(keyModel, (this.inFlight.get(keyModel) ?? 1) - 1);
+        this.inFlightByKey.set(keyModel, (this.inFlightByKey.get(keyModel) ?? 1) - 1);
       },
     };
   }
