@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 beforeEach(() => gateway.rateLimits.reset());
 
-const submit = (key = gateway.apiKey, model = kite.model) =>
+const submit = (key = gateway.apiKey, model: string = kite.model) =>
   request(`${gateway.url}/v1/videos/generations`, {
     method: 'POST',
     dispatcher: agent,
