@@ -95,3 +95,23 @@ describe('client limits', () => {
     for (const request of received.slice(2)) expect(request.at - limitedAt).toBeGreaterThanOrEqual(900);
   });
 });
+
+describe('the limits option', () => {
+  it('refuses a number out of range where the client is made, naming it', () => {
+    expect(
+      () =>
+        new MediaGateway({
+          apiKey: 'k',
+          baseURL: 'http://127.0.0.1:1',
+          limits: { perModel: { 'bge-m3': { requestsPerSecond: 0 } } },
+        }),
+    ).toThrow('limits.perModel.bge-m3.requestsPerSecond');
+  });
+
+  it('without limits the transport holds no limiter, so requests take no extra step', () => {
+    const client = new MediaGateway({ apiKey: 'k', baseURL: 'http://127.0.0.1:1' });
+    expect(
+      (client._transport as unknown as { config: { limiter?: unknown } }).config.limiter,
+    ).toBeUndefined();
+  });
+});
