@@ -31,9 +31,9 @@ export function routeFamilyOf(spec: RequestSpec): RouteFamily {
   return spec.path.startsWith('/uploads/') ? 'upload' : 'query';
 }
 
-/** The model a JSON body names (`model`), if any. */
+/** The model a request names: the spec's own (multipart), the JSON body's or the query's `model`. */
 export function modelOf(spec: RequestSpec): string | undefined {
-  const model = (spec.body as { model?: unknown } | undefined)?.model;
+  const model = spec.model ?? (spec.body as { model?: unknown } | undefined)?.model ?? spec.query?.model;
   return typeof model === 'string' ? model : undefined;
 }
 

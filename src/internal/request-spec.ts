@@ -68,6 +68,11 @@ export interface RequestSpec {
    * body goes to undici's socket writer alone, so file chunks may be read into reused buffers.
    */
   stream?: ((options: StreamOptions) => Promise<StreamBody>) | undefined;
+  /**
+   * The model a streamed (multipart) body names, for the client's per-model rate limits; a JSON
+   * body's or the query's `model` is read from there.
+   */
+  model?: string | undefined;
   /** How the request may be retried. */
   retry: RetryClass;
   /** The operation's default timeout in milliseconds. */

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MediaGateway, QueueTimeoutError, RateLimitError, type RequestLimits } from '../../src/index.js';
+import { modelOf, routeFamilyOf } from '../../src/internal/limiter.js';
+import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 
 const EMBEDDING = JSON.stringify({
@@ -113,5 +115,40 @@ describe('the limits option', () => {
     expect(
       (client._transport as unknown as { config: { limiter?: unknown } }).config.limiter,
     ).toBeUndefined();
+  });
+});
+
+describe('what a request is limited as', () => {
+  const spec = (over: Partial<RequestSpec>): RequestSpec => ({
+    method: 'POST',
+    path: '/x',
+    retry: 'safe',
+    timeout: 1,
+    ...over,
+  });
+  it.each([
+    [
+      'a billable JSON submission',
+      spec({ path: '/videos/generations', retry: 'billable', body: { model: 'vidmodel-2.5' } }),
+      'creation',
+      'vidmodel-2.5',
+    ],
+    [
+      'a multipart edit',
+      spec({ path: '/images/edits', retry: 'billable', model: 'imgmodel-2' }),
+      'creation',
+      'imgmodel-2',
+    ],
+    ['an upload', spec({ path: '/uploads/images', retry: 'create' }), 'upload', undefined],
+    [
+      'a task query',
+      spec({ method: 'GET', path: '/tasks/t1', query: { model: 'imgmodel-2' } }),
+      'query',
+      'imgmodel-2',
+    ],
+    ['embeddings', spec({ path: '/embeddings', body: { model: 'bge-m3' } }), 'query', 'bge-m3'],
+  ])('%s', (_name, request, family, model) => {
+    expect(routeFamilyOf(request)).toBe(family);
+    expect(modelOf(request)).toBe(model);
   });
 });
