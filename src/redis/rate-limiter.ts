@@ -140,8 +140,8 @@ interface HeldSlot {
  * A rate limiter shared by every replica: pass it as the client's `limits`. Requests per second
  * are a token bucket per scope (the API key, each route family, each model) held in Redis and
  * taken atomically by a Lua script; requests in flight are leases in a sorted set; a 429's
- * `Retry-After` sets a pause key every replica checks. Within a process, requests take their
- * turn in arrival order.
+ * `Retry-After` sets a pause key every replica checks. Within a process, the requests of one
+ * model take their turn in arrival order.
  *
  * @throws InvalidOptionError for a number of `limits` or an option out of range.
  * @example
@@ -161,7 +161,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly retryRedisMs: number;
   private readonly paused = new Map<string, number>();
   private readonly held = new Set<HeldSlot>();
-  private tail: Promise<void> = Promise.resolve();
+  private readonly tails = new Map<string, Promise<void>>();
   private down = false;
   private probe: ReturnType<typeof setInterval> | undefined;
   private renewal: ReturnType<typeof setInterval> | undefined;
@@ -189,13 +189,16 @@ export class RedisRateLimiter implements RateLimiter {
     const started = Date.now();
     const maxWait = this.limits.maxQueueWaitMs;
     const deadline = maxWait === undefined ? Number.POSITIVE_INFINITY : started + maxWait;
-    // Arrival order within the process: each request waits for the one before it to be granted.
-    const before = this.tail;
+    // Arrival order within the process, per model (or family): each request waits for the one
+    // before it to be granted, and a paused model holds up only its own requests.
+    const line = pauseName(request.model, request.family);
+    const before = this.tails.get(line) ?? Promise.resolve();
     let done!: () => void;
     const mine = new Promise<void>((resolve) => {
       done = resolve;
     });
-    this.tail = before.then(() => mine);
+    const tail = before.then(() => mine);
+    this.tails.set(line, tail);
     try {
       await this.wait(before, deadline, maxWait, request.signal);
       for (;;) {
@@ -231,6 +234,7 @@ export class RedisRateLimiter implements RateLimiter {
       }
     } finally {
       done();
+      if (this.tails.get(line) === tail) this.tails.delete(line);
     }
   }
 

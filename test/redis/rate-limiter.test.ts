@@ -133,6 +133,40 @@ describe.skipIf('skip' in redis)('RedisRateLimiter across processes', async () =
     impatient.close();
   });
 
+  test('within a process: one model in arrival order, and a paused model holds up only its own', async () => {
+    const prefix = uniquePrefix();
+    const limiter = new RedisRateLimiter({
+      client,
+      apiKey: gateway.apiKey,
+      prefix,
+      limits: { maxInFlight: 1, maxQueueWaitMs: 5_000 },
+    });
+    const first = await limiter.acquire({ model: MODEL, family: 'creation' });
+    const order: number[] = [];
+    const next = [1, 2, 3].map((n) =>
+      limiter.acquire({ model: MODEL, family: 'creation' }).then((permit) => {
+        order.push(n);
+        permit.release();
+      }),
+    );
+    first.release();
+    await Promise.all(next);
+    expect(order).toEqual([1, 2, 3]);
+
+    const paused = new RedisRateLimiter({
+      client,
+      apiKey: gateway.apiKey,
+      prefix: uniquePrefix(),
+      limits: { maxQueueWaitMs: 300 },
+    });
+    paused.pause(MODEL, 'creation', 10_000);
+    const held = paused.acquire({ model: MODEL, family: 'creation' });
+    (await paused.acquire({ model: 'vidmodel-2.5', family: 'creation' })).release();
+    await expect(held).rejects.toBeInstanceOf(QueueTimeoutError);
+    limiter.close();
+    paused.close();
+  });
+
   test('the API key is never written to Redis, only its hash', async () => {
     const prefix = uniquePrefix();
     const limiter = new RedisRateLimiter({
