@@ -3,7 +3,6 @@
  * imported: a node-redis 4 or 5 client fits as it is, and an ioredis client through a
  * one-line adapter (see docs/scaling.md).
  */
-import { createHash } from 'node:crypto';
 import { MediaGatewayError } from '../core/base-error.js';
 
 /**
@@ -99,19 +98,24 @@ export function run(client: RedisCommandClient, args: string[], timeoutMs: numbe
   );
 }
 
+/** Hex digest of `text` by Web Crypto (`globalThis.crypto`, in Node 20 and edge runtimes alike). */
+export async function hexDigest(algorithm: 'SHA-1' | 'SHA-256', text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest(algorithm, new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 /** A Lua script sent by its SHA-1 once Redis has it (`EVALSHA`), with its text the first time. */
 export class LuaScript {
-  readonly sha: string;
+  private sha: Promise<string> | undefined;
 
-  constructor(readonly source: string) {
-    this.sha = createHash('sha1').update(source).digest('hex');
-  }
+  constructor(readonly source: string) {}
 
   /** Runs the script; a Redis that does not know it yet (`NOSCRIPT`) gets its text (`EVAL`). */
   async run(client: RedisCommandClient, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
+    this.sha ??= hexDigest('SHA-1', this.source);
     const rest = [String(keys.length), ...keys, ...args];
     try {
-      return await run(client, ['EVALSHA', this.sha, ...rest], timeoutMs);
+      return await run(client, ['EVALSHA', await this.sha, ...rest], timeoutMs);
     } catch (error) {
       if (!(error instanceof RedisUnavailableError) || !/NOSCRIPT/.test(error.message)) throw error;
       return run(client, ['EVAL', this.source, ...rest], timeoutMs);

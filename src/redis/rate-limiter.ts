@@ -3,7 +3,6 @@
  * per API key (hashed), model and route family, and the pauses a 429's `Retry-After` asks for.
  * spec: Limits — "Rate limits apply per key and model".
  */
-import { createHash, randomUUID } from 'node:crypto';
 import { APIUserAbortError } from '../core/errors.js';
 import {
   checkLimits,
@@ -23,6 +22,7 @@ import { sleep } from '../core/sleep.js';
 import {
   DEFAULT_PREFIX,
   DEFAULT_TIMEOUT_MS,
+  hexDigest,
   LuaScript,
   type RedisCommandClient,
   type RedisKeyOptions,
@@ -154,7 +154,8 @@ export class RedisRateLimiter implements RateLimiter {
   readonly fallback: LocalLimiter;
   private readonly client: RedisCommandClient;
   private readonly limits: RequestLimits;
-  private readonly base: string;
+  /** `<prefix>rl:{<key hash>}:`, once the hash is computed. */
+  private readonly base: Promise<string>;
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
@@ -175,9 +176,9 @@ export class RedisRateLimiter implements RateLimiter {
     this.retryRedisMs = checkDuration('RedisRateLimiter.retryRedisMs', options.retryRedisMs) ?? 1_000;
     this.client = options.client;
     this.fallback = new LocalLimiter(shareOf(this.limits, replicas));
-    const keyHash = createHash('sha256').update(options.apiKey).digest('hex').slice(0, 32);
+    const prefix = options.prefix ?? DEFAULT_PREFIX;
     // One hash tag per API key: every key of one acquisition lives in one Redis Cluster slot.
-    this.base = `${options.prefix ?? DEFAULT_PREFIX}rl:{${keyHash}}:`;
+    this.base = hexDigest('SHA-256', options.apiKey).then((hash) => `${prefix}rl:{${hash.slice(0, 32)}}:`);
   }
 
   /** Whether the limiter is keeping to the local share because Redis is unreachable. */
@@ -201,17 +202,18 @@ export class RedisRateLimiter implements RateLimiter {
     this.tails.set(line, tail);
     try {
       await this.wait(before, deadline, maxWait, request.signal);
+      const base = await this.base;
       for (;;) {
         if (this.down) return await this.fallback.acquire(request);
         let wait = this.localPause(request);
         if (wait === 0) {
-          const scopes = this.scopesOf(request);
-          const id = randomUUID();
+          const scopes = this.scopesOf(base, request);
+          const id = globalThis.crypto.randomUUID();
           try {
             wait = Number(
               await ACQUIRE.run(
                 this.client,
-                this.keysOf(request, scopes),
+                this.keysOf(base, request, scopes),
                 this.argsOf(id, scopes),
                 this.timeoutMs,
               ),
@@ -243,9 +245,9 @@ export class RedisRateLimiter implements RateLimiter {
     this.paused.set(name, Math.max(this.paused.get(name) ?? 0, Date.now() + ms));
     this.fallback.pause(model, family, ms);
     if (this.down) return;
-    PAUSE.run(this.client, [`${this.base}pause:${name}`], [String(ms)], this.timeoutMs).catch(
-      () => undefined,
-    );
+    this.base
+      .then((base) => PAUSE.run(this.client, [`${base}pause:${name}`], [String(ms)], this.timeoutMs))
+      .catch(() => undefined);
   }
 
   /** Stops the lease renewal and the Redis probe. Held slots then expire with their lease. */
@@ -261,11 +263,11 @@ export class RedisRateLimiter implements RateLimiter {
     return Math.max(0, until - Date.now());
   }
 
-  private scopesOf(request: LimitedRequest): ScopeKey[] {
+  private scopesOf(base: string, request: LimitedRequest): ScopeKey[] {
     const scopes: ScopeKey[] = [];
     const add = (name: string, limit: RateLimit | undefined) => {
       if (limit && (limit.requestsPerSecond !== undefined || limit.maxInFlight !== undefined)) {
-        scopes.push({ bucket: `${this.base}bucket:${name}`, slots: `${this.base}slots:${name}`, limit });
+        scopes.push({ bucket: `${base}bucket:${name}`, slots: `${base}slots:${name}`, limit });
       }
     };
     add('key', this.limits);
@@ -274,8 +276,8 @@ export class RedisRateLimiter implements RateLimiter {
     return scopes;
   }
 
-  private keysOf(request: LimitedRequest, scopes: ScopeKey[]): string[] {
-    const keys = [`${this.base}pause:${pauseName(request.model, request.family)}`];
+  private keysOf(base: string, request: LimitedRequest, scopes: ScopeKey[]): string[] {
+    const keys = [`${base}pause:${pauseName(request.model, request.family)}`];
     for (const scope of scopes) keys.push(scope.bucket, scope.slots);
     return keys;
   }
