@@ -167,6 +167,35 @@ describe.skipIf('skip' in redis)('RedisRateLimiter across processes', async () =
     paused.close();
   });
 
+  test('a slot held longer than its lease is renewed, not lost', async () => {
+    const prefix = uniquePrefix();
+    const limits = { perModel: { '*': { maxInFlight: 1 } }, maxQueueWaitMs: 100 };
+    const holder = new RedisRateLimiter({ client, apiKey: gateway.apiKey, prefix, limits, leaseMs: 300 });
+    const other = new RedisRateLimiter({ client, apiKey: gateway.apiKey, prefix, limits, leaseMs: 300 });
+    const permit = await holder.acquire({ model: MODEL, family: 'creation' });
+    // Three leases' worth of waiting: the slot would have lapsed twice without renewal.
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await expect(other.acquire({ model: MODEL, family: 'creation' })).rejects.toBeInstanceOf(
+        QueueTimeoutError,
+      );
+    }
+    permit.release();
+    await waitUntil(
+      () =>
+        other.acquire({ model: MODEL, family: 'creation' }).then(
+          (p) => {
+            p.release();
+            return true;
+          },
+          () => false,
+        ),
+      'the released slot',
+    );
+    holder.close();
+    other.close();
+  });
+
   test('the API key is never written to Redis, only its hash', async () => {
     const prefix = uniquePrefix();
     const limiter = new RedisRateLimiter({
