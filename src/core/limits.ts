@@ -63,7 +63,8 @@ export interface LimitPermit {
 export interface RateLimiter {
   /**
    * Resolves once the request may be sent.
-   * @throws QueueTimeoutError past `maxQueueWaitMs`; APIUserAbortError when the signal aborts.
+   * @throws QueueTimeoutError past `maxQueueWaitMs`; the signal's reason when it aborts (the
+   * client reports that as `APIUserAbortError`).
    */
   acquire(request: LimitedRequest): Promise<LimitPermit>;
   /** Holds back every request of `model` (or of `family` when there is none) for `ms`. */

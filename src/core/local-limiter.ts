@@ -2,7 +2,6 @@
  * The in-process limiter: token buckets and in-flight counts per scope (the client, each model,
  * each route family), one FIFO queue, and pauses set by a 429's `Retry-After`.
  */
-import { APIUserAbortError } from './errors.js';
 import {
   type LimitedRequest,
   type LimitPermit,
@@ -77,9 +76,7 @@ export class LocalLimiter implements RateLimiter {
     const scopes = this.scopesOf(request.model, request.family);
     if (this.queue.length === 0 && this.fits(scopes, this.now()) === 0)
       return Promise.resolve(this.grant(scopes));
-    if (request.signal?.aborted) {
-      return Promise.reject(new APIUserAbortError(undefined, { cause: request.signal.reason }));
-    }
+    if (request.signal?.aborted) return Promise.reject(request.signal.reason);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { scopes, resolve, reject, cleanup: () => undefined };
       const leave = (error: unknown) => {
@@ -95,7 +92,7 @@ export class LocalLimiter implements RateLimiter {
         maxWait === undefined ? undefined : setTimeout(() => leave(new QueueTimeoutError(maxWait)), maxWait);
       const signal = request.signal;
       const subscriber: AbortSubscriber | undefined = signal && {
-        onSignalAbort: (reason) => leave(new APIUserAbortError(undefined, { cause: reason })),
+        onSignalAbort: (reason) => leave(reason),
       };
       if (signal && subscriber) subscribe(signal, subscriber);
       waiter.cleanup = () => {

@@ -3,7 +3,7 @@
  * permit taken before each attempt, and a 429's `Retry-After` passed on to the limiter so that
  * every call of the model waits, not only the one that got it.
  */
-import { APIError, parseRetryAfter } from '../core/errors.js';
+import { APIError, APIUserAbortError, parseRetryAfter } from '../core/errors.js';
 import {
   checkLimits,
   isRateLimiter,
@@ -52,7 +52,13 @@ export function limitedAttempt<A extends unknown[], T>(
     signal: spec.options?.signal,
   };
   return async (...args) => {
-    const permit = await limiter.acquire(request);
+    const signal = request.signal;
+    const permit = await limiter.acquire(request).catch((error: unknown) => {
+      // A limiter rejects with the signal's reason; the caller gets the SDK's abort error.
+      if (signal?.aborted && error === signal.reason)
+        throw new APIUserAbortError(undefined, { cause: error });
+      throw error;
+    });
     try {
       return await attempt(...args);
     } catch (error) {

@@ -3,7 +3,6 @@
  * per API key (hashed), model and route family, and the pauses a 429's `Retry-After` asks for.
  * spec: Limits — "Rate limits apply per key and model".
  */
-import { APIUserAbortError } from '../core/errors.js';
 import {
   checkLimits,
   type LimitedRequest,
@@ -351,7 +350,7 @@ export class RedisRateLimiter implements RateLimiter {
     maxWait: number | undefined,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+    if (signal?.aborted) throw signal.reason;
     const left = deadline - Date.now();
     if (left === Number.POSITIVE_INFINITY && !signal) {
       await promise;
@@ -370,10 +369,7 @@ export class RedisRateLimiter implements RateLimiter {
       stops.push(
         sleep(2_147_483_647, AbortSignal.any([signal, controller.signal])).then(
           () => Promise.reject(new Error('unreachable')),
-          (reason) =>
-            Promise.reject(
-              signal.aborted ? new APIUserAbortError(undefined, { cause: signal.reason }) : reason,
-            ),
+          (reason) => Promise.reject(signal.aborted ? signal.reason : reason),
         ),
       );
     }

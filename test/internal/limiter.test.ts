@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MediaGateway, QueueTimeoutError, RateLimitError, type RequestLimits } from '../../src/index.js';
+import {
+  APIUserAbortError,
+  MediaGateway,
+  QueueTimeoutError,
+  RateLimitError,
+  type RequestLimits,
+} from '../../src/index.js';
 import { modelOf, routeFamilyOf } from '../../src/internal/limiter.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
@@ -66,6 +72,27 @@ describe('client limits', () => {
     const first = embed(client);
     const second = embed(client);
     await expect(second).rejects.toBeInstanceOf(QueueTimeoutError);
+    for (let i = 0; i < 100 && answers.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    answers[0]?.();
+    await first;
+    expect(server?.received).toHaveLength(1);
+  });
+
+  it('a call aborted while it waits its turn rejects with APIUserAbortError and is not sent', async () => {
+    const answers: Array<() => void> = [];
+    const client = await clientFor(
+      (_req, res) => {
+        answers.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(EMBEDDING));
+      },
+      { maxInFlight: 1 },
+    );
+    const first = embed(client);
+    const controller = new AbortController();
+    const second = client.embeddings.create({ model: 'bge-m3', input: 'x' }, { signal: controller.signal });
+    controller.abort(new Error('no longer needed'));
+    const error = await second.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as APIUserAbortError).cause).toEqual(new Error('no longer needed'));
     for (let i = 0; i < 100 && answers.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     answers[0]?.();
     await first;
