@@ -3,7 +3,15 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { startMockGateway } from '../../src/testing/index.js';
-import { hasRedisServerBinary, redisRequired, startRedisServer, waitUntil } from './helpers.js';
+import {
+  type Child,
+  hasRedisServerBinary,
+  redisRequired,
+  startChild,
+  startRedisServer,
+  stopChild,
+  waitUntil,
+} from './helpers.js';
 import { closeRedis, connectRedis } from './shared.js';
 
 // This file stops a Redis mid-run, so it starts a private redis-server rather than share one.
@@ -63,5 +71,43 @@ describe.skipIf(!canStart)('RedisRateLimiter when Redis stops mid-run', () => {
     expect(stats.peakInFlight.get(keyModel)).toBeLessThanOrEqual(2);
     // A bucket of 10/s with a burst of 2 lets through at most 12 in any one second.
     expect(Math.max(...(stats.admittedPerSecond.get(keyModel)?.values() ?? []))).toBeLessThanOrEqual(12);
+  });
+  test('two processes each keep to their own share while Redis is gone, and both finish', async () => {
+    const server = await startRedisServer();
+    cleanups.push(() => server.stop());
+    const gateway = await startMockGateway({ clock: 'manual', rateLimits: {} });
+    cleanups.push(() => gateway.close());
+    gateway.inject({
+      match: { method: 'POST', path: '/v1/videos/generations' },
+      times: 1_000,
+      fault: { delayMs: 40 },
+    });
+    // The fleet's ceiling is 4 in flight; a share of 4 replicas is 1, so two processes hold at most 2.
+    const env = {
+      REDIS_URL: server.url,
+      PREFIX: 'mediagw-test:outage:',
+      API_KEY: gateway.apiKey,
+      BASE_URL: gateway.url,
+      LIMITS: JSON.stringify({ perModel: { '*': { requestsPerSecond: 40, burst: 4, maxInFlight: 4 } } }),
+      COUNT: '25',
+      REPLICAS: '4',
+      TIMEOUT_MS: '300',
+    };
+    const children: Child[] = [startChild('fleet-worker.ts', env), startChild('fleet-worker.ts', env)];
+    cleanups.push(() => Promise.all(children.map(stopChild)));
+    const keyModel = `${gateway.apiKey}|vidmodel-2.0-mini`;
+    await waitUntil(() => gateway.rateLimits.stats.checked >= 8, 'the first submissions', 300);
+    await server.kill();
+    await waitUntil(() => gateway.rateLimits.inFlight(keyModel) <= 2, 'the requests Redis granted', 300);
+    gateway.rateLimits.reset();
+    const results = await Promise.all(
+      children.map((child) => child.line((l) => l.startsWith('{')).then((l) => JSON.parse(l))),
+    );
+    expect(results).toEqual([
+      { ok: 25, errors: [] },
+      { ok: 25, errors: [] },
+    ]);
+    expect(gateway.rateLimits.stats.checked).toBeGreaterThan(0);
+    expect(gateway.rateLimits.stats.peakInFlight.get(keyModel)).toBeLessThanOrEqual(2);
   });
 });
