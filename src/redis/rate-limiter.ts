@@ -150,7 +150,7 @@ interface HeldSlot {
  */
 export class RedisRateLimiter implements RateLimiter {
   /** The limiter used while Redis is unreachable: this process's share of the limits. */
-  readonly fallback: LocalLimiter;
+  private readonly fallback: LocalLimiter;
   private readonly client: RedisCommandClient;
   private readonly limits: RequestLimits;
   /** `<prefix>rl:{<key hash>}:`, once the hash is computed. */

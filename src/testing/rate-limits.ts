@@ -37,7 +37,9 @@ export interface MockRateLimitStats {
 
 /** A request as the limits see it. */
 export interface RateLimitedRequest {
+  /** The HTTP method, upper case. */
   method: string;
+  /** The path, with `/v1`. */
   path: string;
   /** The `Authorization` header. */
   authorization: string | undefined;
@@ -126,7 +128,12 @@ export class MockRateLimits {
    * Admits a request, or gives the 429 to answer with. An admitted request's `done` is called
    * when its answer is finished, for the in-flight count.
    */
-  admit(request: RateLimitedRequest): MockHttpError | { done: () => void } {
+  admit(request: RateLimitedRequest):
+    | MockHttpError
+    | {
+        /** Marks the admitted request answered. */
+        done: () => void;
+      } {
     const { perKeyModel, perIp } = this.options;
     const key = /^Bearer\s+(\S+)/i.exec(request.authorization ?? '')?.[1];
     const keyModel = key !== undefined && request.model !== undefined ? `${key}|${request.model}` : undefined;
