@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { toValidationIssues } from '../schemas/validate.js';
-import type { MockAccount } from './accounts.js';
 import type { MockGateway } from './gateway.js';
 import {
   libraryErrorBody,
@@ -11,8 +10,8 @@ import {
   specErrorBody,
   validationError,
 } from './http-error.js';
-import type { ReceivedPart, RecordedRequest } from './request-log.js';
 import { type Answer, type AnswerMode, type AnswerShape, sendAnswer } from './respond.js';
+import type { MockAccount, ReceivedPart, RecordedRequest } from './types.js';
 
 /**
  * What a route handler gets: the request, its caller, and helpers to answer. Every answer

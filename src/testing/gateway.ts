@@ -1,17 +1,18 @@
 import type { Server } from 'node:http';
 import { checkCount } from '../core/options.js';
-import { AccountTable, defaultAccounts, type MockAccount, newApiKey } from './accounts.js';
+import { AccountTable, defaultAccounts, newApiKey } from './accounts.js';
 import { type ClockMode, MockClock } from './clock.js';
 import { type FaultHandle, type FaultInit, FaultTable } from './faults.js';
 import { Ledger } from './ledger.js';
 import { MediaStore } from './media-origin.js';
 import { createRequestHandler } from './pipeline.js';
-import { DEFAULT_REQUEST_LOG_LIMIT, type RecordedRequest, RequestLog } from './request-log.js';
+import { DEFAULT_REQUEST_LOG_LIMIT, RequestLog } from './request-log.js';
 import { Router } from './router.js';
 import { registerRoutes } from './routes/index.js';
 import { type LoopbackServer, listenOnLoopback } from './server.js';
 import type { TaskDurations } from './task-kinds.js';
 import { TaskEngine } from './tasks.js';
+import type { MockAccount, RecordedRequest } from './types.js';
 
 /** An account to create; a missing key is generated. */
 export interface MockAccountInit {

@@ -12,7 +12,7 @@
  */
 
 // Accounts and keys: `gateway.accounts`, `gateway.account(id)`.
-export { DEFAULT_RESTRICTED_MODELS, type MockAccount } from './accounts.js';
+export { DEFAULT_RESTRICTED_MODELS } from './accounts.js';
 // The mock clock: `gateway.clock.advance(ms)` in `manual` mode, or real time times `speed`.
 export { type CancelTimer, type ClockMode, MockClock, type MockClockOptions } from './clock.js';
 // Route handlers' context and its answer helpers.
@@ -46,10 +46,8 @@ export {
   type MediaStore,
   type PublishInit,
 } from './media-origin.js';
-// The request log: `gateway.requests`.
-export type { Origin, ReceivedPart, RecordedRequest } from './request-log.js';
 // Routing: `gateway.router.add(method, pattern, handler, options)`.
-export type { RouteHandler, RouteOptions, RouteParams, Router } from './router.js';
+export type { RouteHandler, Router } from './router.js';
 // Task kinds and their wire statuses.
 export {
   type BuiltInTaskKind,
@@ -70,6 +68,16 @@ export {
   type TaskPlan,
   type TaskState,
 } from './tasks.js';
+// Accounts, the request log (`gateway.requests`) and the options and params of routes
+// (`gateway.router.add(method, pattern, handler, options)`).
+export type {
+  MockAccount,
+  Origin,
+  ReceivedPart,
+  RecordedRequest,
+  RouteOptions,
+  RouteParams,
+} from './types.js';
 export {
   DELIVERY_WINDOW_MS,
   LATER_RETRY_DELAY_MS,

@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AccountTable, MockAccount } from './accounts.js';
+import type { AccountTable } from './accounts.js';
 import { modeForContentType, type ReadBody, readBody } from './body.js';
 import type { MockClock } from './clock.js';
 import { createContext } from './context.js';
 import { codeForStatus, describeFault, type Fault, type FaultTable } from './faults.js';
 import type { MockGateway } from './gateway.js';
 import { MockHttpError, specErrorBody } from './http-error.js';
-import { type Origin, type RecordedRequest, recordHeaders, recordQuery } from './request-log.js';
+import { recordHeaders, recordQuery } from './request-log.js';
 import { type AnswerMode, type AnswerShape, sendAnswer } from './respond.js';
 import type { Router } from './router.js';
+import type { MockAccount, Origin, RecordedRequest } from './types.js';
 
 /** What the request pipeline of one listening origin works with. */
 export interface PipelineDeps {

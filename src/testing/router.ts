@@ -1,31 +1,10 @@
-import type { BodyMode } from './body.js';
 import type { RouteContext } from './context.js';
-
-/** The `:name` segments of a route pattern, as a union of names. */
-type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | ParamNames<`/${Rest}`>
-  : P extends `${string}:${infer Name}`
-    ? Name
-    : never;
-
-/** The `params` of a route, typed from its pattern: `'/v1/videos/:id/content'` gives `{ id: string }`. */
-export type RouteParams<P extends string> = { [K in ParamNames<P>]: string };
+import type { RouteOptions, RouteParams } from './types.js';
 
 /** A route's handler. It answers through the `ctx` helpers, or by throwing a `MockHttpError`. */
 export type RouteHandler<Params = Record<string, string>> = (
   ctx: RouteContext<Params>,
 ) => void | Promise<void>;
-
-/** How a route reads its request. */
-export interface RouteOptions {
-  /** Require a valid API key (`Authorization: Bearer <key>`); 401 otherwise. @default true */
-  auth?: boolean | undefined;
-  /**
-   * How to read the body: `json` (invalid JSON: 400; empty: `undefined`), `multipart` (streamed,
-   * see `ctx.parts`), `raw` (`ctx.raw`), `none`. @default 'json'
-   */
-  body?: BodyMode | undefined;
-}
 
 /** A registered route. */
 export interface Route {

@@ -9,7 +9,7 @@ import {
 } from '../../schemas/images.js';
 import type { RouteContext } from '../context.js';
 import { MockHttpError, validationError } from '../http-error.js';
-import type { ReceivedPart } from '../request-log.js';
+import type { ReceivedPart } from '../types.js';
 
 /** spec: Images, edits — the message for a URL or base64 text sent where a file belongs. */
 export const NOT_A_FILE_MESSAGE =

@@ -2,8 +2,8 @@ import { bytesReader, IMAGE_MIME_TYPES, readImageHeader } from '../../core/image
 import type { MockGateway } from '../gateway.js';
 import { MockHttpError } from '../http-error.js';
 import { pngImage } from '../media.js';
-import { PART_HEAD_BYTES } from '../multipart.js';
 import type { Router } from '../router.js';
+import { PART_HEAD_BYTES } from '../types.js';
 import { NOT_A_FILE_MESSAGE } from './images-edits.js';
 
 /** spec: Image upload — at most 20 MiB. */

@@ -1,6 +1,6 @@
-import type { MockAccount } from '../accounts.js';
 import type { MockGateway } from '../gateway.js';
 import { MockHttpError } from '../http-error.js';
+import type { MockAccount } from '../types.js';
 import { webhookState } from '../webhooks/state.js';
 
 function refuse(why: string): MockHttpError {
