@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
-import type { z } from 'zod';
 import { toValidationIssues } from '../schemas/validate.js';
 import type { MockGateway } from './gateway.js';
 import {
@@ -11,69 +9,16 @@ import {
   validationError,
 } from './http-error.js';
 import { type Answer, type AnswerMode, type AnswerShape, sendAnswer } from './respond.js';
-import type { MockAccount, ReceivedPart, RecordedRequest } from './types.js';
+import type { MockAccount, ReceivedPart, RecordedRequest, RequestContext } from './types.js';
 
 /**
- * What a route handler gets: the request, its caller, and helpers to answer. Every answer
- * carries `X-Service-Request-Id`. A handler may also answer by throwing a `MockHttpError`.
+ * What a route handler gets: the request, its caller, helpers to answer, and the gateway
+ * serving it. Every answer carries `X-Service-Request-Id`. A handler may also answer by
+ * throwing a `MockHttpError`.
  */
-export interface RouteContext<Params = Record<string, string>> {
+export interface RouteContext<Params = Record<string, string>> extends RequestContext<Params> {
   /** The gateway serving the request: its tasks, ledger, clock and media. */
   readonly gateway: MockGateway;
-  /**
-   * The caller's account. On a route with `auth: false` and no valid key, reading it throws
-   * a 401 `MockHttpError`.
-   */
-  readonly account: MockAccount;
-  /** The models the caller's key may use; `undefined` when it may use every model. */
-  readonly allowedModels: readonly string[] | undefined;
-  /** Path parameters, decoded. */
-  readonly params: Params;
-  /** The query string, parsed. */
-  readonly query: URLSearchParams;
-  /** Parsed JSON body (`json` routes); `undefined` when the body was empty. */
-  readonly body: unknown;
-  /** Raw body bytes (`raw` and `json` routes). */
-  readonly raw: Buffer | undefined;
-  /** Multipart parts in order (`multipart` routes). */
-  readonly parts: readonly ReceivedPart[];
-  /** This request's entry in `gateway.requests`. */
-  readonly record: RecordedRequest;
-  /** The `X-Service-Request-Id` every answer to this request carries. */
-  readonly requestId: string;
-  /** The node:http request, for what the context does not expose. */
-  readonly req: IncomingMessage;
-  /** The node:http response; prefer the answer helpers, which add the request ID. */
-  readonly res: ServerResponse;
-  /** Whether an answer has been started. */
-  readonly answered: boolean;
-
-  /** The value of the last text part named `name`. */
-  field(name: string): string | undefined;
-  /** File parts, all or those named `name`, in order. */
-  files(name?: string): ReceivedPart[];
-  /**
-   * Ends the request with 403 `model_not_allowed` when the caller's key may not use `model`.
-   * spec: Authentication — a key may be restricted to certain models.
-   */
-  requireModel(model: unknown): void;
-  /** Parses `input` (default: the body) with a zod schema, or ends the request with 400 `invalid_request`. */
-  validate<S extends z.ZodType>(schema: S, input?: unknown): z.output<S>;
-
-  /** Answers with a JSON body. */
-  json(status: number, body: unknown, headers?: Record<string, string>): Promise<void>;
-  /** Answers `{code, message, data: null}`. */
-  error(status: number, code: string, message: string): Promise<void>;
-  /** Answers `{error: {message, type: 'media_library_error'}}`. */
-  libraryError(status: number, message: string): Promise<void>;
-  /** Answers `{error: {message, type}}`. */
-  openAIError(status: number, message: string, type: string): Promise<void>;
-  /** Answers a redirect (302 unless told otherwise) to `url`. */
-  redirect(url: string, status?: number): Promise<void>;
-  /** Streams `readable` with this content type, with a Content-Length when `length` is given. */
-  stream(contentType: string, readable: Readable, length?: number): Promise<void>;
-  /** Answers a buffered body. */
-  send(status: number, contentType: string, body: Buffer | string): Promise<void>;
 }
 
 /** What {@link createContext} is built from. */

@@ -1,8 +1,12 @@
 /**
- * Types every part of the mock gateway shares: accounts, recorded requests and route options.
- * A leaf: it imports nothing from the mock, so the edge, the routes and the gateway's state can
+ * Types every part of the mock gateway shares: accounts, recorded requests, and the contract
+ * between the HTTP edge and the route handlers (the request context and the route table). A
+ * leaf: it imports nothing from the mock, so the edge, the routes and the gateway's state can
  * all depend on it without depending on each other.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
 
 /** An account of the mock gateway and the keys that act for it. */
 export interface MockAccount {
@@ -98,4 +102,90 @@ export interface RouteOptions {
    * see `ctx.parts`), `raw` (`ctx.raw`), `none`. @default 'json'
    */
   body?: BodyMode | undefined;
+}
+
+/**
+ * What a route handler gets from the HTTP edge: the request, its caller, and helpers to answer.
+ * Every answer carries `X-Service-Request-Id`. A handler may also answer by throwing a
+ * `MockHttpError`. The gateway's own routes reach its state through their registration, not
+ * through the context; `RouteContext` adds the running gateway for routes added by users.
+ */
+export interface RequestContext<Params = Record<string, string>> {
+  /**
+   * The caller's account. On a route with `auth: false` and no valid key, reading it throws
+   * a 401 `MockHttpError`.
+   */
+  readonly account: MockAccount;
+  /** The models the caller's key may use; `undefined` when it may use every model. */
+  readonly allowedModels: readonly string[] | undefined;
+  /** Path parameters, decoded. */
+  readonly params: Params;
+  /** The query string, parsed. */
+  readonly query: URLSearchParams;
+  /** Parsed JSON body (`json` routes); `undefined` when the body was empty. */
+  readonly body: unknown;
+  /** Raw body bytes (`raw` and `json` routes). */
+  readonly raw: Buffer | undefined;
+  /** Multipart parts in order (`multipart` routes). */
+  readonly parts: readonly ReceivedPart[];
+  /** This request's entry in `gateway.requests`. */
+  readonly record: RecordedRequest;
+  /** The `X-Service-Request-Id` every answer to this request carries. */
+  readonly requestId: string;
+  /** The node:http request, for what the context does not expose. */
+  readonly req: IncomingMessage;
+  /** The node:http response; prefer the answer helpers, which add the request ID. */
+  readonly res: ServerResponse;
+  /** Whether an answer has been started. */
+  readonly answered: boolean;
+
+  /** The value of the last text part named `name`. */
+  field(name: string): string | undefined;
+  /** File parts, all or those named `name`, in order. */
+  files(name?: string): ReceivedPart[];
+  /**
+   * Ends the request with 403 `model_not_allowed` when the caller's key may not use `model`.
+   * spec: Authentication — a key may be restricted to certain models.
+   */
+  requireModel(model: unknown): void;
+  /** Parses `input` (default: the body) with a zod schema, or ends the request with 400 `invalid_request`. */
+  validate<S extends z.ZodType>(schema: S, input?: unknown): z.output<S>;
+
+  /** Answers with a JSON body. */
+  json(status: number, body: unknown, headers?: Record<string, string>): Promise<void>;
+  /** Answers `{code, message, data: null}`. */
+  error(status: number, code: string, message: string): Promise<void>;
+  /** Answers `{error: {message, type: 'media_library_error'}}`. */
+  libraryError(status: number, message: string): Promise<void>;
+  /** Answers `{error: {message, type}}`. */
+  openAIError(status: number, message: string, type: string): Promise<void>;
+  /** Answers a redirect (302 unless told otherwise) to `url`. */
+  redirect(url: string, status?: number): Promise<void>;
+  /** Streams `readable` with this content type, with a Content-Length when `length` is given. */
+  stream(contentType: string, readable: Readable, length?: number): Promise<void>;
+  /** Answers a buffered body. */
+  send(status: number, contentType: string, body: Buffer | string): Promise<void>;
+}
+
+/** A handler of the gateway's own routes: it needs only the request context. */
+export type RequestHandler<Params = Record<string, string>> = (
+  ctx: RequestContext<Params>,
+) => void | Promise<void>;
+
+/**
+ * Where routes are registered: the part of the gateway's router that route files see, so they
+ * depend on this contract rather than on the HTTP edge that serves them.
+ */
+export interface RouteRegistry {
+  /**
+   * Adds a route.
+   *
+   * @throws Error when the same method and pattern are already registered.
+   */
+  add<P extends string>(
+    method: string,
+    pattern: P,
+    handler: RequestHandler<RouteParams<P>>,
+    options?: RouteOptions,
+  ): unknown;
 }
