@@ -1,30 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toValidationIssues } from '../schemas/validate.js';
-import type { MockGateway } from './gateway.js';
+import { toValidationIssues } from '../../schemas/validate.js';
 import {
   libraryErrorBody,
   MockHttpError,
   openAIErrorBody,
   specErrorBody,
   validationError,
-} from './http-error.js';
+} from '../http-error.js';
+import type { MockAccount, ReceivedPart, RecordedRequest, RequestContext } from '../types.js';
 import { type Answer, type AnswerMode, type AnswerShape, sendAnswer } from './respond.js';
-import type { MockAccount, ReceivedPart, RecordedRequest, RequestContext } from './types.js';
-
-/**
- * What a route handler gets: the request, its caller, helpers to answer, and the gateway
- * serving it. Every answer carries `X-Service-Request-Id`. A handler may also answer by
- * throwing a `MockHttpError`.
- */
-export interface RouteContext<Params = Record<string, string>> extends RequestContext<Params> {
-  /** The gateway serving the request: its tasks, ledger, clock and media. */
-  readonly gateway: MockGateway;
-}
 
 /** What {@link createContext} is built from. */
-export interface ContextInit<Params> {
-  /** The gateway serving the request. */
-  gateway: MockGateway;
+export interface ContextInit<Params, G> {
+  /** The gateway serving the request, given to handlers as `ctx.gateway`. */
+  gateway: G;
   /** The node:http request. */
   req: IncomingMessage;
   /** The node:http response. */
@@ -51,8 +40,13 @@ export interface ContextInit<Params> {
   shape: AnswerShape;
 }
 
-/** Builds the context a route handler gets. */
-export function createContext<Params>(init: ContextInit<Params>): RouteContext<Params> {
+/**
+ * Builds the context a route handler gets. The edge does not know what serves it: `gateway` is
+ * passed through as `ctx.gateway` for the handlers of whoever composed it.
+ */
+export function createContext<Params, G>(
+  init: ContextInit<Params, G>,
+): RequestContext<Params> & { readonly gateway: G } {
   let answered = false;
   const answer = (value: Answer): Promise<void> => {
     if (answered) throw new Error(`the route for ${init.record.method} ${init.record.path} answered twice`);

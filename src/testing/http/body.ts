@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { MockHttpError } from './http-error.js';
+import { MockHttpError } from '../http-error.js';
+import type { BodyMode, ReceivedPart } from '../types.js';
 import { parseMultipart, RequestAbortedError } from './multipart.js';
-import type { BodyMode, ReceivedPart } from './types.js';
 
 /** Largest JSON or raw body a route accepts (multipart files are streamed and not limited here). */
 export const MAX_BUFFERED_BODY = 16 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { PART_HEAD_BYTES, type ReceivedPart } from './types.js';
+import { PART_HEAD_BYTES, type ReceivedPart } from '../types.js';
 
 /** The client went away before its body was complete. */
 export class RequestAbortedError extends Error {
