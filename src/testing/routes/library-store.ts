@@ -1,4 +1,4 @@
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import { newId } from '../ids.js';
 import type { MockTask } from '../tasks.js';
@@ -96,7 +96,7 @@ export class LibraryStore {
   /** Every material by ID. */
   readonly assets = new Map<string, MockAsset>();
 
-  constructor(private readonly gateway: MockGateway) {}
+  constructor(private readonly gateway: GatewayState) {}
 
   /** The account's group. @throws MockHttpError 404 for an unknown, deleted or foreign group. */
   group(account: string, id: string): MockGroup {
@@ -174,7 +174,7 @@ export class LibraryStore {
 }
 
 /** The library store of a gateway. */
-export function libraryStore(gateway: MockGateway): LibraryStore {
+export function libraryStore(gateway: GatewayState): LibraryStore {
   return gateway.store('library', () => new LibraryStore(gateway));
 }
 
@@ -232,10 +232,10 @@ export function readQuery(query: URLSearchParams, numeric: readonly string[]): R
  * spec: Errors — an unknown, deleted or foreign material answers 404; a material not ready, 409.
  * spec: States — only `Active` materials may be referenced.
  * @throws MockHttpError 404 or 409.
- * @example checkAssetReference(ctx.gateway, ctx.account.id, 'asset://asset_3f9c...');
+ * @example checkAssetReference(gateway, ctx.account.id, 'asset://asset_3f9c...');
  */
 export function checkAssetReference(
-  gateway: MockGateway,
+  gateway: GatewayState,
   account: string,
   ref: unknown,
 ): MockAsset | undefined {

@@ -4,7 +4,7 @@
  */
 import { parseRetryAfter } from '../../core/errors.js';
 import type { CancelTimer } from '../clock.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { newId } from '../ids.js';
 import type { MockTask } from '../tasks.js';
 import { sendAttempt } from './attempt.js';
@@ -16,7 +16,7 @@ import type { MockWebhookEndpoint, MockWebhookEvent, MockWebhookOptions } from '
 /** What the engine needs from the webhook state around it. */
 export interface EngineHost {
   /** The gateway whose tasks produce events. */
-  readonly gateway: MockGateway;
+  readonly gateway: GatewayState;
   /** The webhook settings in force. */
   readonly options: MockWebhookOptions;
   /** Every endpoint by ID. */

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import { newId } from '../ids.js';
 import { isPublicHost } from './address.js';
@@ -58,7 +58,7 @@ export class MockWebhooks {
   /** @param gateway - the gateway whose tasks it reports; use `mockWebhooks(gateway)` rather than `new`. */
   constructor(
     /** The gateway whose tasks it reports. */
-    readonly gateway: MockGateway,
+    readonly gateway: GatewayState,
   ) {
     this.engine = new DeliveryEngine({
       gateway,
@@ -311,6 +311,6 @@ function newSecret(): string {
 }
 
 /** The webhook side of `gateway`, created (and subscribed to task ends) on first use. */
-export function webhookState(gateway: MockGateway): MockWebhooks {
+export function webhookState(gateway: GatewayState): MockWebhooks {
   return gateway.store('webhooks', () => new MockWebhooks(gateway));
 }
