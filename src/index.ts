@@ -68,6 +68,12 @@ export {
   V25_TIERS,
 } from './core/reservation.js';
 export type { WebhookEventLike } from './core/task-events.js';
+export {
+  operationForModel,
+  REQUEST_OPERATIONS,
+  type RequestOperation,
+  validateRequest,
+} from './core/validate-request.js';
 export { parseVideoRequest } from './internal/schemas.js';
 export type { Logger, RequestOptions } from './internal/transport.js';
 export type { BatchOptions, Embeddings } from './resources/embeddings.js';
