@@ -139,4 +139,18 @@ export interface MockWebhookOptions {
   timeoutMs: number;
   /** Real-time limit for the response headers, in ms. spec: Events 5. @default 8000 */
   headersTimeoutMs: number;
+  /**
+   * Endpoint IDs that receive the `task.completed` and `task.failed` events (and
+   * `batch.completed`) of every task whose request subscribed no endpoint: the one of the task's
+   * account is used. This is how `mediagw mock --forward-to` sends every task's events to a
+   * local receiver. @default []
+   */
+  catchAllEndpoints: readonly string[];
 }
+
+/**
+ * Told about each delivery attempt once it has ended and its consequence is settled: `event.status`
+ * is `delivered`, `retrying` (with `event.nextAttemptAt`), `paused` or `exhausted`.
+ * Register with `mockWebhooks(gateway).on('delivery', listener)`.
+ */
+export type MockDeliveryListener = (attempt: MockDeliveryAttempt, event: MockWebhookEvent) => void;
