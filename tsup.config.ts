@@ -49,6 +49,8 @@ export default defineConfig([
     // imported only here, never by a library entry.
     entry: { bin: 'src/cli/bin.ts', 'mock-bin': 'src/cli/mock-bin.ts' },
     outDir: 'dist/cli',
+    // Chunk names carry content hashes: clear the folder so old chunks are not packed.
+    clean: true,
     format: ['esm'],
     // The two bins share one chunk rather than each carrying the whole command.
     splitting: true,

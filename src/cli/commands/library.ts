@@ -175,10 +175,7 @@ export function registerLibrary(program: Command): void {
           flags,
         )) as ReviewTask;
       }
-      printTask(ctx.output, task, {
-        group: task.group_id,
-        usable_assets: task.usable_assets.join(', ') || undefined,
-      });
+      printTask(ctx.output, task, {}, { group: task.group_id, usable_assets: task.usable_assets });
     }),
   );
 

@@ -72,8 +72,16 @@ export function printSubmission(out: Output, submission: TaskSubmission, ref: Ta
   ]);
 }
 
-/** Prints a task as queried: its fields for people, or the task as JSON. */
-export function printTask(out: Output, task: AnyTask, extra: Record<string, unknown> = {}): void {
+/**
+ * Prints a task as queried: its fields for people, or the task as JSON. `extra` is added to
+ * both; `human` only to the lines for people.
+ */
+export function printTask(
+  out: Output,
+  task: AnyTask,
+  extra: Record<string, unknown> = {},
+  human: Record<string, unknown> = {},
+): void {
   const { status, percent } = taskStatus(task);
   const t = task as Record<string, unknown>;
   const images = (task as { images?: Array<{ url: string }> }).images;
@@ -92,7 +100,10 @@ export function printTask(out: Output, task: AnyTask, extra: Record<string, unkn
       ['images', images?.map((i) => i.url).join('\n        ')],
       ['error', t.error ? JSON.stringify(t.error) : undefined],
       ['actual_time', t.actual_time === undefined ? undefined : `${t.actual_time} s`],
-      ...Object.entries(extra).map(([k, v]): [string, unknown] => [k, Array.isArray(v) ? v.join(', ') : v]),
+      ...Object.entries({ ...extra, ...human }).map(([k, v]): [string, unknown] => [
+        k,
+        Array.isArray(v) ? v.join(', ') : v,
+      ]),
     ]),
   );
 }

@@ -187,7 +187,10 @@ export function registerWebhooks(program: Command): void {
           error: error ?? null,
           duration_ms: ms,
           answer,
-          ...verdict,
+          acknowledged: verdict.acknowledged,
+          retried: verdict.retried,
+          pauses_endpoint: verdict.pausesEndpoint,
+          explanation: verdict.explanation,
         },
         () => [
           `${c.dim('sent')}      ${event.type} ${delivery.headers['X-Service-Event-ID']} (kid ${delivery.keyId}) to ${target.href}`,
