@@ -77,7 +77,11 @@ export class Output {
   fields(rows: Array<[string, unknown]>): string[] {
     const present = rows.filter(([, v]) => v !== undefined && v !== null && v !== '');
     const width = Math.max(0, ...present.map(([k]) => k.length));
-    return present.map(([k, v]) => `${this.color.dim(k.padEnd(width))}  ${formatValue(v)}`);
+    // A value of several lines keeps its later lines under the first.
+    const indent = `\n${' '.repeat(width + 2)}`;
+    return present.map(
+      ([k, v]) => `${this.color.dim(k.padEnd(width))}  ${formatValue(v).replaceAll('\n', indent)}`,
+    );
   }
 
   /** A table with a header row; columns padded to their widest cell. */

@@ -43,6 +43,8 @@ export function buildProgram(name = 'mediagw'): Command {
     .option('--base-url <url>', 'gateway base URL (default: $MEDIAGW_BASE_URL)')
     .option('--mock', 'run against a mock gateway started inside this command: no key, no network')
     .option('--json', 'print exactly one JSON document per result on stdout')
+    // picocolors reads --no-color from argv itself; declared here so the parser accepts it.
+    .option('--no-color', 'plain output on a terminal too (also NO_COLOR=1)')
     .option('-v, --verbose', 'print each request and answer on stderr (never the key)')
     .option(
       '--max-retries <n>',

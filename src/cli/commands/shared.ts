@@ -97,7 +97,7 @@ export function printTask(
       ['progress', percent === undefined ? undefined : `${percent}%`],
       ['model', t.model],
       ['url', t.url],
-      ['images', images?.map((i) => i.url).join('\n        ')],
+      ['images', images?.map((i) => i.url).join('\n')],
       ['error', t.error ? JSON.stringify(t.error) : undefined],
       ['actual_time', t.actual_time === undefined ? undefined : `${t.actual_time} s`],
       ...Object.entries({ ...extra, ...human }).map(([k, v]): [string, unknown] => [

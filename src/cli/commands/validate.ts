@@ -53,6 +53,15 @@ function prices(values: string[] | undefined): Record<string, number> | undefine
   return out;
 }
 
+/** The SDK's notes name its hint options; on the command line they are flags. */
+function flagNames(note: string): string {
+  return note
+    .replace('pass hints.videoDurations', 'pass --video-duration')
+    .replace('pass hints.previewDuration', 'pass --preview-duration')
+    .replace('hints.videoDurations', '--video-duration')
+    .replace('hints.prices', '--price');
+}
+
 /** Registers `validate` and `estimate`. */
 export function registerValidate(program: Command): void {
   const validate = program
@@ -134,7 +143,7 @@ export function registerValidate(program: Command): void {
           ['reference video', `${result.billableSeconds.referenceVideo} s`],
           ['cost', result.cost],
         ]),
-        ...result.notes.map((n) => out.color.dim(`note: ${n}`)),
+        ...result.notes.map((n) => out.color.dim(`note: ${flagNames(n)}`)),
       ]);
     }),
   );
