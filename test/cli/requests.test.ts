@@ -19,7 +19,10 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => gateway?.close());
 
-const env = (): RunOptions['env'] => ({ MEDIAGW_API_KEY: gateway.apiKey, MEDIAGW_BASE_URL: gateway.url });
+const env = (): Record<string, string> => ({
+  MEDIAGW_API_KEY: gateway.apiKey,
+  MEDIAGW_BASE_URL: gateway.url,
+});
 const cli = (args: string[], options: RunOptions = {}) => run(args, { env: env(), ...options });
 const json = (stdout: string) => JSON.parse(stdout.trim());
 const FAST = ['--poll-interval', '20'];
