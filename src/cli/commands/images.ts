@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { fileFromPath, type ImageData, type ImageTask, type MediaGateway } from '../../index.js';
 import type { Context } from '../context.js';
+import { CliError } from '../exit-codes.js';
 import { collect, integer, requestBody } from '../input.js';
 import { numberedPath, saveWithProgress, type TaskRef, waitWithProgress } from '../tasks.js';
 import {
@@ -41,6 +42,8 @@ function commonFlags(command: Command): Command {
 }
 
 function fieldsOf(flags: ImageFlags): Record<string, unknown> {
+  if (flags.async && flags.output && !flags.wait)
+    throw new CliError('--output needs the images: add --wait, or drop --async');
   return requestBody(flags, { model: flags.model, prompt: flags.prompt, size: flags.size, n: flags.n });
 }
 

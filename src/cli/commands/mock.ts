@@ -54,7 +54,8 @@ export function parseFault(spec: string): FaultInit {
       throw new CliError(`--fault: not valid JSON: ${(error as Error).message}`);
     }
   }
-  const match = /^([^:x]+)(?::([^x]*))?(?:x(\d+|inf))?$/.exec(spec.trim());
+  // The path may hold an x; only a final xN or xinf is the count.
+  const match = /^([^:]+?)(?::(.*?))?(?:x(\d+|inf))?$/.exec(spec.trim());
   if (!match)
     throw new CliError(
       `--fault: cannot read ${spec}; use e.g. 503:/v1/videos/generations or reset:/v1/imagesx2`,
