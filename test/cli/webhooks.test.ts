@@ -97,6 +97,20 @@ describe('mediagw webhooks send', () => {
     expect(doc.explanation).toMatch(explanation);
   });
 
+  test('a verification challenge: verified only when the receiver echoes it with a 200', async () => {
+    const echoed = await send('--type', 'webhook.endpoint_verification');
+    expect(echoed.code).toBe(0);
+    expect(JSON.parse(echoed.stdout)).toMatchObject({
+      status: 200,
+      acknowledged: true,
+      explanation: expect.stringContaining('verified'),
+    });
+    receiver.script.push({ status: 200, body: '{"challenge":"something else"}' });
+    const wrong = await send('--type', 'webhook.endpoint_verification');
+    expect(wrong.code).toBe(2);
+    expect(JSON.parse(wrong.stdout).explanation).toContain('verification would fail');
+  });
+
   test('no receiver listening: no answer, retried', async () => {
     const { code, stdout } = await run([
       'webhooks',

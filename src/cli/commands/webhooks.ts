@@ -94,6 +94,28 @@ function printHeaders(ctx: Context, headers: WebhookSignatureHeaders): string[] 
   return Object.entries(headers).map(([name, value]) => `${ctx.output.color.dim(`${name}:`)} ${value}`);
 }
 
+/**
+ * A verification challenge passes only with a 200 whose JSON body echoes the challenge (within
+ * 10 s). spec: Events 4.
+ */
+function challengeVerdict(status: number | undefined, answer: string, challenge: unknown) {
+  let echoed: unknown;
+  try {
+    echoed = (JSON.parse(answer) as { challenge?: unknown }).challenge;
+  } catch {
+    echoed = undefined;
+  }
+  const passed = status === 200 && echoed === challenge;
+  return {
+    acknowledged: passed,
+    retried: false,
+    pausesEndpoint: false,
+    explanation: passed
+      ? '200 echoing the challenge: the endpoint would be verified'
+      : `verification would fail: it needs a 200 whose JSON body is {"challenge": "${String(challenge)}"}`,
+  };
+}
+
 /** Registers `webhooks`. */
 export function registerWebhooks(program: Command): void {
   const webhooks = program
@@ -171,8 +193,15 @@ export function registerWebhooks(program: Command): void {
             : (e.cause?.code ?? e.cause?.message ?? e.message);
       }
       const ms = Math.round(performance.now() - started);
-      const verdict = deliveryVerdict({ status, error, headersMs, retryAfter });
-      const event = JSON.parse(delivery.body) as { id?: string; type?: string };
+      const event = JSON.parse(delivery.body) as {
+        id?: string;
+        type?: string;
+        data?: { challenge?: unknown };
+      };
+      const verdict =
+        event.type === 'webhook.endpoint_verification'
+          ? challengeVerdict(status, answer, event.data?.challenge)
+          : deliveryVerdict({ status, error, headersMs, retryAfter });
       const out = ctx.output;
       const c = out.color;
       out.result(
