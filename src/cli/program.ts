@@ -121,8 +121,16 @@ export async function main(argv: string[], name = 'mediagw'): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and --version end with code 0; parse errors have been printed by commander.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      // Help and --version end with code 0; parse errors have been printed by commander, and
+      // scripts that asked for --json get them as a document too.
+      if (error.exitCode === 0) return EXIT.ok;
+      if (argv.includes('--json')) {
+        const message = error.message.replace(/^error: /, '');
+        process.stdout.write(
+          `${JSON.stringify({ error: { type: 'UsageError', message, exit_code: EXIT.usage } })}\n`,
+        );
+      }
+      return EXIT.usage;
     }
     const ctx = activeContext ?? new Context(program.opts());
     const code = exitCodeFor(error);

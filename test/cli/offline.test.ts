@@ -72,6 +72,11 @@ describe('--version and --help', () => {
     const flag = await run(['validate', 'x.json', '--nope']);
     expect(flag.code).toBe(1);
     expect(flag.stderr).toContain("unknown option '--nope'");
+    const json = await run(['validate', 'x.json', '--nope', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: { type: 'UsageError', message: "unknown option '--nope'", exit_code: 1 },
+    });
   });
 
   test('a command that needs the gateway says which flag and variable are missing: exit 1', async () => {
