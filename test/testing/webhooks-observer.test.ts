@@ -90,3 +90,32 @@ describe('catchAllEndpoints', () => {
     }
   });
 });
+
+describe('signingClock', () => {
+  test("'wall' signs with real time while the mock clock is hours ahead; 'mock' with the mock clock", async () => {
+    await rig.gateway.clock.advance(5 * 3600_000);
+    const finish = async () => {
+      const task = rig.gateway.tasks.create({
+        account: 'acct_1',
+        kind: 'video',
+        model: 'vidmodel-2.5',
+        data: { notifications: rig.notifications() },
+      });
+      rig.gateway.tasks.finishNow(task.id);
+      await rig.webhooks.flush();
+      return rig.webhooks.events({ taskId: task.id })[0]?.attempts[0]?.timestamp ?? 0;
+    };
+    const wall = () => Math.floor(Date.now() / 1000);
+    expect(Math.abs((await finish()) - rig.gateway.clock.nowSeconds())).toBeLessThanOrEqual(1);
+    rig.webhooks.configure({ signingClock: 'wall' });
+    try {
+      // The rig's receiver checks against the mock clock: a wall-clock signature is refused...
+      const signed = await finish();
+      expect(Math.abs(signed - wall())).toBeLessThanOrEqual(1);
+      // ...as a wall-clock receiver would refuse mock-clock signatures hours ahead.
+      expect(rig.gateway.clock.nowSeconds() - signed).toBeGreaterThan(4 * 3600);
+    } finally {
+      rig.webhooks.configure({ signingClock: 'mock' });
+    }
+  });
+});

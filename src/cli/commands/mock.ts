@@ -163,6 +163,9 @@ async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, spe
   }
   const webhooks = mockWebhooks(gateway);
   webhooks.route(FORWARD_URL, target);
+  // The receiver checks timestamps against its own (real) clock, while the mock's runs
+  // --speed times faster: sign with real time, or every delivery would soon be refused.
+  webhooks.configure({ signingClock: 'wall' });
   if (flags.seed !== undefined) webhooks.configure({ random: seeded(flags.seed) });
   const secret =
     flags.webhookSecret ??

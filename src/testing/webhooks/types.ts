@@ -146,6 +146,13 @@ export interface MockWebhookOptions {
    * local receiver. @default []
    */
   catchAllEndpoints: readonly string[];
+  /**
+   * The clock of the signed `X-Service-Timestamp`: `mock` (the mock clock) or `wall` (real time).
+   * A receiver checks the timestamp against its own clock within 300 s; when the mock runs
+   * faster than real time and the receiver uses the wall clock (a local app, as with
+   * `mediagw mock --forward-to`), `wall` keeps deliveries verifiable. @default 'mock'
+   */
+  signingClock: 'mock' | 'wall';
 }
 
 /**
