@@ -62,6 +62,12 @@ export type { TaskOutcome, WaitOptions } from './core/polling.js';
 export type { WebhookEventLike } from './core/task-events.js';
 export type { Logger, RequestOptions } from './internal/request-spec.js';
 export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
+export {
+  operationForModel,
+  REQUEST_OPERATIONS,
+  type RequestOperation,
+  validateRequest,
+} from './internal/validate-request.js';
 export type { BatchOptions, Embeddings } from './resources/embeddings.js';
 export {
   cosineSimilarity,

@@ -87,6 +87,7 @@ export {
   DELIVERY_WINDOW_MS,
   LATER_RETRY_DELAY_MS,
   type MockDeliveryAttempt,
+  type MockDeliveryListener,
   type MockDeliveryStatus,
   type MockVerificationRecord,
   type MockWebhookEndpoint,

@@ -22,9 +22,14 @@ type Layer =
   | 'index'
   | 'webhooks'
   | 'redis'
-  | 'testing';
+  | 'testing'
+  | 'cli';
 
-/** What each layer may import (besides itself). `testing` may import any of them; nothing imports it. */
+/**
+ * What each layer may import (besides itself). `testing` may import any of them; nothing but
+ * `cli` imports it. `cli` is a user of the SDK: it imports the public entries alone
+ * ({@link ENTRY_FILES}), never what stands behind them.
+ */
 const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   core: [],
   schemas: ['core'],
@@ -35,7 +40,11 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   webhooks: ['core'],
   redis: ['core', 'webhooks'],
   testing: ['core', 'schemas', 'internal', 'resources', 'client', 'index', 'webhooks', 'redis'],
+  cli: ['index', 'webhooks', 'redis', 'testing'],
 };
+
+/** The files behind the package's entry points: all that `cli/` may import of the SDK. */
+const ENTRY_FILES = ['index.ts', 'webhooks/index.ts', 'redis/index.ts', 'testing/index.ts'];
 
 /** Packages the receiver-side entries must not reach, directly or through any file they import. */
 const HEAVY_PACKAGES = ['undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'];
@@ -157,6 +166,8 @@ function layerViolations({ edges }: Graph): string[] {
       const toLayer = layerOf(to);
       if (toLayer !== fromLayer && !MAY_IMPORT[fromLayer].includes(toLayer)) {
         out.push(`${from} → ${to} (${fromLayer} may not import ${toLayer})`);
+      } else if (fromLayer === 'cli' && toLayer !== 'cli' && !ENTRY_FILES.includes(to)) {
+        out.push(`${from} → ${to} (cli imports the package's entries only)`);
       } else if (fromLayer === 'testing' && toLayer === 'testing') {
         const fromTier = tierOf(from);
         const toTier = tierOf(to);

@@ -14,6 +14,7 @@ export {
 export type { MockWebhooks } from './state.js';
 export type {
   MockDeliveryAttempt,
+  MockDeliveryListener,
   MockDeliveryStatus,
   MockVerificationRecord,
   MockWebhookEndpoint,
