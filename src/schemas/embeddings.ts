@@ -5,25 +5,12 @@ import {
   type EmbeddingModel,
   ENCODING_FORMATS,
 } from './constants.js';
+import type { EmbeddingCreateParams } from './embedding-types.js';
 import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
+export type { EmbeddingCreateParams } from './embedding-types.js';
 export { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel, ENCODING_FORMATS };
-
-/** `POST /v1/embeddings`. Vectors only: no generated text, so chat fields are refused. */
-export interface EmbeddingCreateParams {
-  /** `model`: `text-embedding-3-small` (1536 dimensions by default) or `bge-m3` (1024). */
-  model: EmbeddingModel;
-  /**
-   * `input`: a non-empty string, or a non-empty array of non-empty strings. Each text is limited to
-   * 8192 tokens; split long documents and keep batches small.
-   */
-  input: string | string[];
-  /** `dimensions`: `text-embedding-3-small` only; a positive integer at most 1536 (512 is the tested reduced size). */
-  dimensions?: number | undefined;
-  /** `encoding_format`: `float` or `base64`. */
-  encoding_format?: (typeof ENCODING_FORMATS)[number] | undefined;
-}
 
 const INPUT_RULE = 'a non-empty string or a non-empty array of non-empty strings';
 

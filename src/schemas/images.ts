@@ -3,97 +3,35 @@ import { BARE_STRING_MESSAGE, isUploadable } from '../core/uploadable.js';
 import {
   clientReferenceId,
   httpUrl,
-  type Notifications,
   notificationsSchema,
   refuseFields,
   refuseLegacyWebhookWithNotifications,
 } from './common.js';
 import { IMAGE_MODELS, type ImageModel } from './constants.js';
+import type {
+  ImageEditAsyncParams,
+  ImageEditParams,
+  ImageGenerateAsyncParams,
+  ImageGenerateParams,
+} from './image-types.js';
 import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
 export { checkEditFiles } from './image-edit-files.js';
+export type {
+  ImageEditAsyncParams,
+  ImageEditParams,
+  ImageGenerateAsyncParams,
+  ImageGenerateParams,
+  ImageOutputParams,
+  ImageTaskAdditions,
+} from './image-types.js';
 export { IMAGE_MODELS, type ImageModel };
 
 /** Whether `model` is one of the `imgmodel-2.5-*` models, which refuse `image_urls` and `mask`. */
 export function isImageModel25(model: unknown): boolean {
   return typeof model === 'string' && model.startsWith('imgmodel-2.5-');
 }
-
-/** Fields shared by generation and editing. Which values a route supports depends on the route. */
-export interface ImageOutputParams {
-  /** `model`: switching between `imgmodel-2` and the 2.5 IDs means changing this field. */
-  model: ImageModel;
-  /** `prompt`: required, non-empty; describes the result. Naming a reference image does not attach one. */
-  prompt: string;
-  /** `n`: number of output images (not of references), a positive integer; the maximum depends on the route. */
-  n?: number | undefined;
-  /**
-   * `size`: pixel dimensions `<W>x<H>`, e.g. `1024x1024`, or a word a route supports, such as
-   * `auto`; supported values depend on the route.
-   */
-  size?: string | undefined;
-  /** `resolution`: route-specific tier such as `1k`, `2k`, `4k`. */
-  resolution?: string | undefined;
-  /** `quality`: accepted values and cost depend on the route. */
-  quality?: string | undefined;
-  /** `background`: needs route support. */
-  background?: string | undefined;
-  /** `output_format`: needs route support. */
-  output_format?: string | undefined;
-  /** `output_compression`: needs route support. */
-  output_compression?: number | undefined;
-  /**
-   * `nsfw_check`: moderate the prompt and images before generation; a flagged request is
-   * refused with `ContentModerationError` (no task, no charge).
-   */
-  nsfw_check?: boolean | undefined;
-  /** `response_format`: `url` or `b64_json` on routes that support it. */
-  response_format?: string | undefined;
-  /** Fields of specific routes pass through unchanged. */
-  [field: string]: unknown;
-}
-
-/** `POST /v1/images/generations` (JSON, synchronous). Produces no task events. */
-export interface ImageGenerateParams extends ImageOutputParams {
-  /**
-   * `image_urls`: public `http(s)` reference URLs, an extension of some `imgmodel-2` routes only;
-   * refused for `imgmodel-2.5-*`. To attach reference images portably, use `images.edit` with files.
-   */
-  image_urls?: string[] | undefined;
-}
-
-/** Task request additions of the asynchronous routes (spec: Webhook management). */
-export interface ImageTaskAdditions {
-  /** `notifications`: the verified endpoint and the events to send; not with legacy `webhook`/`callback_url`. */
-  notifications?: Notifications | undefined;
-  /** `client_reference_id`: your reference, at most 128 bytes of UTF-8, echoed in events; not an idempotency key. */
-  client_reference_id?: string | undefined;
-}
-
-/**
- * `POST /v1/images/generations/async` (JSON): the same body as synchronous generation, plus
- * `notifications` and `client_reference_id`, since the spec names both asynchronous image
- * endpoints as task-event producers and each task request names its own endpoint.
- */
-export interface ImageGenerateAsyncParams extends ImageGenerateParams, ImageTaskAdditions {}
-
-/** `POST /v1/images/edits` (multipart, synchronous). Produces no task events. */
-export interface ImageEditParams extends ImageOutputParams {
-  /** The input image(s), as files: one is sent as part `image`, several as `image[]` in this order. */
-  image: Uploadable | Uploadable[];
-  /** `mask`: a PNG with an alpha channel, the size of the (first) input image; `imgmodel-2` only. */
-  mask?: Uploadable | undefined;
-  /**
-   * `image_urls`: public `http(s)` reference URLs besides the files, an extension of some
-   * `imgmodel-2` routes only (spec: edits take "the other optional fields above"); refused for
-   * `imgmodel-2.5-*`. Sent as one JSON-string form field.
-   */
-  image_urls?: string[] | undefined;
-}
-
-/** `POST /v1/images/edits/async` (multipart): edit files and fields plus the task additions. */
-export interface ImageEditAsyncParams extends ImageEditParams, ImageTaskAdditions {}
 
 /** "is required: <what>" when the field is missing, "must be <what>" when it has the wrong type. */
 const required =
