@@ -88,7 +88,7 @@ export type {
   SecretRotation,
   WebhookManagementResponse,
 } from './resources/webhooks/types.js';
-export type { Notifications } from './schemas/common.js';
+export type { Notifications, SubscribableEvent } from './schemas/common.js';
 export {
   ASSET_STATUSES,
   ASSET_TYPES,

@@ -12,7 +12,7 @@ export interface EmbeddingCreateParams {
    * `input`: a non-empty string, or a non-empty array of non-empty strings. Each text is limited to
    * 8192 tokens; split long documents and keep batches small.
    */
-  input: string | string[];
+  input: string | readonly string[];
   /** `dimensions`: `text-embedding-3-small` only; a positive integer at most 1536 (512 is the tested reduced size). */
   dimensions?: number | undefined;
   /** `encoding_format`: `float` or `base64`. */

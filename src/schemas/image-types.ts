@@ -46,7 +46,7 @@ export interface ImageGenerateParams extends ImageOutputParams {
    * `image_urls`: public `http(s)` reference URLs, an extension of some `imgmodel-2` routes only;
    * refused for `imgmodel-2.5-*`. To attach reference images portably, use `images.edit` with files.
    */
-  image_urls?: string[] | undefined;
+  image_urls?: readonly string[] | undefined;
 }
 
 /** Task request additions of the asynchronous routes (spec: Webhook management). */
@@ -67,7 +67,7 @@ export interface ImageGenerateAsyncParams extends ImageGenerateParams, ImageTask
 /** `POST /v1/images/edits` (multipart, synchronous). Produces no task events. */
 export interface ImageEditParams extends ImageOutputParams {
   /** The input image(s), as files: one is sent as part `image`, several as `image[]` in this order. */
-  image: Uploadable | Uploadable[];
+  image: Uploadable | readonly Uploadable[];
   /** `mask`: a PNG with an alpha channel, the size of the (first) input image; `imgmodel-2` only. */
   mask?: Uploadable | undefined;
   /**
@@ -75,7 +75,7 @@ export interface ImageEditParams extends ImageOutputParams {
    * `imgmodel-2` routes only (spec: edits take "the other optional fields above"); refused for
    * `imgmodel-2.5-*`. Sent as one JSON-string form field.
    */
-  image_urls?: string[] | undefined;
+  image_urls?: readonly string[] | undefined;
 }
 
 /** `POST /v1/images/edits/async` (multipart): edit files and fields plus the task additions. */
