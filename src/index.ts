@@ -48,6 +48,7 @@ export {
   WaitTimeoutError,
 } from './core/errors.js';
 export { TaskEventHub, type TaskEventHubOptions, type TaskEventSource } from './core/events-hub.js';
+export { type WithExtraFields, withExtraFields } from './core/extra-fields.js';
 export {
   type FileFromURLOptions,
   type FileOptions,

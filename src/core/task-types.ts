@@ -3,6 +3,11 @@
  * tasks (object style and compatibility format), image tasks and library review tasks. They
  * sit in core/ because the wait's errors (`TaskFailedError`, `WaitTimeoutError`, ...) carry them;
  * the resources that read them re-export them.
+ *
+ * Each type lists the spec's fields only: a field the spec always sends is required, one it
+ * sends on a condition (success only, `vidmodel-2.5` only, ...) is optional. Fields the spec
+ * does not name are still on the object as received; read them with `withExtraFields` (or an
+ * `in` check), or through `raw` where a type has one.
  */
 
 /** An image task's status, normalised from the spec's status table. */
@@ -73,22 +78,21 @@ export interface ImageTask {
 export interface VideoTask {
   /** Public task ID. */
   id: string;
-  /** `video`. */
-  object: string;
-  /** Model ID (shown for `vidmodel-2.5`). */
+  /** Always `video`. */
+  object: 'video';
+  /** Model ID: shown for `vidmodel-2.5` only. */
   model?: string | undefined;
   /** `queued`, `in_progress`, `completed` or `failed`. */
   status: 'queued' | 'in_progress' | 'completed' | 'failed' | (string & {});
   /** Percent text, e.g. `100%`. */
-  progress?: string | undefined;
-  /** Authenticated download URL (success only). Use `videos.downloadContent`. */
+  progress: string;
+  /** Authenticated download URL; success only. Use `videos.downloadContent`. */
   url?: string | undefined;
-  /** A statistic, not a price; may be absent right after completion. */
+  /** `vidmodel-2.5` on success; may be absent right after completion. */
   usage?:
     | {
-        /** `vidmodel-2.5` token count of the output: a statistic, not a price. */
+        /** Token count of the output: a statistic, not a price. */
         completion_tokens?: number | undefined;
-        [key: string]: unknown;
       }
     | undefined;
   /** Seconds from submission to completion, waiting included; success only; not the video's duration. */
@@ -107,8 +111,6 @@ export interface VideoTask {
     | undefined;
   /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
-  /** Any other field, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** A video task in the compatibility format, from `GET /v1/video/generations/{id}`. */
@@ -123,23 +125,20 @@ export interface VideoTaskCompat {
     task_id: string;
     /** `queued`, `processing`, `succeeded` or `failed`. */
     status: 'queued' | 'processing' | 'succeeded' | 'failed' | (string & {});
-    /** Authenticated download URL of the video. */
+    /** Authenticated download URL of the video; success only. */
     url?: string | undefined;
     /** Container, e.g. `mp4`. */
-    format?: string | undefined;
-    /** On failure holds `message`. */
-    error?:
-      | {
-          /** The failure message. */
-          message?: string | undefined;
-          /** The failure code, when the gateway gives one. */
-          code?: string | undefined;
-        }
-      | null
-      | undefined;
+    format: string;
+    /** `null`, or on failure an object holding `message`. */
+    error: {
+      /** The failure message. */
+      message?: string | undefined;
+      /** The failure code, when the gateway gives one. */
+      code?: string | undefined;
+    } | null;
     /** Legacy; currently null. */
-    metadata?: null | undefined;
-    /** `vidmodel-2.5` responses; may be absent right after completion. */
+    metadata: null;
+    /** `vidmodel-2.5` on success; may be absent right after completion. */
     usage?:
       | {
           /** A statistic, not a price. */
@@ -150,56 +149,55 @@ export interface VideoTaskCompat {
     actual_time?: number | undefined;
     /** Omitted (not null) unless `return_last_frame` was true, the frame exists and the task succeeded. */
     last_frame_url?: string | undefined;
-    [key: string]: unknown;
   };
   /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
 }
 
-/** A library material (asset). Timestamp and source-URL fields exist too; their names are not fixed by the document. */
+/**
+ * A library material (asset). Timestamp and source-URL fields exist too; the spec does not name
+ * them, so they are read with `withExtraFields`.
+ */
 export interface Asset {
   /** Public material ID. */
   id: string;
   /** Public material ID (same as `id`). */
-  asset_id?: string | undefined;
+  asset_id: string;
   /** `asset://<asset_id>`: use it unchanged in generation requests; not a download URL. */
-  asset_url?: string | undefined;
+  asset_url: string;
   /** Display name, at most 255 characters. */
-  name?: string | undefined;
+  name: string;
   /** `Image`, `Video` or `Audio` (case-sensitive). */
-  asset_type?: 'Image' | 'Video' | 'Audio' | (string & {}) | undefined;
+  asset_type: 'Image' | 'Video' | 'Audio' | (string & {});
   /** The owning group. */
-  group_id?: string | undefined;
+  group_id: string;
   /** `Pending`, `Active` or `Failed`. Only `Active` materials may be referenced; `Pending` ones cannot be renamed or deleted. */
-  status?: 'Pending' | 'Active' | 'Failed' | (string & {}) | undefined;
-  /** Any other field (timestamps, source URL), kept as sent. */
-  [key: string]: unknown;
+  status: 'Pending' | 'Active' | 'Failed' | (string & {});
 }
 
 /** A library review task, from `GET /v1/tasks/{id}` without `model`. */
 export interface ReviewTask {
   /** Review task ID. */
   id: string;
-  /** `vidmodel.avatar.asset.task`. */
-  object?: string | undefined;
+  /** Always `vidmodel.avatar.asset.task`. */
+  object: 'vidmodel.avatar.asset.task';
   /** The model the batch was reviewed for, e.g. `vidmodel-2.0` or `vidmodel-2.5`. */
-  model?: string | undefined;
+  model: string;
   /** `processing`, `completed` or `failed`. A failed batch may still have usable assets. */
   status: 'processing' | 'completed' | 'failed' | (string & {});
   /** 0-100. */
-  progress?: number | undefined;
+  progress: number;
   /** The group the materials belong to (created automatically when the batch named none). */
-  group_id?: string | undefined;
+  group_id: string;
   /** Absent when the review failed before per-material results existed. */
   result?:
     | {
         /** All materials of the batch. */
-        assets?: Asset[] | undefined;
+        assets: Asset[];
         /** The materials that are `Active`. */
-        usable_assets?: Asset[] | undefined;
+        usable_assets: Asset[];
         /** The rejected materials. */
-        failed_assets?: Asset[] | undefined;
-        [key: string]: unknown;
+        failed_assets: Asset[];
       }
     | undefined;
   /** A safe error message on failure, when the gateway gave one. */
@@ -208,6 +206,4 @@ export interface ReviewTask {
   usable_assets: string[];
   /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
-  /** Any other field, kept as sent. */
-  [key: string]: unknown;
 }

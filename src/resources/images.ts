@@ -30,8 +30,6 @@ export interface ImageData {
   url?: string | undefined;
   /** Base64 of the image bytes, present instead of `url` on some routes or output formats. */
   b64_json?: string | undefined;
-  /** Any other field the route returns, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** The synchronous image response. A 200 alone does not prove reference details were kept. */
@@ -42,8 +40,6 @@ export interface ImagesResponse {
   data: ImageData[];
   /** `X-Service-Request-Id` of the answer (not enumerable): quote it to support. */
   _requestId?: string | undefined;
-  /** Any other field the route returns, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** Options of {@link Images.waitForTask}: the model used at submission is required. */

@@ -2,16 +2,17 @@ import type { Asset, ReviewTask } from '../../core/task-types.js';
 
 export type { Asset, ReviewTask } from '../../core/task-types.js';
 
-/** A library group. Fields beyond these are not fixed by the document. */
+/**
+ * A library group. The spec names its ID, name and description; its other fields are kept as
+ * sent and read with `withExtraFields`.
+ */
 export interface Group {
   /** The group ID, for `group_id` in review batches and material lists. */
   id: string;
   /** Name, at most 255 characters. */
-  name?: string | undefined;
-  /** Description, at most 4000 characters. */
+  name: string;
+  /** Description, at most 4000 characters; optional when the group was created. */
   description?: string | undefined;
-  /** Any other field, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** The `{ code, data }` wrapper of library answers. */
