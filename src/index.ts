@@ -61,6 +61,7 @@ export { InvalidOptionError } from './core/options.js';
 export { Page, type PageData, PagePromise } from './core/pagination.js';
 export type { TaskOutcome, WaitOptions } from './core/polling.js';
 export type { WebhookEventLike } from './core/task-events.js';
+export type { AnyTask, TaskByKind, TaskKind } from './core/task-types.js';
 export type { Logger, RequestOptions } from './internal/request-spec.js';
 export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
 export type { BatchOptions, Embeddings } from './resources/embeddings.js';

@@ -207,3 +207,41 @@ export interface ReviewTask {
   /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
 }
+
+/**
+ * The asynchronous submission envelope of image and video tasks, as the gateway sends it.
+ *
+ * @inline
+ */
+export interface SubmissionEnvelope {
+  /** `200` on acceptance. */
+  code: number;
+  /** Normally one element: `status` (normally `submitted`) and the public `task_id`. */
+  data: Array<{
+    /** Normally `submitted`; an upstream may already report a completion state. */
+    status: string;
+    /** The public task ID; the first poll may already show completion. */
+    task_id: string;
+    [key: string]: unknown;
+  }>;
+  /** `null`; present in the `vidmodel-2.5` envelope. */
+  error?: unknown;
+  /** Any other field, kept as sent. */
+  [key: string]: unknown;
+}
+
+/** Which kind of task a wait was for: it tells {@link TaskByKind} which task type an error holds. */
+export type TaskKind = 'video' | 'image' | 'review';
+
+/** The task type of each {@link TaskKind}: what `waitForTask` of that resource resolves with. */
+export interface TaskByKind {
+  /** `videos.waitForTask`, `videos.createAndWait`. */
+  video: VideoTask;
+  /** `images.waitForTask`. */
+  image: ImageTask;
+  /** `library.reviewTasks.waitForTask`. */
+  review: ReviewTask;
+}
+
+/** Any task a wait can end with: `VideoTask`, `ImageTask` or `ReviewTask`. */
+export type AnyTask = TaskByKind[TaskKind];
