@@ -107,12 +107,26 @@ export {
   type VideoModel,
   type VideoRatio,
 } from './schemas/constants.js';
-export type { EmbeddingCreateParams } from './schemas/embeddings.js';
 export type {
+  BgeM3Params,
+  EmbeddingBatchParams,
+  EmbeddingCreateParams,
+  EmbeddingInputParams,
+  TextEmbedding3SmallParams,
+} from './schemas/embeddings.js';
+export type {
+  Image2EditParams,
+  Image2GenerateParams,
+  Image25EditParams,
+  Image25GenerateParams,
   ImageEditAsyncParams,
+  ImageEditFiles,
   ImageEditParams,
   ImageGenerateAsyncParams,
   ImageGenerateParams,
+  ImageModel25,
+  ImageOutputParams,
+  ImageTaskAdditions,
 } from './schemas/images.js';
 export type {
   AssetListParams,

@@ -1,10 +1,18 @@
 /**
  * The request types of the image routes: what a caller may write, checked by the compiler.
  * The rules themselves (and their messages) live in images.ts.
+ *
+ * Each request is typed per model, discriminated on `model`: `imgmodel-2` takes the
+ * `image_urls` extension and a `mask`, the 2.5 models take neither. The types list the spec's
+ * fields and nothing else, so a field no image route takes (a typo such as `sise`) does not
+ * compile; the validator refuses it too, before sending.
  */
 import type { Uploadable } from '../core/files.js';
-import type { Notifications } from './common.js';
 import type { ImageModel } from './constants.js';
+import type { Notifications } from './notification-types.js';
+
+/** The `imgmodel-2.5-*` models: separate models, not aliases of `imgmodel-2`. */
+export type ImageModel25 = Exclude<ImageModel, 'imgmodel-2'>;
 
 /** Fields shared by generation and editing. Which values a route supports depends on the route. */
 export interface ImageOutputParams {
@@ -36,18 +44,29 @@ export interface ImageOutputParams {
   nsfw_check?: boolean | undefined;
   /** `response_format`: `url` or `b64_json` on routes that support it. */
   response_format?: string | undefined;
-  /** Fields of specific routes pass through unchanged. */
-  [field: string]: unknown;
 }
 
-/** `POST /v1/images/generations` (JSON, synchronous). Produces no task events. */
-export interface ImageGenerateParams extends ImageOutputParams {
+/** `POST /v1/images/generations` to `imgmodel-2`. */
+export interface Image2GenerateParams extends ImageOutputParams {
+  /** `model`. */
+  model: 'imgmodel-2';
   /**
-   * `image_urls`: public `http(s)` reference URLs, an extension of some `imgmodel-2` routes only;
-   * refused for `imgmodel-2.5-*`. To attach reference images portably, use `images.edit` with files.
+   * `image_urls`: public `http(s)` reference URLs, an extension of some `imgmodel-2` routes only.
+   * To attach reference images portably, use `images.edit` with files.
    */
   image_urls?: readonly string[] | undefined;
 }
+
+/** `POST /v1/images/generations` to `imgmodel-2.5-sunburst` or `imgmodel-2.5-flare`. */
+export interface Image25GenerateParams extends ImageOutputParams {
+  /** `model`. */
+  model: ImageModel25;
+  /** Not accepted by the 2.5 models (an `imgmodel-2` extension): use `images.edit` with files. */
+  image_urls?: never;
+}
+
+/** `POST /v1/images/generations` (JSON, synchronous), typed by `model`. Produces no task events. */
+export type ImageGenerateParams = Image2GenerateParams | Image25GenerateParams;
 
 /** Task request additions of the asynchronous routes (spec: Webhook management). */
 export interface ImageTaskAdditions {
@@ -55,6 +74,16 @@ export interface ImageTaskAdditions {
   notifications?: Notifications | undefined;
   /** `client_reference_id`: your reference, at most 128 bytes of UTF-8, echoed in events; not an idempotency key. */
   client_reference_id?: string | undefined;
+  /**
+   * Legacy provider parameter, passed through unchanged; never with `notifications`.
+   * @deprecated use `notifications`.
+   */
+  webhook?: string | undefined;
+  /**
+   * Legacy provider parameter, passed through unchanged; never with `notifications`.
+   * @deprecated use `notifications`.
+   */
+  callback_url?: string | undefined;
 }
 
 /**
@@ -62,21 +91,44 @@ export interface ImageTaskAdditions {
  * `notifications` and `client_reference_id`, since the spec names both asynchronous image
  * endpoints as task-event producers and each task request names its own endpoint.
  */
-export interface ImageGenerateAsyncParams extends ImageGenerateParams, ImageTaskAdditions {}
+export type ImageGenerateAsyncParams =
+  | (Image2GenerateParams & ImageTaskAdditions)
+  | (Image25GenerateParams & ImageTaskAdditions);
 
-/** `POST /v1/images/edits` (multipart, synchronous). Produces no task events. */
-export interface ImageEditParams extends ImageOutputParams {
+/** The edit fields of every model: the files. */
+export interface ImageEditFiles {
   /** The input image(s), as files: one is sent as part `image`, several as `image[]` in this order. */
   image: Uploadable | readonly Uploadable[];
-  /** `mask`: a PNG with an alpha channel, the size of the (first) input image; `imgmodel-2` only. */
+}
+
+/** `POST /v1/images/edits` to `imgmodel-2`. */
+export interface Image2EditParams extends ImageOutputParams, ImageEditFiles {
+  /** `model`. */
+  model: 'imgmodel-2';
+  /** `mask`: a PNG with an alpha channel, the size of the (first) input image, where the route supports it. */
   mask?: Uploadable | undefined;
   /**
    * `image_urls`: public `http(s)` reference URLs besides the files, an extension of some
-   * `imgmodel-2` routes only (spec: edits take "the other optional fields above"); refused for
-   * `imgmodel-2.5-*`. Sent as one JSON-string form field.
+   * `imgmodel-2` routes only (spec: edits take "the other optional fields above"). Sent as one
+   * JSON-string form field.
    */
   image_urls?: readonly string[] | undefined;
 }
 
+/** `POST /v1/images/edits` to `imgmodel-2.5-sunburst` or `imgmodel-2.5-flare`. */
+export interface Image25EditParams extends ImageOutputParams, ImageEditFiles {
+  /** `model`. */
+  model: ImageModel25;
+  /** Not accepted: the 2.5 edit route rejects uploaded mask files. */
+  mask?: never;
+  /** Not accepted by the 2.5 models (an `imgmodel-2` extension). */
+  image_urls?: never;
+}
+
+/** `POST /v1/images/edits` (multipart, synchronous), typed by `model`. Produces no task events. */
+export type ImageEditParams = Image2EditParams | Image25EditParams;
+
 /** `POST /v1/images/edits/async` (multipart): edit files and fields plus the task additions. */
-export interface ImageEditAsyncParams extends ImageEditParams, ImageTaskAdditions {}
+export type ImageEditAsyncParams =
+  | (Image2EditParams & ImageTaskAdditions)
+  | (Image25EditParams & ImageTaskAdditions);
