@@ -6,11 +6,21 @@ import {
   ENCODING_FORMATS,
 } from './constants.js';
 import type { EmbeddingCreateParams } from './embedding-types.js';
+import { ALWAYS, refuseUnknownFields } from './unknown-fields.js';
 import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
-export type { EmbeddingCreateParams } from './embedding-types.js';
+export type {
+  BgeM3Params,
+  EmbeddingBatchParams,
+  EmbeddingCreateParams,
+  EmbeddingInputParams,
+  TextEmbedding3SmallParams,
+} from './embedding-types.js';
 export { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel, ENCODING_FORMATS };
+
+// spec: Embeddings — "The fields messages, max_tokens and stream must not be sent".
+const CHAT_FIELDS = ['messages', 'max_tokens', 'stream'];
 
 const INPUT_RULE = 'a non-empty string or a non-empty array of non-empty strings';
 
@@ -59,11 +69,19 @@ export const embeddingCreateSchema = z
     // spec: Embedding response — "holds vectors and no generated text".
     refuseFields(
       value,
-      ['messages', 'max_tokens', 'stream'],
+      CHAT_FIELDS,
       ctx,
       'to embeddings: the endpoint returns vectors, not generated text (pass the texts as input)',
     );
-  });
+  })
+  .superRefine(
+    refuseUnknownFields(
+      ['model', 'input', 'dimensions', 'encoding_format'],
+      'embeddings.create',
+      CHAT_FIELDS,
+    ),
+    ALWAYS,
+  );
 
 /**
  * Checks an `embeddings.create` request. @throws RequestValidationError naming each broken rule.

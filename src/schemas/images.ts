@@ -14,15 +14,22 @@ import type {
   ImageGenerateAsyncParams,
   ImageGenerateParams,
 } from './image-types.js';
+import { ALWAYS, refuseUnknownFields } from './unknown-fields.js';
 import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
 export { checkEditFiles } from './image-edit-files.js';
 export type {
+  Image2EditParams,
+  Image2GenerateParams,
+  Image25EditParams,
+  Image25GenerateParams,
   ImageEditAsyncParams,
+  ImageEditFiles,
   ImageEditParams,
   ImageGenerateAsyncParams,
   ImageGenerateParams,
+  ImageModel25,
   ImageOutputParams,
   ImageTaskAdditions,
 } from './image-types.js';
@@ -144,24 +151,46 @@ function refineSync(value: Body, ctx: z.RefinementCtx, route: string): void {
   );
 }
 
-const generationBase = (refineMore: (value: Body, ctx: z.RefinementCtx) => void) =>
-  z.looseObject({ ...outputShape, ...taskShape }).superRefine((value, ctx) => {
-    refine25(value, ctx);
-    // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
-    refuseFields(
-      value,
-      ['image', 'images'],
-      ctx,
-      `in a JSON generation body (it attaches no file): ${EDIT_HINT}`,
-    );
-    refineMore(value, ctx);
-  });
+// Fields the schemas pass unchecked: their values depend on the route (spec: Images, "need route support").
+const ROUTE_FIELDS = ['nsfw_check', 'response_format'];
+// spec: Webhook management — legacy provider parameters, never with `notifications`.
+const LEGACY_FIELDS = ['webhook', 'callback_url'];
+const OUTPUT_FIELDS = [...Object.keys(outputShape), ...ROUTE_FIELDS];
+// On the synchronous routes these are refused with a message of their own (they produce no task events).
+const taskShapeKeys = Object.keys(taskShape);
+const TASK_FIELDS = [...taskShapeKeys, ...LEGACY_FIELDS];
+
+const generationBase = (
+  operation: string,
+  known: readonly string[],
+  refineMore: (value: Body, ctx: z.RefinementCtx) => void,
+) =>
+  z
+    .looseObject({ ...outputShape, ...taskShape })
+    .superRefine((value, ctx) => {
+      refine25(value, ctx);
+      // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
+      refuseFields(
+        value,
+        ['image', 'images'],
+        ctx,
+        `in a JSON generation body (it attaches no file): ${EDIT_HINT}`,
+      );
+      refineMore(value, ctx);
+    })
+    .superRefine(refuseUnknownFields(known, operation, ['image', 'images', ...taskShapeKeys]), ALWAYS);
 
 /** `images.generate` body: model, non-empty prompt, `n`, `size` `<W>x<H>`, no `image_urls` on 2.5, no `image`/`images`. */
-export const imageGenerateSchema = generationBase((value, ctx) => refineSync(value, ctx, 'generate'));
+export const imageGenerateSchema = generationBase('images.generate', OUTPUT_FIELDS, (value, ctx) =>
+  refineSync(value, ctx, 'generate'),
+);
 
 /** `images.generateAsync` body: as {@link imageGenerateSchema}, plus `notifications` and `client_reference_id`. */
-export const imageGenerateAsyncSchema = generationBase(refuseLegacyWebhookWithNotifications);
+export const imageGenerateAsyncSchema = generationBase(
+  'images.generateAsync',
+  [...OUTPUT_FIELDS, ...TASK_FIELDS],
+  refuseLegacyWebhookWithNotifications,
+);
 
 const uploadable = z.custom<Uploadable>((value) => isUploadable(value), {
   error: (issue) =>
@@ -198,7 +227,11 @@ const imageFiles = z
     });
   });
 
-const editBase = (refineMore: (value: Body, ctx: z.RefinementCtx) => void) =>
+const editBase = (
+  operation: string,
+  known: readonly string[],
+  refineMore: (value: Body, ctx: z.RefinementCtx) => void,
+) =>
   z
     .looseObject({ ...outputShape, ...taskShape, image: imageFiles, mask: uploadable.optional() })
     .superRefine((value, ctx) => {
@@ -210,13 +243,23 @@ const editBase = (refineMore: (value: Body, ctx: z.RefinementCtx) => void) =>
         'to edits: pass the files as image (one file or an array of files)',
       );
       refineMore(value, ctx);
-    });
+    })
+    .superRefine(
+      refuseUnknownFields([...known, 'image', 'mask'], operation, ['images', ...taskShapeKeys]),
+      ALWAYS,
+    );
 
 /** `images.edit` params: the output fields, `image` (one file or a non-empty array), `mask` (imgmodel-2 only). */
-export const imageEditSchema = editBase((value, ctx) => refineSync(value, ctx, 'edit'));
+export const imageEditSchema = editBase('images.edit', OUTPUT_FIELDS, (value, ctx) =>
+  refineSync(value, ctx, 'edit'),
+);
 
 /** `images.editAsync` params: as {@link imageEditSchema}, plus `notifications` and `client_reference_id`. */
-export const imageEditAsyncSchema = editBase(refuseLegacyWebhookWithNotifications);
+export const imageEditAsyncSchema = editBase(
+  'images.editAsync',
+  [...OUTPUT_FIELDS, ...TASK_FIELDS],
+  refuseLegacyWebhookWithNotifications,
+);
 
 /**
  * Checks an `images.generate` request. @throws RequestValidationError naming each broken rule.
