@@ -1,26 +1,28 @@
 import type { z } from './zod.js';
 
-/** Edit distance of two short strings (insertions, deletions, substitutions, swaps of neighbours). */
+/**
+ * Edit distance of two short strings: insertions, deletions, substitutions and swaps of
+ * neighbouring characters (`sise` → `size` is 1, `qualtiy` → `quality` is 1).
+ */
 function distance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) (rows[0] as number[])[j] = j;
+  // d[i][j]: the edits between the first i characters of a and the first j of b.
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number): number => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i++) {
-    const row = rows[i] as number[];
-    const above = rows[i - 1] as number[];
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(
-        (above[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (above[j - 1] as number) + cost,
+        at(i - 1, j) + 1,
+        at(i, j - 1) + 1,
+        at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1),
       );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, ((rows[i - 2] as number[])[j - 2] as number) + 1);
-      }
-      row[j] = best;
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
     }
   }
-  return (rows[a.length] as number[])[b.length] as number;
+  return at(a.length, b.length);
 }
 
 /** The known field a misspelt one most likely meant: at most two edits away, else none. */
