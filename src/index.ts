@@ -48,6 +48,7 @@ export {
   WaitTimeoutError,
 } from './core/errors.js';
 export { TaskEventHub, type TaskEventHubOptions, type TaskEventSource } from './core/events-hub.js';
+export { type WithExtraFields, withExtraFields } from './core/extra-fields.js';
 export {
   type FileFromURLOptions,
   type FileOptions,
@@ -60,6 +61,7 @@ export { InvalidOptionError } from './core/options.js';
 export { Page, type PageData, PagePromise } from './core/pagination.js';
 export type { TaskOutcome, WaitOptions } from './core/polling.js';
 export type { WebhookEventLike } from './core/task-events.js';
+export type { AnyTask, TaskByKind, TaskKind } from './core/task-types.js';
 export type { Logger, RequestOptions } from './internal/request-spec.js';
 export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
 export {
@@ -94,7 +96,7 @@ export type {
   SecretRotation,
   WebhookManagementResponse,
 } from './resources/webhooks/types.js';
-export type { Notifications } from './schemas/common.js';
+export type { Notifications, SubscribableEvent } from './schemas/common.js';
 export {
   ASSET_STATUSES,
   ASSET_TYPES,
@@ -111,12 +113,26 @@ export {
   type VideoModel,
   type VideoRatio,
 } from './schemas/constants.js';
-export type { EmbeddingCreateParams } from './schemas/embeddings.js';
 export type {
+  BgeM3Params,
+  EmbeddingBatchParams,
+  EmbeddingCreateParams,
+  EmbeddingInputParams,
+  TextEmbedding3SmallParams,
+} from './schemas/embeddings.js';
+export type {
+  Image2EditParams,
+  Image2GenerateParams,
+  Image25EditParams,
+  Image25GenerateParams,
   ImageEditAsyncParams,
+  ImageEditFiles,
   ImageEditParams,
   ImageGenerateAsyncParams,
   ImageGenerateParams,
+  ImageModel25,
+  ImageOutputParams,
+  ImageTaskAdditions,
 } from './schemas/images.js';
 export type {
   AssetListParams,

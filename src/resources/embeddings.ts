@@ -2,7 +2,7 @@ import { RequestValidationError, type ValidationIssue } from '../core/errors.js'
 import type { RequestOptions } from '../internal/request-spec.js';
 import { parseEmbeddingCreateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
-import type { EmbeddingCreateParams } from '../schemas/embeddings.js';
+import type { EmbeddingBatchParams, EmbeddingCreateParams } from '../schemas/embeddings.js';
 import { plainEmbeddingRequest } from './embeddings-request.js';
 import {
   type Embedding,
@@ -68,7 +68,7 @@ export class Embeddings extends APIResource {
    */
   async createBatched(
     texts: readonly string[],
-    params: Omit<EmbeddingCreateParams, 'input'>,
+    params: EmbeddingBatchParams,
     options: BatchOptions = {},
   ): Promise<EmbeddingsResponse> {
     const { batchSize = 16, concurrency = 4, ...request } = options;

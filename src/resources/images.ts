@@ -30,8 +30,6 @@ export interface ImageData {
   url?: string | undefined;
   /** Base64 of the image bytes, present instead of `url` on some routes or output formats. */
   b64_json?: string | undefined;
-  /** Any other field the route returns, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** The synchronous image response. A 200 alone does not prove reference details were kept. */
@@ -42,8 +40,6 @@ export interface ImagesResponse {
   data: ImageData[];
   /** `X-Service-Request-Id` of the answer (not enumerable): quote it to support. */
   _requestId?: string | undefined;
-  /** Any other field the route returns, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** Options of {@link Images.waitForTask}: the model used at submission is required. */
@@ -191,8 +187,9 @@ export class Images extends APIResource {
    * Polls an image task every 3-5 s (with jitter) until it ends, calling `onProgress` after each
    * poll. Never resubmits: at the deadline keep the task ID and query it later.
    *
-   * @throws TaskFailedError when the task failed; WaitTimeoutError at the deadline (10 minutes by
-   * default, interrupting a query in flight), holding the task ID and the last task seen;
+   * @throws TaskFailedError (`kind: 'image'`, `task` an `ImageTask`) when the task failed;
+   * WaitTimeoutError (`kind: 'image'`) at the deadline (10 minutes by default, interrupting a
+   * query in flight), holding the task ID and the last task seen;
    * APIUserAbortError when `signal` aborts, with its reason as `cause`.
    * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
    * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
@@ -204,6 +201,7 @@ export class Images extends APIResource {
     return pollTask<ImageTask>(
       {
         taskId,
+        kind: 'image',
         fetch: (signal) => this.getTask(taskId, { model }, { signal }),
         outcome: imageTaskOutcome,
         failure: (task) => task.error ?? {},

@@ -18,8 +18,6 @@ export interface UploadedImage {
   created_at: number;
   /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
-  /** Any other field, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** Image upload: a local image in, a public URL out (`POST /v1/uploads/images`). */

@@ -107,10 +107,11 @@ export class Videos extends APIResource {
    * `options.model`) or `options.interval`; with `options.events` it ends on the
    * task's webhook event and polls only every 60-120 s. Never resubmits.
    *
-   * @throws TaskFailedError when the task failed (with its `code`, e.g. `task_failed`).
-   * @throws WaitTimeoutError at the deadline (default 10 minutes), holding the task ID and the
-   * last task seen; the deadline interrupts a query in flight and its retry sleeps.
-   * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
+   * @throws TaskFailedError (`kind: 'video'`, `task` a `VideoTask`) when the task failed, with
+   * its `code`, e.g. `task_failed`.
+   * @throws WaitTimeoutError (`kind: 'video'`) at the deadline (default 10 minutes), holding the
+   * task ID and the last task seen; the deadline interrupts a query in flight and its retry sleeps.
+   * @throws ProgressCallbackError (`kind: 'video'`) when `onProgress` throws or rejects (it is awaited).
    * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
    * @throws APIUserAbortError when `options.signal` aborts, with its reason as `cause`.
    * @example
@@ -124,6 +125,7 @@ export class Videos extends APIResource {
     return pollTask<VideoTask>(
       {
         taskId,
+        kind: 'video',
         fetch: (signal) => this.retrieve(taskId, { signal }),
         outcome: (task) =>
           task.status === 'completed' ? 'succeeded' : task.status === 'failed' ? 'failed' : 'pending',

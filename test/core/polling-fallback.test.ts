@@ -36,6 +36,7 @@ test('with events and no event, the wait sleeps a jittered 60-120 s before every
   let polls = 0;
   const spec: PollSpec<{ status: string }> = {
     taskId: 'task_1',
+    kind: 'video',
     fetch: async () => ({ status: ++polls < 8 ? 'queued' : 'completed' }),
     outcome: (t) => (t.status === 'completed' ? 'succeeded' : 'pending'),
     failure: () => ({}),

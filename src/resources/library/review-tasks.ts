@@ -30,7 +30,7 @@ export class ReviewTasks extends APIResource {
    * Polls a review task until it ends and resolves with it, completed or failed: a failed
    * batch can still have usable materials (`usable_assets`).
    *
-   * @throws WaitTimeoutError at the deadline (default 10 minutes, interrupting a query in
+   * @throws WaitTimeoutError (`kind: 'review'`) at the deadline (default 10 minutes, interrupting a query in
    * flight), with the last task seen; nothing is resubmitted.
    * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
    * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
@@ -44,6 +44,7 @@ export class ReviewTasks extends APIResource {
     return pollTask<ReviewTask>(
       {
         taskId: reviewTaskId,
+        kind: 'review',
         fetch: (signal) => this.retrieve(reviewTaskId, { signal }),
         outcome: (task) =>
           task.status === 'completed' ? 'succeeded' : task.status === 'failed' ? 'failed' : 'pending',
