@@ -11,6 +11,7 @@ import {
   type ReviewTask,
   type VideoTask,
   WaitTimeoutError,
+  withExtraFields,
 } from '../index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -86,7 +87,7 @@ export function getTask(client: MediaGateway, ref: TaskRef): Promise<AnyTask> {
 
 /** The task's wire status and its percent, whatever its kind. */
 export function taskStatus(task: AnyTask): { status: string; percent: number | undefined } {
-  const raw = task as Record<string, unknown>;
+  const raw = withExtraFields(task);
   const data = (raw.raw as { data?: Record<string, unknown> } | undefined)?.data;
   const progress = raw.progress ?? data?.progress;
   let percent: number | undefined;

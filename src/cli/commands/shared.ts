@@ -3,7 +3,7 @@
  * submitted task is printed, waited for and saved.
  */
 import type { Command } from 'commander';
-import type { MediaGateway, TaskSubmission } from '../../index.js';
+import { type MediaGateway, type TaskSubmission, withExtraFields } from '../../index.js';
 import { Context } from '../context.js';
 import { type BodyOptions, integer, number } from '../input.js';
 import type { Output } from '../output.js';
@@ -83,7 +83,7 @@ export function printTask(
   human: Record<string, unknown> = {},
 ): void {
   const { status, percent } = taskStatus(task);
-  const t = task as Record<string, unknown>;
+  const t = withExtraFields(task);
   const images = (task as { images?: Array<{ url: string }> }).images;
   const paint = /fail|error/i.test(status)
     ? out.color.red
