@@ -14,6 +14,7 @@
  * @module mediagw
  */
 export { type ClientOptions, MediaGateway } from './client.js';
+export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { type DownloadProgress, MediaDownload, type SaveOptions } from './core/download.js';
 export {
   type AcceptedSubmission,

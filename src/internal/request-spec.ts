@@ -4,6 +4,7 @@
  * retry loop and the redirect rules can name them without importing the machinery.
  */
 import type { Dispatcher } from 'undici';
+import type { ParsedAnswer } from '../core/api-promise.js';
 import type { RetryClass } from './retry-policy.js';
 import type { StreamOptions } from './upload-file.js';
 import type { QueryValue } from './url.js';
@@ -112,10 +113,5 @@ export interface TransportConfig {
 /** The default of the client's `maxResponseBytes`: 32 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-/** A JSON answer: the parsed object, and the answer's `X-Service-Request-Id` beside it. */
-export interface JSONAnswer<T> {
-  /** The parsed JSON object. */
-  body: T;
-  /** `X-Service-Request-Id`, when present. */
-  requestId: string | undefined;
-}
+/** A JSON answer: the parsed object, with the status, headers, request ID and text beside it. */
+export type JSONAnswer<T> = ParsedAnswer<T>;

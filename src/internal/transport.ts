@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { APIPromise } from '../core/api-promise.js';
 import {
   APIConnectionError,
   type APIError,
@@ -41,7 +42,11 @@ function withRequestId<T>({ body, requestId }: JSONAnswer<T>): T {
   return body;
 }
 
+/** A request, or a function that builds one (and may refuse it by throwing). */
+type SpecOrBuilder = RequestSpec | (() => RequestSpec | Promise<RequestSpec>);
+
 const ignore = () => undefined;
+const RESOLVED = Promise.resolve();
 
 /**
  * The one HTTP path of the SDK, on undici: auth, JSON, timeouts, error mapping and redaction.
@@ -92,19 +97,28 @@ export class Transport {
     if (fn) fn.call(this.config.logger, this.redact(message), data && this.redact({ ...data }));
   }
 
-  /** Sends a request and parses its JSON answer; the request ID is kept on the result. */
-  json<T>(spec: RequestSpec): Promise<T> {
-    return this.answer<T>(spec).then(withRequestId);
+  /**
+   * Sends a request and parses its JSON answer; the request ID is kept on the result, and the
+   * answer itself is there through `withResponse()` and `asResponse()`. A function in place of
+   * the spec is called first, once, so that a request refused while being built (validation,
+   * reading files) rejects the call rather than throwing.
+   */
+  json<T>(spec: SpecOrBuilder): APIPromise<T> {
+    return new APIPromise(this.answer<unknown>(spec), withRequestId as (answer: JSONAnswer<unknown>) => T);
   }
 
   /**
    * Sends a request and parses its JSON answer, giving the request ID beside the object: for a
    * resource that builds its own result (defining a property on a freshly parsed object costs
-   * more than building a small one).
+   * more than building a small one). Takes a spec or a function that builds one, as {@link json}.
    */
-  answer<T>(spec: RequestSpec): Promise<JSONAnswer<T>> {
+  answer<T>(spec: SpecOrBuilder): Promise<JSONAnswer<T>> {
+    if (typeof spec === 'function') return RESOLVED.then(spec).then(this.answerOf) as Promise<JSONAnswer<T>>;
     return this.withRetries(spec, this.attemptJSON as Attempt<JSONAnswer<T>>);
   }
+
+  // Held once per transport, for specs built by a function.
+  private readonly answerOf = (spec: RequestSpec) => this.answer<unknown>(spec);
 
   // An arrow function held once per transport: the attempt needs no closure per request.
   // The deadline bounds the whole attempt: connect, send, headers and the body's last byte.
@@ -114,7 +128,13 @@ export class Transport {
       const response = await this.send(spec, undefined, deadline, timeout);
       const text = await this.readText(spec, response, deadline);
       if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
-      return { body: this.parseJSON(spec, response, text), requestId: response.requestId };
+      return {
+        body: this.parseJSON(spec, response, text),
+        requestId: response.requestId,
+        status: response.status,
+        headers: response.headers,
+        text,
+      };
     } catch (error) {
       throw forBillable(spec.retry, this.describe(spec), error);
     } finally {
