@@ -73,6 +73,8 @@ export class MediaGateway {
   readonly webhooks: Webhooks;
   /** The Midjourney-family asynchronous route. */
   readonly midjourney: Midjourney;
+  /** The options as resolved (the key and base URL from the environment included), for {@link withOptions}. */
+  readonly #options: ClientOptions;
 
   constructor(options: ClientOptions = {}) {
     const apiKey = options.apiKey ?? process.env.MEDIAGW_API_KEY;
@@ -87,6 +89,7 @@ export class MediaGateway {
     const maxResponseBytes =
       checkCount('maxResponseBytes', options.maxResponseBytes, 1) ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.baseURL = normalizeBaseURL(baseURL);
+    this.#options = { ...options, apiKey, baseURL };
     const transport = new Transport({
       apiKey,
       baseURL: this.baseURL,
@@ -105,5 +108,20 @@ export class MediaGateway {
     this.library = new Library(transport);
     this.webhooks = new Webhooks(transport);
     this.midjourney = new Midjourney(transport);
+  }
+
+  /**
+   * A client with other defaults that shares this one's connections: the same `dispatcher`
+   * (or, without one, undici's global dispatcher, as this client does). Each option given
+   * replaces this client's (`defaultHeaders` too, whole); the others, the key and base URL
+   * included, are kept. This client is not changed.
+   *
+   * @throws as the constructor does, for an option out of its range.
+   * @example
+   * const patient = client.withOptions({ timeout: 600_000, maxRetries: 5 });
+   * const edited = await patient.images.edit(params);
+   */
+  withOptions(options: ClientOptions): MediaGateway {
+    return new MediaGateway({ ...this.#options, ...options });
   }
 }
