@@ -61,7 +61,16 @@ export { InvalidOptionError } from './core/options.js';
 export { Page, type PageData, PagePromise } from './core/pagination.js';
 export type { TaskOutcome, WaitOptions } from './core/polling.js';
 export type { WebhookEventLike } from './core/task-events.js';
-export type { Logger, RequestOptions } from './internal/request-spec.js';
+export type {
+  HookErrorInfo,
+  HookRequestInfo,
+  HookResponseInfo,
+  HookRetryInfo,
+  Hooks,
+  Logger,
+  LogLevel,
+} from './internal/observe.js';
+export type { RequestOptions } from './internal/request-spec.js';
 export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
 export type { BatchOptions, Embeddings } from './resources/embeddings.js';
 export {

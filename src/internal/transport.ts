@@ -13,6 +13,7 @@ import { checkCount, checkDuration } from '../core/options.js';
 import { VERSION } from '../version.js';
 import { Deadline } from './deadline.js';
 import { apiError, connectionError } from './error-mapping.js';
+import { Observer } from './observe.js';
 import { readCapped } from './read-capped.js';
 import { createRedactor } from './redact.js';
 import { crossOriginHeaders, MAX_REDIRECTS, redirectTarget } from './redirects.js';
@@ -74,6 +75,8 @@ export class Transport {
   private readonly maxResponseBytes: number;
   /** `defaultHeaders` with lower-cased names, as undici sends them and as redirects filter them. */
   private readonly defaultHeaders: Record<string, string> | undefined;
+  /** The logger and hooks; `undefined` when nothing is logged and no hook is set, so calls build nothing for them. */
+  private readonly observer: Observer | undefined;
 
   constructor({ apiKey, ...config }: TransportConfig) {
     this.config = config;
@@ -84,6 +87,12 @@ export class Transport {
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.redact = createRedactor(apiKey);
     this.maxResponseBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.observer = Observer.create(
+      config.hooks,
+      config.logger,
+      config.logLevel ?? (config.logger ? 'debug' : 'off'),
+      this.redact,
+    );
     if (config.defaultHeaders) {
       this.defaultHeaders = {};
       for (const [key, value] of Object.entries(config.defaultHeaders))
@@ -91,10 +100,9 @@ export class Transport {
     }
   }
 
-  /** The logger, with every message and field scrubbed of the key. */
+  /** The logger, at the client's level, with every message and field scrubbed of the key. */
   log(level: keyof Logger, message: string, data?: Record<string, unknown>): void {
-    const fn = this.config.logger?.[level];
-    if (fn) fn.call(this.config.logger, this.redact(message), data && this.redact({ ...data }));
+    this.observer?.log(level, message, data);
   }
 
   /**
@@ -124,12 +132,20 @@ export class Transport {
   // The deadline bounds the whole attempt: connect, send, headers and the body's last byte.
   private readonly attemptJSON = async (spec: RequestSpec, timeout: number): Promise<JSONAnswer<unknown>> => {
     const deadline = new Deadline(this.describe(spec), timeout, spec.options?.signal);
+    const trace = spec.trace;
+    if (trace) this.observer?.request(trace);
     try {
       const response = await this.send(spec, undefined, deadline, timeout);
       const text = await this.readText(spec, response, deadline);
-      if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
+      if (response.status < 200 || response.status >= 300) {
+        if (trace)
+          this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
+        throw this.apiError(spec, response, text);
+      }
+      const body = this.parseJSON(spec, response, text);
+      if (trace) this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
       return {
-        body: this.parseJSON(spec, response, text),
+        body,
         requestId: response.requestId,
         status: response.status,
         headers: response.headers,
@@ -153,8 +169,10 @@ export class Transport {
   async stream(
     spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },
   ): Promise<RawResponse> {
-    return this.withRetries(spec, async (_spec, timeout) => {
+    return this.withRetries(spec, async (observed, timeout) => {
       const deadline = new Deadline(this.describe(spec), timeout, spec.options?.signal);
+      const trace = observed.trace;
+      if (trace) this.observer?.request(trace);
       try {
         let url = new URL(spec.url ?? this.origin + buildPath(this.basePath, spec.path, spec.query));
         const firstOrigin = url.origin;
@@ -162,7 +180,7 @@ export class Transport {
         for (let hop = 0; ; hop++) {
           const sameOrigin = url.origin === firstOrigin;
           const response = await this.send(
-            spec,
+            observed,
             url.href,
             deadline,
             timeout,
@@ -179,7 +197,19 @@ export class Transport {
             continue;
           }
           if (response.status < 200 || response.status >= 300) {
-            throw this.apiError(spec, response, await this.readText(spec, response, deadline));
+            const text = await this.readText(spec, response, deadline);
+            if (trace)
+              this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
+            throw this.apiError(spec, response, text);
+          }
+          if (trace) {
+            const length = Number(response.headers['content-length']);
+            this.observer?.response(
+              trace,
+              response.status,
+              response.requestId,
+              length >= 0 ? length : undefined,
+            );
           }
           return response;
         }
@@ -241,8 +271,13 @@ export class Transport {
       body = JSON.stringify(spec.body);
       extra = { 'content-type': 'application/json' };
     }
-    const logging = this.config.logger !== undefined;
-    if (logging) this.log('debug', `→ ${spec.method} ${target}`);
+    const debug = this.observer?.logs.debug === true;
+    if (debug)
+      this.log('debug', `→ ${spec.method} ${target}`, {
+        method: spec.method,
+        path: target,
+        attempt: spec.trace?.attempt,
+      });
     try {
       let origin = this.origin;
       let targetPath = path;
@@ -271,7 +306,18 @@ export class Transport {
       const response = await undici.Dispatcher.prototype.request.call(dispatcher, options);
       const headers = flattenHeaders(response.headers);
       const requestId = headers['x-service-request-id'];
-      if (logging) this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, { requestId });
+      if (debug) {
+        const length = Number(headers['content-length']);
+        this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, {
+          method: spec.method,
+          path: target,
+          status: response.statusCode,
+          attempt: spec.trace?.attempt,
+          durationMs: spec.trace && Math.round(performance.now() - spec.trace.attemptStart),
+          requestId,
+          bytes: length >= 0 ? length : undefined,
+        });
+      }
       return { status: response.statusCode, headers, requestId, body: response.body, url: target };
     } catch (error) {
       throw this.connectionError(spec, error, deadline);
@@ -376,6 +422,11 @@ export class Transport {
     // once. Only a failure worth retrying enters the loop.
     // Not `async`, like the methods that return this promise: each async layer costs a request
     // a promise and a turn.
+    const observer = this.observer;
+    if (observer) {
+      const url = (spec as { url?: string | undefined }).url;
+      spec = { ...spec, trace: observer.start(spec.method, url ?? `/v1${spec.path}`) };
+    }
     return attempt(spec, timeout).catch((error: unknown) => this.retry(spec, attempt, timeout, error));
   }
 
@@ -386,7 +437,7 @@ export class Transport {
     timeout: number,
     first: unknown,
   ): Promise<T> {
-    const what = this.describe(spec);
+    const trace = spec.trace;
     try {
       return await retryAfterFailure(first, {
         // Each retry gets the call's full timeout again: `timeout` is per attempt.
@@ -394,11 +445,12 @@ export class Transport {
         retryClass: spec.retry,
         maxRetries: spec.options?.maxRetries ?? this.config.maxRetries,
         signal: spec.options?.signal,
-        onRetry: (error, retry, delay) =>
-          this.log('warn', `${what} failed (${error.message}); retry ${retry} in ${delay} ms`),
+        onRetry: trace && ((error, _retry, delay) => this.observer?.retry(trace, error, delay)),
       });
     } catch (error) {
-      throw this.redact(error);
+      const redacted = this.redact(error);
+      if (trace) this.observer?.failure(trace, redacted);
+      throw redacted;
     }
   }
 }
