@@ -4,7 +4,13 @@ import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { APIConnectionError, APIUserAbortError, FileWriteError, MediaGatewayError } from './errors.js';
+import {
+  APIConnectionError,
+  APIUserAbortError,
+  abortedBy,
+  FileWriteError,
+  MediaGatewayError,
+} from './errors.js';
 import { checkCount } from './options.js';
 
 /** Progress of a download being saved. */
@@ -274,7 +280,9 @@ function describeFsError(error: unknown): string {
 function transferError(error: unknown, bytes: number): unknown {
   if (error instanceof MediaGatewayError) return error;
   if ((error as { name?: string } | undefined)?.name === 'AbortError') {
-    return new APIUserAbortError('The download was aborted by the caller.', { cause: error });
+    return new APIUserAbortError(`The download was aborted after ${bytes} bytes ${abortedBy(error)}.`, {
+      cause: error,
+    });
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new APIConnectionError(`The download broke off after ${bytes} bytes: ${reason}`, { cause: error });

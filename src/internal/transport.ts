@@ -6,6 +6,7 @@ import {
   APIConnectionError,
   type APIError,
   APIUserAbortError,
+  abortedBy,
   InvalidResponseError,
   ResponseTooLargeError,
 } from '../core/errors.js';
@@ -412,8 +413,10 @@ export class Transport {
         return Promise.reject(error);
       }
       const signal = options.signal;
-      if (signal?.aborted)
-        return Promise.reject(this.redact(new APIUserAbortError(undefined, { cause: signal.reason })));
+      if (signal?.aborted) {
+        const message = `${this.describe(spec)} was not sent: it was aborted before it started, ${abortedBy(signal.reason)}.`;
+        return Promise.reject(this.redact(new APIUserAbortError(message, { cause: signal.reason })));
+      }
       timeout = options.timeout ?? timeout;
     }
     // Every attempt runs under its own Deadline (a timer, and the caller's signal through one
@@ -445,6 +448,7 @@ export class Transport {
         retryClass: spec.retry,
         maxRetries: spec.options?.maxRetries ?? this.config.maxRetries,
         signal: spec.options?.signal,
+        operation: this.describe(spec),
         onRetry: trace && ((error, _retry, delay) => this.observer?.retry(trace, error, delay)),
       });
     } catch (error) {
