@@ -100,3 +100,23 @@ describe('APIPromise', () => {
     expect(await call.finally(() => undefined)).toMatchObject(task);
   });
 });
+
+describe('list().withResponse()', () => {
+  test('gives the first page with its answer, from one request', async () => {
+    server.use(
+      http.get('*/v1/vidmodel2/private-avatar/groups', () =>
+        HttpResponse.json(
+          { code: 200, data: { items: [{ id: 'grp_1' }], total: 1, page: 1, limit: 20 } },
+          { headers: { 'x-service-request-id': 'req_list' } },
+        ),
+      ),
+    );
+    const list = client().library.groups.list();
+    const { data: page, response, requestId } = await list.withResponse();
+    expect(page.items).toEqual([{ id: 'grp_1' }]);
+    expect(response.status).toBe(200);
+    expect(requestId).toBe('req_list');
+    expect((await list.asResponse()).headers.get('x-service-request-id')).toBe('req_list');
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -57,8 +57,13 @@ export abstract class LibraryCollection extends APIResource {
     return new PagePromise(async () => {
       // The list schemas allow only string and number fields.
       const query = parseQuery() as { page?: number | undefined } & Record<string, QueryValue>;
-      const load = async (page: number): Promise<Page<T>> =>
-        new Page(await this.call<PageData<T>>('GET', { query: { ...query, page }, options }), load);
+      const load = async (page: number): Promise<Page<T>> => {
+        const { data, ...answer } = await this.call<PageData<T>>('GET', {
+          query: { ...query, page },
+          options,
+        }).withResponse();
+        return new Page(data, load, answer);
+      };
       return load(query.page ?? 1);
     });
   }
