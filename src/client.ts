@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/errors.js';
-import { checkCount, checkDuration } from './core/options.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, type Logger } from './internal/request-spec.js';
+import { checkCount, checkDuration, InvalidOptionError } from './core/options.js';
+import { type Hooks, LOG_LEVELS, type Logger, type LogLevel, resolveLogLevel } from './internal/observe.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './internal/request-spec.js';
 import { Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
 import { Embeddings } from './resources/embeddings.js';
@@ -41,8 +42,26 @@ export interface ClientOptions {
   dispatcher?: Dispatcher | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
-  /** Receives debug lines (requests and answers) and warnings (retries). The API key is never passed to it. */
+  /**
+   * Where log lines go, console-style: `logger.info(message, fields)`, the fields structured
+   * (`method`, `path`, `status`, `attempt`, `durationMs`, `requestId`, `bytes`). Every line
+   * passes the redactor: the API key, secret fields and presigned URL signatures never reach it.
+   * See the Observability guide for pino. @default console, when `logLevel` or `MEDIAGW_LOG` is set
+   */
   logger?: Logger | undefined;
+  /**
+   * How much is logged: `debug` (every request and answer), `info` (+ each call that
+   * succeeded), `warn` (+ retries), `error` (+ calls that failed), `off`.
+   * @default process.env.MEDIAGW_LOG, else `debug` with a `logger` (it keeps what its methods take) and `off` without one
+   */
+  logLevel?: LogLevel | undefined;
+  /**
+   * Functions told of each attempt sent (`onRequest`), answer read (`onResponse`), retry
+   * (`onRetry`) and failed call (`onError`), with structured info: for metrics and tracing.
+   * A hook that throws or rejects never changes the call (it is logged at `warn`, or emitted
+   * as a process warning without a logger).
+   */
+  hooks?: Hooks | undefined;
 }
 
 /**
@@ -73,6 +92,8 @@ export class MediaGateway {
   readonly webhooks: Webhooks;
   /** The Midjourney-family asynchronous route. */
   readonly midjourney: Midjourney;
+  /** The options as resolved (the key and base URL from the environment included), for {@link withOptions}. */
+  readonly #options: ClientOptions;
 
   constructor(options: ClientOptions = {}) {
     const apiKey = options.apiKey ?? process.env.MEDIAGW_API_KEY;
@@ -87,6 +108,11 @@ export class MediaGateway {
     const maxResponseBytes =
       checkCount('maxResponseBytes', options.maxResponseBytes, 1) ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.baseURL = normalizeBaseURL(baseURL);
+    this.#options = { ...options, apiKey, baseURL };
+    const logLevel = resolveLogLevel(options.logLevel, process.env.MEDIAGW_LOG, options.logger !== undefined);
+    if (typeof logLevel === 'object') {
+      throw new InvalidOptionError(logLevel.from, logLevel.refused, `one of ${LOG_LEVELS.join(', ')}`);
+    }
     const transport = new Transport({
       apiKey,
       baseURL: this.baseURL,
@@ -95,7 +121,9 @@ export class MediaGateway {
       maxResponseBytes,
       dispatcher: options.dispatcher,
       defaultHeaders: options.defaultHeaders,
-      logger: options.logger,
+      logger: options.logger ?? (logLevel === 'off' ? undefined : console),
+      logLevel,
+      hooks: options.hooks,
     });
     Object.defineProperty(this, '_transport', { value: transport, enumerable: false });
     this.images = new Images(transport);
@@ -105,5 +133,20 @@ export class MediaGateway {
     this.library = new Library(transport);
     this.webhooks = new Webhooks(transport);
     this.midjourney = new Midjourney(transport);
+  }
+
+  /**
+   * A client with other defaults that shares this one's connections: the same `dispatcher`
+   * (or, without one, undici's global dispatcher, as this client does). Each option given
+   * replaces this client's (`defaultHeaders` too, whole); the others, the key and base URL
+   * included, are kept. This client is not changed.
+   *
+   * @throws as the constructor does, for an option out of its range.
+   * @example
+   * const patient = client.withOptions({ timeout: 600_000, maxRetries: 5 });
+   * const edited = await patient.images.edit(params);
+   */
+  withOptions(options: ClientOptions): MediaGateway {
+    return new MediaGateway({ ...this.#options, ...options });
   }
 }

@@ -14,6 +14,7 @@
  * @module mediagw
  */
 export { type ClientOptions, MediaGateway } from './client.js';
+export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { type DownloadProgress, MediaDownload, type SaveOptions } from './core/download.js';
 export {
   type AcceptedSubmission,
@@ -62,7 +63,16 @@ export { Page, type PageData, PagePromise } from './core/pagination.js';
 export type { TaskOutcome, WaitOptions } from './core/polling.js';
 export type { WebhookEventLike } from './core/task-events.js';
 export type { AnyTask, TaskByKind, TaskKind } from './core/task-types.js';
-export type { Logger, RequestOptions } from './internal/request-spec.js';
+export type {
+  HookErrorInfo,
+  HookRequestInfo,
+  HookResponseInfo,
+  HookRetryInfo,
+  Hooks,
+  Logger,
+  LogLevel,
+} from './internal/observe.js';
+export type { RequestOptions } from './internal/request-spec.js';
 export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
 export {
   operationForModel,

@@ -355,12 +355,39 @@ export class APIUserAbortError extends MediaGatewayError {
   /** Always `'APIUserAbortError'`. */
   override readonly name = 'APIUserAbortError';
   /**
-   * @param message - what was aborted. @default 'The request was aborted by the caller.'
+   * @param message - what was aborted and by whom. @default 'The request was aborted by the caller's signal', with its reason
    * @param options - `cause`: the signal's reason.
    */
-  constructor(message = 'The request was aborted by the caller.', options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message?: string, options?: { cause?: unknown }) {
+    super(message ?? `The request was aborted ${abortedBy(options?.cause)}.`, options);
   }
+}
+
+/**
+ * Who aborted and why, from an abort signal's reason, for messages: `by the caller's signal:
+ * user left`, or its own `AbortSignal.timeout()` firing, or an `abort()` given no reason.
+ */
+export function abortedBy(reason: unknown): string {
+  const { name, message } = (reason && typeof reason === 'object' ? reason : {}) as {
+    name?: unknown;
+    message?: unknown;
+  };
+  if (name === 'TimeoutError') return "by the caller's signal: its AbortSignal.timeout() ran out";
+  // What `controller.abort()` gives when called without a reason.
+  if (name === 'AbortError' && message === 'This operation was aborted') {
+    return "by the caller's signal (abort() was called without a reason)";
+  }
+  if (reason === undefined) return "by the caller's signal";
+  let text: string;
+  try {
+    text =
+      typeof message === 'string'
+        ? `${typeof name === 'string' ? `${name}: ` : ''}${message}`
+        : String(reason);
+  } catch {
+    text = Object.prototype.toString.call(reason);
+  }
+  return `by the caller's signal: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
 }
 
 /**

@@ -1,4 +1,10 @@
-import { APIUserAbortError, ProgressCallbackError, TaskFailedError, WaitTimeoutError } from './errors.js';
+import {
+  APIUserAbortError,
+  abortedBy,
+  ProgressCallbackError,
+  TaskFailedError,
+  WaitTimeoutError,
+} from './errors.js';
 import type { TaskEventSource } from './events-hub.js';
 import { checkDuration, checkInterval } from './options.js';
 import { sleep } from './sleep.js';
@@ -109,7 +115,9 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
   checkWaitOptions(options);
   const caller = options.signal;
   const callerAbort = () =>
-    new APIUserAbortError('The wait was aborted by the caller.', { cause: caller?.reason });
+    new APIUserAbortError(`The wait for task ${spec.taskId} was aborted ${abortedBy(caller?.reason)}.`, {
+      cause: caller?.reason,
+    });
   if (caller?.aborted) throw callerAbort();
   const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT;
   const deadline = Date.now() + timeout;

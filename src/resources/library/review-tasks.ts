@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import { pollTask, type WaitOptions } from '../../core/polling.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
@@ -15,15 +16,16 @@ export class ReviewTasks extends APIResource {
    *
    * @throws NotFoundError for an unknown or another account's review task.
    */
-  async retrieve(reviewTaskId: string, options?: RequestOptions): Promise<ReviewTask> {
-    const answer = await this.transport.json<unknown>({
-      method: 'GET',
-      path: path`/tasks/${reviewTaskId}`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    });
-    return toReviewTask(answer);
+  retrieve(reviewTaskId: string, options?: RequestOptions): APIPromise<ReviewTask> {
+    return this.transport
+      .json<unknown>({
+        method: 'GET',
+        path: path`/tasks/${reviewTaskId}`,
+        retry: 'safe',
+        timeout: TIMEOUTS.default,
+        options,
+      })
+      ._thenUnwrap(toReviewTask);
   }
 
   /**
