@@ -12,6 +12,7 @@ import type { FaultTable } from '../faults.js';
 import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import type { RequestContext, RouteRegistry } from '../types.js';
+import { ACTIONS } from './actions.js';
 import { type DashboardSource, snapshot } from './snapshot.js';
 
 /** Path of the dashboard on the gateway's origin. */
@@ -45,7 +46,7 @@ function checkHost(ctx: RequestContext<unknown>, gateway: GatewayState): void {
     throw refuse('the dashboard answers only on its loopback address');
 }
 
-export function checkAction(ctx: RequestContext<unknown>, gateway: GatewayState): void {
+function checkAction(ctx: RequestContext<unknown>, gateway: GatewayState): void {
   checkHost(ctx, gateway);
   if (ctx.req.headers[DASHBOARD_ACTION_HEADER] !== '1')
     throw refuse(`dashboard actions need the ${DASHBOARD_ACTION_HEADER}: 1 header`);
@@ -100,6 +101,21 @@ export function registerDashboardRoutes(
       return ctx.json(200, view(), NO_STORE);
     },
     open,
+  );
+  router.add(
+    'POST',
+    `${DASHBOARD_PATH}/actions/:name`,
+    async (ctx) => {
+      checkAction(ctx, gateway);
+      const action = Object.hasOwn(ACTIONS, ctx.params.name) ? ACTIONS[ctx.params.name] : undefined;
+      if (!action) throw MockHttpError.notFound(`dashboard action ${ctx.params.name}`);
+      const body = ctx.body;
+      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
+        throw MockHttpError.spec(400, 'invalid_request', 'the body must be a JSON object');
+      const result = await action(gateway, (body ?? {}) as Record<string, unknown>, deps.faults);
+      return ctx.json(200, result, NO_STORE);
+    },
+    { auth: false, body: 'json' },
   );
 }
 
