@@ -13,6 +13,7 @@ import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import type { RequestContext, RouteRegistry } from '../types.js';
 import { ACTIONS } from './actions.js';
+import { LiveViews } from './live.js';
 import { type DashboardSource, snapshot } from './snapshot.js';
 
 /** Path of the dashboard on the gateway's origin. */
@@ -69,6 +70,7 @@ export function registerDashboardRoutes(
   deps: DashboardDeps,
 ): void {
   const view = () => snapshot(deps);
+  let live: LiveViews | undefined;
   const open = { auth: false, body: 'none' } as const;
 
   router.add(
@@ -103,6 +105,18 @@ export function registerDashboardRoutes(
     open,
   );
   router.add(
+    'GET',
+    `${DASHBOARD_PATH}/events`,
+    (ctx) => {
+      checkHost(ctx, gateway);
+      live ??= new LiveViews(gateway, view);
+      ctx.res.setHeader('Cache-Control', 'no-store');
+      // Not awaited: the stream stays open until the page leaves or the gateway closes.
+      void ctx.stream('text/event-stream; charset=utf-8', live.open());
+    },
+    open,
+  );
+  router.add(
     'POST',
     `${DASHBOARD_PATH}/actions/:name`,
     async (ctx) => {
@@ -113,6 +127,7 @@ export function registerDashboardRoutes(
       if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
         throw MockHttpError.spec(400, 'invalid_request', 'the body must be a JSON object');
       const result = await action(gateway, (body ?? {}) as Record<string, unknown>, deps.faults);
+      live?.changed();
       return ctx.json(200, result, NO_STORE);
     },
     { auth: false, body: 'json' },
