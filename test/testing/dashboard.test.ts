@@ -134,3 +134,39 @@ describe('the dashboard at gateway.dashboardUrl', () => {
     expect(text).toContain('"tasks":[');
   });
 });
+
+describe('dashboard actions on webhooks and the library', () => {
+  test('pauses, resumes and rotates an endpoint; the view shows its state and key ID, never its secret', async () => {
+    const created = await client.webhooks.endpoints.create({ url: 'https://hooks.example.com/dash' });
+    const id = created.endpoint.id;
+    const shown = async () =>
+      (
+        (await view()) as unknown as {
+          webhooks: { endpoints: Array<{ id: string; state: string; keyId: string }> };
+        }
+      ).webhooks.endpoints.find((e) => e.id === id);
+    expect(await shown()).toMatchObject({ state: 'unverified', keyId: created.endpoint.key_id });
+    expect((await post('set-endpoint', { endpointId: id, enabled: false })).status).toBe(200);
+    expect(await shown()).toMatchObject({ state: 'paused' });
+    expect((await post('set-endpoint', { endpointId: id, enabled: true })).status).toBe(200);
+    expect(await shown()).toMatchObject({ state: 'unverified' });
+    expect((await post('rotate-secret', { endpointId: id })).status).toBe(200);
+    const rotated = await shown();
+    expect(rotated?.keyId).not.toBe(created.endpoint.key_id);
+    expect(JSON.stringify(await view())).not.toContain(created.signing_secret);
+  });
+
+  test('approves and rejects library materials at once, as reviewLibraryAsset does', async () => {
+    const submitted = await client.library.assets.submit({
+      model: 'vidmodel-2.5',
+      group: { name: 'cast' },
+      asset_type: 'Image',
+      assets: [{ url: 'https://example.com/a.png' }, { url: 'https://example.com/b.png' }],
+    });
+    const [first, second] = gateway.tasks.get<{ asset_ids: string[] }>(submitted.id)?.data.asset_ids ?? [];
+    expect((await post('review-asset', { assetId: first, decision: 'reject' })).status).toBe(200);
+    reviewLibraryAsset(gateway, second ?? '', 'approve');
+    expect((await client.library.assets.retrieve(first ?? '')).status).toBe('Failed');
+    expect((await client.library.assets.retrieve(second ?? '')).status).toBe('Active');
+  });
+});
