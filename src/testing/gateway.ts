@@ -3,9 +3,11 @@
  * media, faults, request log), registers the routes over that state, and puts the HTTP edge in
  * front of it on two loopback ports. Nothing else in testing/ imports this file.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkCount } from '../core/options.js';
 import { AccountTable, defaultAccounts, newApiKey } from './accounts.js';
 import { MockClock } from './clock.js';
+import { DASHBOARD_PATH, isDashboardPath, registerDashboardRoutes } from './dashboard/index.js';
 import { FaultTable } from './faults.js';
 import { createRequestHandler } from './http/pipeline.js';
 import { Router } from './http/router.js';
@@ -71,7 +73,24 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     gateway: () => gateway!,
     nextRequestId: () => `req_${++requestCount}`,
   };
-  const api = await listenOnLoopback(createRequestHandler({ ...deps, origin: 'api', router }), options.port);
+  // The dashboard shares the gateway's port but not its pipeline's log or faults: watching the
+  // gateway must not change what a test reads in `gateway.requests` or which request a fault hits.
+  const dashboardRouter = new Router<RouteContext>();
+  let dashboardCount = 0;
+  const dashboard = createRequestHandler({
+    ...deps,
+    origin: 'api',
+    router: dashboardRouter,
+    faults: new FaultTable(),
+    requests: new RequestLog(0),
+    nextRequestId: () => `dash_${++dashboardCount}`,
+  });
+  const apiHandler = createRequestHandler({ ...deps, origin: 'api', router });
+  const api = await listenOnLoopback(
+    (req: IncomingMessage, res: ServerResponse) =>
+      isDashboardPath(req.url) ? dashboard(req, res) : apiHandler(req, res),
+    options.port,
+  );
   let mediaServer: LoopbackServer;
   try {
     mediaServer = await listenOnLoopback(
@@ -99,6 +118,13 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     onError,
   });
   registerRoutes(router, gateway);
+  const built = gateway;
+  registerDashboardRoutes(dashboardRouter, built, {
+    gateway: built,
+    requests: () => built.requests,
+    accounts: () => built.accounts.map((a) => a.id),
+    faults,
+  });
   options.routes?.(router, gateway);
   return gateway;
 }
@@ -126,6 +152,7 @@ function buildGateway(parts: Parts): MockGateway {
   const first = parts.accounts.list[0]!;
   return {
     url: parts.api.url,
+    dashboardUrl: `${parts.api.url}${DASHBOARD_PATH}`,
     mediaUrl: parts.mediaServer.url,
     apiKey: first.apiKey,
     accounts: parts.accounts.list,

@@ -50,6 +50,12 @@ export type {
   RouteHandler,
   Router,
 } from './mock-gateway.js';
+// Library reviews decided by a test (or the dashboard): `reviewLibraryAsset(gateway, id, 'approve')`.
+export {
+  type LibraryReviewDecision,
+  type MockAsset,
+  reviewLibraryAsset,
+} from './routes/library-store.js';
 // Task kinds and their wire statuses.
 export {
   type BuiltInTaskKind,

@@ -110,6 +110,13 @@ export interface MockGatewayConfig {
  * `tasks`, `media`, `store`, `onClose`) is declared by `GatewayState`, the view its routes get.
  */
 export interface MockGateway extends GatewayState {
+  /**
+   * URL of the dashboard, `<url>/_dashboard`: a page that shows requests, tasks, the ledger,
+   * webhook deliveries and the library live, and acts on them (advance the clock, finish or fail
+   * a task, replay a delivery, ...). Served on the same loopback port without an API key; its
+   * own requests are not recorded in `requests`. See docs/mock-gateway.md.
+   */
+  readonly dashboardUrl: string;
   /** Base URL of the media origin that serves signed download URLs. */
   readonly mediaUrl: string;
   /** The first account's full-access key. */

@@ -72,6 +72,8 @@ export interface RecordedRequest {
   status?: number;
   /** Message of an error the route threw. */
   error?: string;
+  /** The paths of the fields a 400 `invalid_request` named (e.g. `['duration']`), when the route checked its body with `ctx.validate`. */
+  invalidFields?: string[];
   /** Mock time of arrival (ms). */
   at: number;
 }

@@ -150,6 +150,7 @@ function tierOf(file: string): Tier | undefined {
   if (rest !== undefined) {
     if (folder === 'http') return 'edge';
     if (folder === 'routes') return 'routes';
+    if (folder === 'dashboard') return 'routes';
     if (folder === 'webhooks') return 'state';
   } else if (folder in TESTING_ROOT_TIERS) {
     return TESTING_ROOT_TIERS[folder];

@@ -140,6 +140,9 @@ describe('mediagw mock --forward-to', () => {
       // The first delivery fails: the retry (1 minute, at 600x: 0.1 s) is delivered.
       forwarded.script.push({ status: 503 });
       const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
+      // The dashboard is printed under the base URL, and answers there.
+      expect(mock.output()).toContain(`dashboard:    ${url}/_dashboard`);
+      expect((await fetch(`${url}/_dashboard`)).status).toBe(200);
       const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
       // A task whose request names no endpoint: its events still reach the receiver.
       const client = new MediaGateway({ baseURL: url, apiKey });

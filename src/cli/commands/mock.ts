@@ -107,6 +107,7 @@ function banner(ctx: Context, gateway: MockGateway, speed: number, keyFromUser: 
   const lines = [
     c.bold('mediagw mock gateway'),
     `  base URL:     ${c.cyan(gateway.url)}`,
+    `  dashboard:    ${c.cyan(gateway.dashboardUrl)}`,
     `  media origin: ${gateway.mediaUrl}`,
     `  speed:        ${speed}x`,
   ];

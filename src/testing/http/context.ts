@@ -100,7 +100,11 @@ export function createContext<Params, G>(
     },
     validate(schema, input = init.body) {
       const result = schema.safeParse(input);
-      if (!result.success) throw validationError(toValidationIssues(result.error));
+      if (!result.success) {
+        const issues = toValidationIssues(result.error);
+        init.record.invalidFields = issues.map((issue) => issue.path);
+        throw validationError(issues);
+      }
       return result.data;
     },
     json,

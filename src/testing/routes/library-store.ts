@@ -51,8 +51,8 @@ export interface MockAsset {
   readonly source_url: string;
   /** The review task of its batch. */
   readonly review_task_id: string;
-  /** What the review will decide once it ends. */
-  readonly verdict: 'Active' | 'Failed';
+  /** What the review will decide once it ends; {@link reviewLibraryAsset} decides it at once. */
+  verdict: 'Active' | 'Failed';
   /** Display name. */
   name: string;
   /** `Pending`, `Active` or `Failed`, as last refreshed. */
@@ -171,6 +171,32 @@ export class LibraryStore {
     }
     return found;
   }
+}
+
+/** How {@link reviewLibraryAsset} decides a material's review. */
+export type LibraryReviewDecision = 'approve' | 'reject';
+
+/**
+ * Decides a library material's review now, whatever its review task and URL markers say:
+ * `approve` makes it `Active`, `reject` makes it `Failed`. Its review task, if still running,
+ * reports the same verdict when it ends.
+ *
+ * @throws Error for an unknown material ID.
+ * @example
+ * reviewLibraryAsset(gateway, assetId, 'reject');
+ * await client.library.assets.retrieve(assetId); // status: 'Failed'
+ */
+export function reviewLibraryAsset(
+  gateway: GatewayState,
+  assetId: string,
+  decision: LibraryReviewDecision,
+): MockAsset {
+  const asset = libraryStore(gateway).assets.get(assetId);
+  if (!asset) throw new Error(`unknown library material ${assetId}`);
+  asset.verdict = decision === 'approve' ? 'Active' : 'Failed';
+  asset.status = asset.verdict;
+  asset.updated_at = gateway.clock.nowSeconds();
+  return asset;
 }
 
 /** The library store of a gateway. */
