@@ -165,7 +165,7 @@ describe.runIf('path' in found)('the dashboard in headless Chromium', () => {
     await until('the replay arrived', () => receiver.deliveries.length === 2);
     expect(receiver.deliveries[1]).toMatchObject({ eventId, type: 'task.failed', status: 200 });
     await attempts.getByText(/#2 at .*: 200/).waitFor({ timeout: 10_000 });
-    await page.getByText('Event ' + eventId + ' replayed').waitFor({ timeout: 10_000 });
+    await page.getByText(`Event ${eventId} replayed`).waitFor({ timeout: 10_000 });
 
     // "Finish now" on another video: its output plays from the page.
     const { task_id: done } = await client.videos.create({ model: 'vidmodel-2.5', prompt: 'a paper crane' });
