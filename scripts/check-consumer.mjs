@@ -2,7 +2,9 @@
 // 1. `npm pack`, then install the tarball into a new project in the system's temp folder;
 // 2. load every entry point with `import` (.mjs) and with `require` (.cjs), check both give the same
 //    names, start the mock gateway, make requests with the client (one of them answered 503 once
-//    and retried), sign and verify webhooks (scripts/consumer/checks.cjs); start the `mediagw-mock` bin;
+//    and retried), sign and verify webhooks (scripts/consumer/checks.cjs); check that no entry loads
+//    the command line's dependencies (commander, picocolors, cli-progress); run the `mediagw` bin
+//    and start the `mediagw-mock` bin;
 // 3. type-check TypeScript consumers (scripts/consumer/consumer.ts and the consumer type tests in
 //    test/types/, with their @ts-expect-error lines) against the published declarations, strict and
 //    with skipLibCheck off, under moduleResolution node (node10), node16 and nodenext (as .mts and
@@ -142,7 +144,82 @@ async function runtimeChecks() {
   });
 }
 
+// The command line's own dependencies: only dist/cli/ may load them, never a library entry.
+const CLI_DEPENDENCIES = ['commander', 'picocolors', 'cli-progress'];
+const cliPattern = String.raw`[\/]node_modules[\/](${CLI_DEPENDENCIES.join('|')})[\/]`;
+
+async function cliDependencyCheck() {
+  // A resolve hook refuses every module of a CLI dependency, so an `import` that reaches one
+  // fails; `require` is checked through require.cache (hooks do not see it on Node 20).
+  writeFileSync(
+    join(project, 'deny-cli-deps.mjs'),
+    `const cli = new RegExp(${JSON.stringify(cliPattern)});
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  if (cli.test(result.url)) throw new Error(\`\${context.parentURL} loads \${result.url}\`);
+  return result;
+}
+`,
+  );
+  writeFileSync(
+    join(project, 'register-deny.mjs'),
+    "import { register } from 'node:module';\nregister('./deny-cli-deps.mjs', import.meta.url);\n",
+  );
+  writeFileSync(
+    join(project, 'entries-load.mjs'),
+    `import { createRequire } from 'node:module';
+const entries = ${JSON.stringify(entries)};
+const cli = new RegExp(${JSON.stringify(cliPattern)});
+for (const entry of entries) await import(entry);
+const require = createRequire(import.meta.url);
+for (const entry of entries) require(entry);
+const loaded = Object.keys(require.cache).filter((file) => cli.test(file));
+if (loaded.length) throw new Error('require loaded ' + loaded.join(', '));
+let control = false;
+try {
+  await import('${CLI_DEPENDENCIES[0]}');
+} catch {
+  control = true;
+}
+console.log(JSON.stringify({ control }));
+`,
+  );
+  await check(
+    `importing or requiring ${entries.join(', ')} loads none of ${CLI_DEPENDENCIES.join(', ')}`,
+    () => {
+      const line = run(process.execPath, ['--import', './register-deny.mjs', 'entries-load.mjs'], {
+        timeout: 60_000,
+      })
+        .trim()
+        .split('\n')
+        .at(-1);
+      if (!JSON.parse(line).control)
+        throw new Error('control: the hook let an import of a CLI dependency through');
+    },
+  );
+}
+
 async function binCheck() {
+  await check(
+    'bin mediagw prints its version, validates offline and generates an image on the embedded mock',
+    () => {
+      const bin = join(project, 'node_modules/.bin/mediagw');
+      const version = run(bin, ['--version']).trim();
+      if (version !== pkg.version)
+        throw new Error(`mediagw --version printed ${version}, not ${pkg.version}`);
+      writeFileSync(
+        join(project, 'request.json'),
+        JSON.stringify({ model: 'vidmodel-2.0-mini', prompt: 'x', duration: 5 }),
+      );
+      const valid = JSON.parse(run(bin, ['validate', 'request.json', '--json']));
+      if (valid.valid !== true) throw new Error(`validate: ${JSON.stringify(valid)}`);
+      const image = JSON.parse(
+        run(bin, ['--mock', 'images', 'generate', '-m', 'imgmodel-2', '-p', 'x', '-o', 'x.png', '--json']),
+      );
+      if (!existsSync(join(project, 'x.png')) || image.saved?.[0] !== 'x.png')
+        throw new Error(`images generate: ${JSON.stringify(image)}`);
+    },
+  );
   await check('bin mediagw-mock starts, prints its base URL and stops on SIGTERM', async () => {
     const child = spawn(join(project, 'node_modules/.bin/mediagw-mock'), ['--port', '0'], { cwd: project });
     let output = '';
@@ -309,6 +386,7 @@ try {
   process.exit(1);
 }
 await runtimeChecks();
+await cliDependencyCheck();
 await binCheck();
 await typeChecks();
 await edgeBundle();

@@ -1,9 +1,10 @@
 import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/errors.js';
 import type { RateLimiter, RequestLimits } from './core/limits.js';
-import { checkCount, checkDuration } from './core/options.js';
+import { checkCount, checkDuration, InvalidOptionError } from './core/options.js';
 import { createLimiter } from './internal/limiter.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, type Logger } from './internal/request-spec.js';
+import { type Hooks, LOG_LEVELS, type Logger, type LogLevel, resolveLogLevel } from './internal/observe.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './internal/request-spec.js';
 import { Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
 import { Embeddings } from './resources/embeddings.js';
@@ -43,13 +44,33 @@ export interface ClientOptions {
   dispatcher?: Dispatcher | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
-  /** Receives debug lines (requests and answers) and warnings (retries). The API key is never passed to it. */
+  /**
+   * Where log lines go, console-style: `logger.info(message, fields)`, the fields structured
+   * (`method`, `path`, `status`, `attempt`, `durationMs`, `requestId`, `bytes`). Every line
+   * passes the redactor: the API key, secret fields and presigned URL signatures never reach it.
+   * See the Observability guide for pino. @default console, when `logLevel` or `MEDIAGW_LOG` is set
+   */
   logger?: Logger | undefined;
+  /**
+   * How much is logged: `debug` (every request and answer), `info` (+ each call that
+   * succeeded), `warn` (+ retries), `error` (+ calls that failed), `off`.
+   * @default process.env.MEDIAGW_LOG, else `debug` with a `logger` (it keeps what its methods take) and `off` without one
+   */
+  logLevel?: LogLevel | undefined;
+  /**
+   * Functions told of each attempt sent (`onRequest`), answer read (`onResponse`), retry
+   * (`onRetry`) and failed call (`onError`), with structured info: for metrics and tracing.
+   * A hook that throws or rejects never changes the call (it is logged at `warn`, or emitted
+   * as a process warning without a logger).
+   */
+  hooks?: Hooks | undefined;
   /**
    * Client-side rate limits: requests per second and in flight, for the client, per model and
    * per route family, the excess queued in order; a 429 with `Retry-After` pauses its model for
    * every call. Pass a `RedisRateLimiter` (`mediagw/redis`) to share the limits among replicas.
-   * See the Scaling guide. @default no limits
+   * A client made by {@link MediaGateway.withOptions} shares this client's limiter (its queues,
+   * budgets and 429 pauses: one API key, one budget) unless `limits` is given to it, which
+   * builds its own (`limits: undefined` for none). See the Scaling guide. @default no limits
    */
   limits?: RequestLimits | RateLimiter | undefined;
 }
@@ -82,6 +103,8 @@ export class MediaGateway {
   readonly webhooks: Webhooks;
   /** The Midjourney-family asynchronous route. */
   readonly midjourney: Midjourney;
+  /** The options as resolved (the key and base URL from the environment included), for {@link withOptions}. */
+  readonly #options: ClientOptions;
 
   constructor(options: ClientOptions = {}) {
     const apiKey = options.apiKey ?? process.env.MEDIAGW_API_KEY;
@@ -96,6 +119,13 @@ export class MediaGateway {
     const maxResponseBytes =
       checkCount('maxResponseBytes', options.maxResponseBytes, 1) ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.baseURL = normalizeBaseURL(baseURL);
+    const logLevel = resolveLogLevel(options.logLevel, process.env.MEDIAGW_LOG, options.logger !== undefined);
+    if (typeof logLevel === 'object') {
+      throw new InvalidOptionError(logLevel.from, logLevel.refused, `one of ${LOG_LEVELS.join(', ')}`);
+    }
+    // Built once per client; `withOptions` hands it on (see `limits`).
+    const limiter = createLimiter(options.limits);
+    this.#options = { ...options, apiKey, baseURL, limits: limiter };
     const transport = new Transport({
       apiKey,
       baseURL: this.baseURL,
@@ -104,8 +134,10 @@ export class MediaGateway {
       maxResponseBytes,
       dispatcher: options.dispatcher,
       defaultHeaders: options.defaultHeaders,
-      logger: options.logger,
-      limiter: createLimiter(options.limits),
+      logger: options.logger ?? (logLevel === 'off' ? undefined : console),
+      logLevel,
+      hooks: options.hooks,
+      limiter,
     });
     Object.defineProperty(this, '_transport', { value: transport, enumerable: false });
     this.images = new Images(transport);
@@ -115,5 +147,21 @@ export class MediaGateway {
     this.library = new Library(transport);
     this.webhooks = new Webhooks(transport);
     this.midjourney = new Midjourney(transport);
+  }
+
+  /**
+   * A client with other defaults that shares this one's connections: the same `dispatcher`
+   * (or, without one, undici's global dispatcher, as this client does). Each option given
+   * replaces this client's (`defaultHeaders` too, whole); the others, the key and base URL
+   * included, are kept. This client is not changed. Its rate limiter is shared too (one key, one
+   * budget) unless `limits` is given: then the new client has its own, or none for `undefined`.
+   *
+   * @throws as the constructor does, for an option out of its range.
+   * @example
+   * const patient = client.withOptions({ timeout: 600_000, maxRetries: 5 });
+   * const edited = await patient.images.edit(params);
+   */
+  withOptions(options: ClientOptions): MediaGateway {
+    return new MediaGateway({ ...this.#options, ...options });
   }
 }

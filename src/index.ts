@@ -14,6 +14,7 @@
  * @module mediagw
  */
 export { type ClientOptions, MediaGateway } from './client.js';
+export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { type DownloadProgress, MediaDownload, type SaveOptions } from './core/download.js';
 export {
   type AcceptedSubmission,
@@ -48,6 +49,7 @@ export {
   WaitTimeoutError,
 } from './core/errors.js';
 export { TaskEventHub, type TaskEventHubOptions, type TaskEventSource } from './core/events-hub.js';
+export { type WithExtraFields, withExtraFields } from './core/extra-fields.js';
 export {
   type FileFromURLOptions,
   type FileOptions,
@@ -69,8 +71,24 @@ export { InvalidOptionError } from './core/options.js';
 export { Page, type PageData, PagePromise } from './core/pagination.js';
 export type { TaskOutcome, WaitOptions } from './core/polling.js';
 export type { WebhookEventLike } from './core/task-events.js';
-export type { Logger, RequestOptions } from './internal/request-spec.js';
+export type { AnyTask, TaskByKind, TaskKind } from './core/task-types.js';
+export type {
+  HookErrorInfo,
+  HookRequestInfo,
+  HookResponseInfo,
+  HookRetryInfo,
+  Hooks,
+  Logger,
+  LogLevel,
+} from './internal/observe.js';
+export type { RequestOptions } from './internal/request-spec.js';
 export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
+export {
+  operationForModel,
+  REQUEST_OPERATIONS,
+  type RequestOperation,
+  validateRequest,
+} from './internal/validate-request.js';
 export type { BatchOptions, Embeddings } from './resources/embeddings.js';
 export {
   cosineSimilarity,
@@ -97,7 +115,7 @@ export type {
   SecretRotation,
   WebhookManagementResponse,
 } from './resources/webhooks/types.js';
-export type { Notifications } from './schemas/common.js';
+export type { Notifications, SubscribableEvent } from './schemas/common.js';
 export {
   ASSET_STATUSES,
   ASSET_TYPES,
@@ -114,12 +132,26 @@ export {
   type VideoModel,
   type VideoRatio,
 } from './schemas/constants.js';
-export type { EmbeddingCreateParams } from './schemas/embeddings.js';
 export type {
+  BgeM3Params,
+  EmbeddingBatchParams,
+  EmbeddingCreateParams,
+  EmbeddingInputParams,
+  TextEmbedding3SmallParams,
+} from './schemas/embeddings.js';
+export type {
+  Image2EditParams,
+  Image2GenerateParams,
+  Image25EditParams,
+  Image25GenerateParams,
   ImageEditAsyncParams,
+  ImageEditFiles,
   ImageEditParams,
   ImageGenerateAsyncParams,
   ImageGenerateParams,
+  ImageModel25,
+  ImageOutputParams,
+  ImageTaskAdditions,
 } from './schemas/images.js';
 export type {
   AssetListParams,

@@ -4,7 +4,13 @@ import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { APIConnectionError, APIUserAbortError, FileWriteError, MediaGatewayError } from './errors.js';
+import {
+  APIConnectionError,
+  APIUserAbortError,
+  abortedBy,
+  FileWriteError,
+  MediaGatewayError,
+} from './errors.js';
 import { checkCount } from './options.js';
 
 /** Progress of a download being saved. */
@@ -15,9 +21,15 @@ export interface DownloadProgress {
   total: number | undefined;
 }
 
+/** The shortest time between two `onProgress` calls of a download, in milliseconds. */
+export const PROGRESS_INTERVAL_MS = 100;
+
 /** Options of {@link MediaDownload.saveTo}. */
 export interface SaveOptions {
-  /** Called as bytes are written. */
+  /**
+   * Called as bytes are written: at most every {@link PROGRESS_INTERVAL_MS} (100 ms, so about
+   * 10 times a second however small the chunks), and once more when the last byte is written.
+   */
   onProgress?: ((progress: DownloadProgress) => void) | undefined;
   /**
    * Permission bits of the new file, less the process's umask: a whole number from 0 to 0o777,
@@ -168,10 +180,21 @@ export class MediaDownload {
     }
     let bytes = 0;
     const total = this.contentLength;
+    const onProgress = options.onProgress;
+    // A 200 MB file comes in thousands of chunks: a progress bar wants a few updates a second.
+    let reported = -1;
+    let reportedAt = Number.NEGATIVE_INFINITY;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         bytes += chunk.length;
-        options.onProgress?.({ bytes, total });
+        if (onProgress) {
+          const now = performance.now();
+          if (now - reportedAt >= PROGRESS_INTERVAL_MS) {
+            reportedAt = now;
+            reported = bytes;
+            onProgress({ bytes, total });
+          }
+        }
         done(null, chunk);
       },
     });
@@ -190,6 +213,8 @@ export class MediaDownload {
       if (total !== undefined && bytes !== total) {
         throw new APIConnectionError(`The download ended after ${bytes} of ${total} bytes`);
       }
+      // The last call always gives the final count.
+      if (onProgress && reported !== bytes) onProgress({ bytes, total });
       await rename(temporary.path, path).catch((error: unknown) => {
         throw new FileWriteError(path, `could not be replaced: ${describeFsError(error)}`, {
           unread: false,
@@ -274,7 +299,9 @@ function describeFsError(error: unknown): string {
 function transferError(error: unknown, bytes: number): unknown {
   if (error instanceof MediaGatewayError) return error;
   if ((error as { name?: string } | undefined)?.name === 'AbortError') {
-    return new APIUserAbortError('The download was aborted by the caller.', { cause: error });
+    return new APIUserAbortError(`The download was aborted after ${bytes} bytes ${abortedBy(error)}.`, {
+      cause: error,
+    });
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new APIConnectionError(`The download broke off after ${bytes} bytes: ${reason}`, { cause: error });

@@ -1,4 +1,5 @@
 import { MediaGatewayError } from './base-error.js';
+import type { SubmissionEnvelope, TaskByKind, TaskKind } from './task-types.js';
 
 export { MediaGatewayError };
 
@@ -354,12 +355,39 @@ export class APIUserAbortError extends MediaGatewayError {
   /** Always `'APIUserAbortError'`. */
   override readonly name = 'APIUserAbortError';
   /**
-   * @param message - what was aborted. @default 'The request was aborted by the caller.'
+   * @param message - what was aborted and by whom. @default 'The request was aborted by the caller's signal', with its reason
    * @param options - `cause`: the signal's reason.
    */
-  constructor(message = 'The request was aborted by the caller.', options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message?: string, options?: { cause?: unknown }) {
+    super(message ?? `The request was aborted ${abortedBy(options?.cause)}.`, options);
   }
+}
+
+/**
+ * Who aborted and why, from an abort signal's reason, for messages: `by the caller's signal:
+ * user left`, or its own `AbortSignal.timeout()` firing, or an `abort()` given no reason.
+ */
+export function abortedBy(reason: unknown): string {
+  const { name, message } = (reason && typeof reason === 'object' ? reason : {}) as {
+    name?: unknown;
+    message?: unknown;
+  };
+  if (name === 'TimeoutError') return "by the caller's signal: its AbortSignal.timeout() ran out";
+  // What `controller.abort()` gives when called without a reason.
+  if (name === 'AbortError' && message === 'This operation was aborted') {
+    return "by the caller's signal (abort() was called without a reason)";
+  }
+  if (reason === undefined) return "by the caller's signal";
+  let text: string;
+  try {
+    text =
+      typeof message === 'string'
+        ? `${typeof name === 'string' ? `${name}: ` : ''}${message}`
+        : String(reason);
+  } catch {
+    text = Object.prototype.toString.call(reason);
+  }
+  return `by the caller's signal: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
 }
 
 /**
@@ -441,15 +469,22 @@ export class AmbiguousSubmissionError extends MediaGatewayError {
  * it as last read. For a video task the gateway refunds the reservation. Submitting again makes
  * a new, separately billed task.
  *
+ * Generic over the {@link TaskKind}: `kind` says which wait threw it, and checking it narrows
+ * `task` to that kind's type (`VideoTask` for `'video'`, `ImageTask`, `ReviewTask`).
+ *
  * @example
  * try { await client.videos.createAndWait(params) }
- * catch (e) { if (e instanceof TaskFailedError) console.log(e.taskId, e.code) } // 'task_failed'
+ * catch (e) {
+ *   if (e instanceof TaskFailedError && e.kind === 'video') console.log(e.code, e.task.error?.message);
+ * }
  */
-export class TaskFailedError extends MediaGatewayError {
+export class TaskFailedError<K extends TaskKind = TaskKind> extends MediaGatewayError {
   /** Always `'TaskFailedError'`. */
   override readonly name = 'TaskFailedError';
+  /** Which kind of task failed: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
+  readonly kind: K;
   /** The task as last read. */
-  readonly task: unknown;
+  readonly task: TaskByKind[K];
   /** The public task ID. */
   readonly taskId: string;
   /** The task's error code (`task_failed`, `FormatUnsupported`, `InvalidParameter.TaskTypeMismatch`, ...). */
@@ -459,32 +494,57 @@ export class TaskFailedError extends MediaGatewayError {
    * @param task - the task as last read.
    * @param code - the task's error code.
    * @param message - the task's error message; `no detail given` when absent.
+   * @param kind - which kind of task it is.
    */
-  constructor(taskId: string, task: unknown, code: string | undefined, message: string | undefined) {
+  constructor(
+    taskId: string,
+    task: TaskByKind[K],
+    code: string | undefined,
+    message: string | undefined,
+    kind: K,
+  ) {
     super(`Task ${taskId} failed${code ? ` (${code})` : ''}: ${message ?? 'no detail given'}`);
     this.taskId = taskId;
+    this.kind = kind;
     this.task = task;
     this.code = code;
+  }
+
+  /** `instanceof` narrows to one error per kind, so that checking `kind` narrows `task`. */
+  static override [Symbol.hasInstance](
+    value: unknown,
+  ): value is { [Kind in TaskKind]: TaskFailedError<Kind> }[TaskKind] {
+    // biome-ignore lint/complexity/noThisInStatic: `super` keeps this class as `this`, so the check stays the prototype check (see MediaGatewayError).
+    return super[Symbol.hasInstance](value);
   }
 }
 
 /**
  * The wait's deadline (`timeout`, 10 minutes by default) passed before the task ended. Nothing
  * was resubmitted: keep `taskId` and query it again later; the task may still succeed and bill.
+ * Generic over the {@link TaskKind} like {@link TaskFailedError}: checking `kind` narrows `lastTask`.
+ *
+ * @example
+ * catch (e) {
+ *   if (e instanceof WaitTimeoutError && e.kind === 'video') console.log(e.taskId, e.lastTask?.progress);
+ * }
  */
-export class WaitTimeoutError extends MediaGatewayError {
+export class WaitTimeoutError<K extends TaskKind = TaskKind> extends MediaGatewayError {
   /** Always `'WaitTimeoutError'`. */
   override readonly name = 'WaitTimeoutError';
+  /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `lastTask`. */
+  readonly kind: K;
   /** The public task ID, to query again later. */
   readonly taskId: string;
   /** The task as last read, if any poll answered. */
-  readonly lastTask: unknown;
+  readonly lastTask: TaskByKind[K] | undefined;
   /**
    * @param taskId - the public task ID.
    * @param timeoutMs - the deadline that passed, for the message.
    * @param lastTask - the task as last read, if any poll answered.
+   * @param kind - which kind of task was waited for.
    */
-  constructor(taskId: string, timeoutMs: number, lastTask: unknown) {
+  constructor(taskId: string, timeoutMs: number, lastTask: TaskByKind[K] | undefined, kind: K) {
     // Whole seconds read best, but a deadline of 1500 ms must not be reported as "2 s".
     const after = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
     super(
@@ -492,18 +552,27 @@ export class WaitTimeoutError extends MediaGatewayError {
         'keep the task ID and query it again later.',
     );
     this.taskId = taskId;
+    this.kind = kind;
     this.lastTask = lastTask;
+  }
+
+  /** `instanceof` narrows to one error per kind, so that checking `kind` narrows `lastTask`. */
+  static override [Symbol.hasInstance](
+    value: unknown,
+  ): value is { [Kind in TaskKind]: WaitTimeoutError<Kind> }[TaskKind] {
+    // biome-ignore lint/complexity/noThisInStatic: `super` keeps this class as `this`, so the check stays the prototype check (see MediaGatewayError).
+    return super[Symbol.hasInstance](value);
   }
 }
 
-/** What {@link SubmittedCallbackError} keeps of the accepted submission. */
+/** What {@link SubmittedCallbackError} keeps of the accepted submission (a `TaskSubmission`). */
 export interface AcceptedSubmission {
   /** The public task ID. */
   task_id: string;
   /** Normally `submitted`. */
   status: string;
   /** The submission envelope as received. */
-  raw: unknown;
+  raw: SubmissionEnvelope;
 }
 
 /**
@@ -543,28 +612,41 @@ export class SubmittedCallbackError extends MediaGatewayError {
 /**
  * `onProgress` of a wait threw or rejected. The wait stopped polling; the task was not
  * resubmitted and may still be running. `task` is the task the callback was given and `cause`
- * what it threw: wait for the task again with `waitForTask(taskId)`.
+ * what it threw: wait for the task again with `waitForTask(taskId)`. Generic over the
+ * {@link TaskKind} like {@link TaskFailedError}: checking `kind` narrows `task`.
  */
-export class ProgressCallbackError extends MediaGatewayError {
+export class ProgressCallbackError<K extends TaskKind = TaskKind> extends MediaGatewayError {
   /** Always `'ProgressCallbackError'`. */
   override readonly name = 'ProgressCallbackError';
+  /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
+  readonly kind: K;
   /** The public task ID, to wait for again. */
   readonly taskId: string;
   /** The task `onProgress` was given. */
-  readonly task: unknown;
+  readonly task: TaskByKind[K];
   /**
    * @param taskId - the public task ID.
    * @param task - the task `onProgress` was given.
    * @param cause - what `onProgress` threw or rejected with.
+   * @param kind - which kind of task was waited for.
    */
-  constructor(taskId: string, task: unknown, cause: unknown) {
+  constructor(taskId: string, task: TaskByKind[K], cause: unknown, kind: K) {
     super(
       `onProgress failed for task ${taskId} (${describeCause(cause)}). The wait stopped; the task was not ` +
         'resubmitted and may still be running: wait for it again with waitForTask and the same task ID.',
       { cause },
     );
     this.taskId = taskId;
+    this.kind = kind;
     this.task = task;
+  }
+
+  /** `instanceof` narrows to one error per kind, so that checking `kind` narrows `task`. */
+  static override [Symbol.hasInstance](
+    value: unknown,
+  ): value is { [Kind in TaskKind]: ProgressCallbackError<Kind> }[TaskKind] {
+    // biome-ignore lint/complexity/noThisInStatic: `super` keeps this class as `this`, so the check stays the prototype check (see MediaGatewayError).
+    return super[Symbol.hasInstance](value);
   }
 }
 

@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { rememberFileOnDisk, whyUnreadable } from './disk-file.js';
-import { APIUserAbortError, FileInputError } from './errors.js';
+import { APIUserAbortError, abortedBy, FileInputError } from './errors.js';
 import { defaultName, defaultNameForType, OCTET_STREAM, sniffType } from './file-type.js';
 import {
   type ByteReader,
@@ -226,9 +226,12 @@ export async function fileFromURL(url: string | URL, options: FileFromURLOptions
   }
   const failed = (error: unknown) => {
     if (options.signal?.aborted) {
-      return new APIUserAbortError(`fileFromURL: the download of ${shown} was aborted by the caller.`, {
-        cause: options.signal.reason,
-      });
+      return new APIUserAbortError(
+        `fileFromURL: the download of ${shown} was aborted ${abortedBy(options.signal.reason)}.`,
+        {
+          cause: options.signal.reason,
+        },
+      );
     }
     if (error instanceof FileInputError) return error;
     return refuse(

@@ -1,4 +1,8 @@
+import type { WithResponse } from './api-promise.js';
 import { checkCount } from './options.js';
+
+/** The answer each page came from, for {@link PagePromise.withResponse}. */
+const answers = new WeakMap<object, Omit<WithResponse<unknown>, 'data'>>();
 
 /** One page of a list, as the gateway returns it: `{code:200, data:{items, total, page, limit}}`. */
 export interface PageData<T> {
@@ -36,7 +40,9 @@ export class Page<T> implements AsyncIterable<T> {
   constructor(
     data: PageData<T>,
     private readonly fetchPage: (page: number) => Promise<Page<T>>,
+    answer?: Omit<WithResponse<unknown>, 'data'>,
   ) {
+    if (answer) answers.set(this, answer);
     this.items = Array.isArray(data.items) ? data.items : [];
     this.total = Number(data.total) || 0;
     this.page = Number(data.page) || 1;
@@ -137,6 +143,26 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
   ): Promise<A | B> {
     this.#begin();
     return super.then(onFulfilled, onRejected);
+  }
+
+  /**
+   * The first page with the answer it came from: `{ data, response, requestId }`, as
+   * `withResponse()` of any other call gives (`response.status`, `response.headers`).
+   *
+   * @throws the list request's errors, as a rejection.
+   * @example const { data: page, response } = await client.library.groups.list().withResponse();
+   */
+  withResponse(): Promise<WithResponse<Page<T>>> {
+    return this.then((page) => {
+      const answer = answers.get(page);
+      if (!answer) throw new TypeError('This page was not read from an answer.');
+      return { data: page, ...answer };
+    });
+  }
+
+  /** The first page's answer as a `Response`, as `asResponse()` of any other call gives it. */
+  asResponse(): Promise<Response> {
+    return this.withResponse().then((answer) => answer.response);
   }
 
   /**

@@ -1,8 +1,15 @@
-import { APIUserAbortError, ProgressCallbackError, TaskFailedError, WaitTimeoutError } from './errors.js';
+import {
+  APIUserAbortError,
+  abortedBy,
+  ProgressCallbackError,
+  TaskFailedError,
+  WaitTimeoutError,
+} from './errors.js';
 import type { TaskEventSource } from './events-hub.js';
 import { checkDuration, checkInterval } from './options.js';
 import { sleep } from './sleep.js';
 import type { WebhookEventLike } from './task-events.js';
+import type { AnyTask, TaskKind } from './task-types.js';
 
 /** Options of every `waitForTask`. */
 export interface WaitOptions<T = unknown> {
@@ -49,6 +56,8 @@ export type TaskOutcome = 'pending' | 'succeeded' | 'failed';
 export interface PollSpec<T> {
   /** The task to poll. */
   taskId: string;
+  /** Which kind of task `T` is: the errors of the wait carry it, so that checking it narrows their task. */
+  kind: TaskKind;
   /** Reads the task once. */
   fetch: (signal: AbortSignal) => Promise<T>;
   /** Where a task read stands. */
@@ -106,7 +115,9 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
   checkWaitOptions(options);
   const caller = options.signal;
   const callerAbort = () =>
-    new APIUserAbortError('The wait was aborted by the caller.', { cause: caller?.reason });
+    new APIUserAbortError(`The wait for task ${spec.taskId} was aborted ${abortedBy(caller?.reason)}.`, {
+      cause: caller?.reason,
+    });
   if (caller?.aborted) throw callerAbort();
   const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT;
   const deadline = Date.now() + timeout;
@@ -118,7 +129,10 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
   // The deadline is a timer, not a check between polls: aborting the wait's signal ends the
   // poll in flight and its retry sleeps, which rethrow the reason.
   const timer = setTimeout(
-    () => controller.abort(new WaitTimeoutError(spec.taskId, timeout, lastTask)),
+    () =>
+      controller.abort(
+        new WaitTimeoutError(spec.taskId, timeout, lastTask as AnyTask | undefined, spec.kind),
+      ),
     timeout,
   );
   const events = options.events;
@@ -137,24 +151,26 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
     for (;;) {
       if (pollNow) {
         // No poll starts at the deadline: the last one was moved before it.
-        if (Date.now() >= deadline) throw new WaitTimeoutError(spec.taskId, timeout, lastTask);
+        if (Date.now() >= deadline)
+          throw new WaitTimeoutError(spec.taskId, timeout, lastTask as AnyTask | undefined, spec.kind);
         const started = Date.now();
         const task = await spec.fetch(signal);
         pollMs = Date.now() - started;
         lastTask = task;
-        if (options.onProgress) await report(options.onProgress, spec.taskId, task);
+        if (options.onProgress) await report(options.onProgress, spec, task);
         const outcome = spec.outcome(task);
         if (outcome === 'succeeded' || (outcome === 'failed' && spec.resolveOnFailure)) return task;
         if (outcome === 'failed') {
           const { code, message } = spec.failure(task);
-          throw new TaskFailedError(spec.taskId, task, code, message);
+          throw new TaskFailedError(spec.taskId, task as AnyTask, code, message, spec.kind);
         }
       }
       pollNow = true;
       // The deadline or the caller's abort may have come while onProgress ran: its reason wins.
       if (signal.aborted) throw signal.reason;
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new WaitTimeoutError(spec.taskId, timeout, lastTask);
+      if (remaining <= 0)
+        throw new WaitTimeoutError(spec.taskId, timeout, lastTask as AnyTask | undefined, spec.kind);
       const reserve = Math.max(LAST_POLL_RESERVE, 2 * pollMs);
       const interval =
         chosen ?? (typeof defaultInterval === 'function' ? defaultInterval(lastTask) : defaultInterval);
@@ -194,11 +210,11 @@ function ownError(error: unknown): boolean {
 }
 
 /** Runs `onProgress` and waits for it; what it throws becomes a ProgressCallbackError. */
-async function report<T>(onProgress: (task: T) => unknown, taskId: string, task: T): Promise<void> {
+async function report<T>(onProgress: (task: T) => unknown, spec: PollSpec<T>, task: T): Promise<void> {
   try {
     await onProgress(task);
   } catch (cause) {
-    throw new ProgressCallbackError(taskId, task, cause);
+    throw new ProgressCallbackError(spec.taskId, task as AnyTask, cause, spec.kind);
   }
 }
 

@@ -1,4 +1,9 @@
-import { APIConnectionTimeoutError, APIUserAbortError, type MediaGatewayError } from '../core/errors.js';
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  abortedBy,
+  type MediaGatewayError,
+} from '../core/errors.js';
 import { type AbortSubscriber, subscribe, unsubscribe } from '../core/signal-fanout.js';
 
 type Listener = () => void;
@@ -54,9 +59,11 @@ export class Deadline implements AbortSubscriber {
     return this;
   }
 
-  /** The caller's signal aborted: its reason becomes the `cause`. */
+  /** The caller's signal aborted: its reason becomes the `cause`, and the message says it. */
   onSignalAbort(reason: unknown): void {
-    this.abort(new APIUserAbortError(undefined, { cause: reason }));
+    this.abort(
+      new APIUserAbortError(`${this.operation} was aborted ${abortedBy(reason)}.`, { cause: reason }),
+    );
   }
 
   /** Ends the attempt with `reason`: undici rejects the request, or destroys the body being read. */

@@ -3,7 +3,7 @@
  * permit taken before each attempt, and a 429's `Retry-After` passed on to the limiter so that
  * every call of the model waits, not only the one that got it.
  */
-import { APIError, APIUserAbortError, parseRetryAfter } from '../core/errors.js';
+import { APIError, APIUserAbortError, abortedBy, parseRetryAfter } from '../core/errors.js';
 import {
   checkLimits,
   isRateLimiter,
@@ -40,11 +40,13 @@ export function modelOf(spec: RequestSpec): string | undefined {
 /**
  * Wraps one attempt: waits for a permit, sends, releases the permit when the attempt settles.
  * An error while waiting (a queue timeout, an abort) is thrown as it is: nothing was sent.
+ * `operation` names the call in the abort's message (`POST /v1/...`).
  */
 export function limitedAttempt<A extends unknown[], T>(
   limiter: RateLimiter,
   spec: RequestSpec,
   attempt: (...args: A) => Promise<T>,
+  operation = 'The request',
 ): (...args: A) => Promise<T> {
   const request: LimitedRequest = {
     model: modelOf(spec),
@@ -55,8 +57,10 @@ export function limitedAttempt<A extends unknown[], T>(
     const signal = request.signal;
     const permit = await limiter.acquire(request).catch((error: unknown) => {
       // A limiter rejects with the signal's reason; the caller gets the SDK's abort error.
-      if (signal?.aborted && error === signal.reason)
-        throw new APIUserAbortError(undefined, { cause: error });
+      if (signal?.aborted && error === signal.reason) {
+        const message = `${operation} was not sent: it was aborted while it waited for its turn under the client's rate limits, ${abortedBy(error)}.`;
+        throw new APIUserAbortError(message, { cause: error });
+      }
       throw error;
     });
     try {

@@ -4,7 +4,12 @@
  * retry loop and the redirect rules can name them without importing the machinery.
  */
 import type { Dispatcher } from 'undici';
+import type { ParsedAnswer } from '../core/api-promise.js';
 import type { RateLimiter } from '../core/limits.js';
+import type { CallTrace, Hooks, Logger, LogLevel } from './observe.js';
+
+export type { Logger } from './observe.js';
+
 import type { RetryClass } from './retry-policy.js';
 import type { StreamOptions } from './upload-file.js';
 import type { QueryValue } from './url.js';
@@ -31,18 +36,6 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Extra headers for this call; `null` removes a default header. */
   headers?: Record<string, string | null | undefined> | undefined;
-}
-
-/** Where the SDK writes what it does. Every method is optional; the API key is never passed to it. */
-export interface Logger {
-  /** Each request sent (`→ POST /v1/...`) and each answer's status, with its request ID. */
-  debug?(message: string, data?: Record<string, unknown>): void;
-  /** Accepted for symmetry; the SDK writes nothing at this level today. */
-  info?(message: string, data?: Record<string, unknown>): void;
-  /** Each retry: what failed and the delay before the next attempt. */
-  warn?(message: string, data?: Record<string, unknown>): void;
-  /** Accepted for symmetry; the SDK writes nothing at this level today (errors are thrown). */
-  error?(message: string, data?: Record<string, unknown>): void;
 }
 
 /** A streamed request body with its headers (multipart). Built anew for every attempt. */
@@ -79,6 +72,8 @@ export interface RequestSpec {
   timeout: number;
   /** The caller's per-call options. */
   options?: RequestOptions | undefined;
+  /** The call as observed by hooks and logs; set by the transport, only when it observes. */
+  trace?: CallTrace | undefined;
 }
 
 /** An answer whose headers arrived, its body not yet read. */
@@ -113,6 +108,10 @@ export interface TransportConfig {
   defaultHeaders?: Record<string, string> | undefined;
   /** Where requests and retries are logged. */
   logger?: Logger | undefined;
+  /** How much is logged. @default 'off' */
+  logLevel?: LogLevel | undefined;
+  /** Functions told of requests, answers, retries and failures. */
+  hooks?: Hooks | undefined;
   /** Decides when each attempt may be sent; none when the client has no `limits`. */
   limiter?: RateLimiter | undefined;
 }
@@ -120,10 +119,5 @@ export interface TransportConfig {
 /** The default of the client's `maxResponseBytes`: 32 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-/** A JSON answer: the parsed object, and the answer's `X-Service-Request-Id` beside it. */
-export interface JSONAnswer<T> {
-  /** The parsed JSON object. */
-  body: T;
-  /** `X-Service-Request-Id`, when present. */
-  requestId: string | undefined;
-}
+/** A JSON answer: the parsed object, with the status, headers, request ID and text beside it. */
+export type JSONAnswer<T> = ParsedAnswer<T>;

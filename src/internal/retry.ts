@@ -1,4 +1,4 @@
-import { APIUserAbortError } from '../core/errors.js';
+import { APIUserAbortError, abortedBy } from '../core/errors.js';
 import { sleep } from '../core/sleep.js';
 import { isRetryable, type RetryClass, retryDelay } from './retry-policy.js';
 
@@ -10,6 +10,8 @@ export interface RetryLoop<T> {
   retryClass: RetryClass;
   /** Retries allowed; below 1, the first failure is thrown as it is. */
   maxRetries: number;
+  /** `METHOD /v1/path`, for the message of an abort during a wait. */
+  operation?: string | undefined;
   /** The caller's signal: aborts a wait between attempts. */
   signal?: AbortSignal | undefined;
   /** Told of each retry before its wait: the failure, the retry's number (1-based) and the delay. */
@@ -33,9 +35,10 @@ export async function retryAfterFailure<T>(first: unknown, loop: RetryLoop<T>): 
     const delay = retryDelay(attemptNumber, error);
     loop.onRetry?.(error, attemptNumber, delay);
     await sleep(delay, loop.signal).catch((reason: unknown) => {
-      throw new APIUserAbortError('The request was aborted by the caller during a retry wait.', {
-        cause: reason,
-      });
+      throw new APIUserAbortError(
+        `${loop.operation ?? 'The request'} was aborted ${abortedBy(reason)}, during the ${delay} ms retry wait before retry ${attemptNumber}.`,
+        { cause: reason },
+      );
     });
     return true;
   };

@@ -1,10 +1,12 @@
 import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { APIPromise } from '../core/api-promise.js';
 import {
   APIConnectionError,
   type APIError,
   APIUserAbortError,
+  abortedBy,
   InvalidResponseError,
   ResponseTooLargeError,
 } from '../core/errors.js';
@@ -13,6 +15,7 @@ import { VERSION } from '../version.js';
 import { Deadline } from './deadline.js';
 import { apiError, connectionError } from './error-mapping.js';
 import { limitedAttempt } from './limiter.js';
+import { Observer } from './observe.js';
 import { readCapped } from './read-capped.js';
 import { createRedactor } from './redact.js';
 import { crossOriginHeaders, MAX_REDIRECTS, redirectTarget } from './redirects.js';
@@ -42,7 +45,11 @@ function withRequestId<T>({ body, requestId }: JSONAnswer<T>): T {
   return body;
 }
 
+/** A request, or a function that builds one (and may refuse it by throwing). */
+type SpecOrBuilder = RequestSpec | (() => RequestSpec | Promise<RequestSpec>);
+
 const ignore = () => undefined;
+const RESOLVED = Promise.resolve();
 
 /**
  * The one HTTP path of the SDK, on undici: auth, JSON, timeouts, error mapping and redaction.
@@ -70,6 +77,8 @@ export class Transport {
   private readonly maxResponseBytes: number;
   /** `defaultHeaders` with lower-cased names, as undici sends them and as redirects filter them. */
   private readonly defaultHeaders: Record<string, string> | undefined;
+  /** The logger and hooks; `undefined` when nothing is logged and no hook is set, so calls build nothing for them. */
+  private readonly observer: Observer | undefined;
 
   constructor({ apiKey, ...config }: TransportConfig) {
     this.config = config;
@@ -80,6 +89,12 @@ export class Transport {
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.redact = createRedactor(apiKey);
     this.maxResponseBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.observer = Observer.create(
+      config.hooks,
+      config.logger,
+      config.logLevel ?? (config.logger ? 'debug' : 'off'),
+      this.redact,
+    );
     if (config.defaultHeaders) {
       this.defaultHeaders = {};
       for (const [key, value] of Object.entries(config.defaultHeaders))
@@ -87,35 +102,57 @@ export class Transport {
     }
   }
 
-  /** The logger, with every message and field scrubbed of the key. */
+  /** The logger, at the client's level, with every message and field scrubbed of the key. */
   log(level: keyof Logger, message: string, data?: Record<string, unknown>): void {
-    const fn = this.config.logger?.[level];
-    if (fn) fn.call(this.config.logger, this.redact(message), data && this.redact({ ...data }));
+    this.observer?.log(level, message, data);
   }
 
-  /** Sends a request and parses its JSON answer; the request ID is kept on the result. */
-  json<T>(spec: RequestSpec): Promise<T> {
-    return this.answer<T>(spec).then(withRequestId);
+  /**
+   * Sends a request and parses its JSON answer; the request ID is kept on the result, and the
+   * answer itself is there through `withResponse()` and `asResponse()`. A function in place of
+   * the spec is called first, once, so that a request refused while being built (validation,
+   * reading files) rejects the call rather than throwing.
+   */
+  json<T>(spec: SpecOrBuilder): APIPromise<T> {
+    return new APIPromise(this.answer<unknown>(spec), withRequestId as (answer: JSONAnswer<unknown>) => T);
   }
 
   /**
    * Sends a request and parses its JSON answer, giving the request ID beside the object: for a
    * resource that builds its own result (defining a property on a freshly parsed object costs
-   * more than building a small one).
+   * more than building a small one). Takes a spec or a function that builds one, as {@link json}.
    */
-  answer<T>(spec: RequestSpec): Promise<JSONAnswer<T>> {
+  answer<T>(spec: SpecOrBuilder): Promise<JSONAnswer<T>> {
+    if (typeof spec === 'function') return RESOLVED.then(spec).then(this.answerOf) as Promise<JSONAnswer<T>>;
     return this.withRetries(spec, this.attemptJSON as Attempt<JSONAnswer<T>>);
   }
+
+  // Held once per transport, for specs built by a function.
+  private readonly answerOf = (spec: RequestSpec) => this.answer<unknown>(spec);
 
   // An arrow function held once per transport: the attempt needs no closure per request.
   // The deadline bounds the whole attempt: connect, send, headers and the body's last byte.
   private readonly attemptJSON = async (spec: RequestSpec, timeout: number): Promise<JSONAnswer<unknown>> => {
     const deadline = new Deadline(this.describe(spec), timeout, spec.options?.signal);
+    const trace = spec.trace;
+    if (trace) this.observer?.request(trace);
     try {
       const response = await this.send(spec, undefined, deadline, timeout);
       const text = await this.readText(spec, response, deadline);
-      if (response.status < 200 || response.status >= 300) throw this.apiError(spec, response, text);
-      return { body: this.parseJSON(spec, response, text), requestId: response.requestId };
+      if (response.status < 200 || response.status >= 300) {
+        if (trace)
+          this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
+        throw this.apiError(spec, response, text);
+      }
+      const body = this.parseJSON(spec, response, text);
+      if (trace) this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
+      return {
+        body,
+        requestId: response.requestId,
+        status: response.status,
+        headers: response.headers,
+        text,
+      };
     } catch (error) {
       throw forBillable(spec.retry, this.describe(spec), error);
     } finally {
@@ -134,8 +171,10 @@ export class Transport {
   async stream(
     spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },
   ): Promise<RawResponse> {
-    return this.withRetries(spec, async (_spec, timeout) => {
+    return this.withRetries(spec, async (observed, timeout) => {
       const deadline = new Deadline(this.describe(spec), timeout, spec.options?.signal);
+      const trace = observed.trace;
+      if (trace) this.observer?.request(trace);
       try {
         let url = new URL(spec.url ?? this.origin + buildPath(this.basePath, spec.path, spec.query));
         const firstOrigin = url.origin;
@@ -143,7 +182,7 @@ export class Transport {
         for (let hop = 0; ; hop++) {
           const sameOrigin = url.origin === firstOrigin;
           const response = await this.send(
-            spec,
+            observed,
             url.href,
             deadline,
             timeout,
@@ -160,7 +199,19 @@ export class Transport {
             continue;
           }
           if (response.status < 200 || response.status >= 300) {
-            throw this.apiError(spec, response, await this.readText(spec, response, deadline));
+            const text = await this.readText(spec, response, deadline);
+            if (trace)
+              this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
+            throw this.apiError(spec, response, text);
+          }
+          if (trace) {
+            const length = Number(response.headers['content-length']);
+            this.observer?.response(
+              trace,
+              response.status,
+              response.requestId,
+              length >= 0 ? length : undefined,
+            );
           }
           return response;
         }
@@ -222,8 +273,13 @@ export class Transport {
       body = JSON.stringify(spec.body);
       extra = { 'content-type': 'application/json' };
     }
-    const logging = this.config.logger !== undefined;
-    if (logging) this.log('debug', `→ ${spec.method} ${target}`);
+    const debug = this.observer?.logs.debug === true;
+    if (debug)
+      this.log('debug', `→ ${spec.method} ${target}`, {
+        method: spec.method,
+        path: target,
+        attempt: spec.trace?.attempt,
+      });
     try {
       let origin = this.origin;
       let targetPath = path;
@@ -252,7 +308,18 @@ export class Transport {
       const response = await undici.Dispatcher.prototype.request.call(dispatcher, options);
       const headers = flattenHeaders(response.headers);
       const requestId = headers['x-service-request-id'];
-      if (logging) this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, { requestId });
+      if (debug) {
+        const length = Number(headers['content-length']);
+        this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, {
+          method: spec.method,
+          path: target,
+          status: response.statusCode,
+          attempt: spec.trace?.attempt,
+          durationMs: spec.trace && Math.round(performance.now() - spec.trace.attemptStart),
+          requestId,
+          bytes: length >= 0 ? length : undefined,
+        });
+      }
       return { status: response.statusCode, headers, requestId, body: response.body, url: target };
     } catch (error) {
       throw this.connectionError(spec, error, deadline);
@@ -347,18 +414,26 @@ export class Transport {
         return Promise.reject(error);
       }
       const signal = options.signal;
-      if (signal?.aborted)
-        return Promise.reject(this.redact(new APIUserAbortError(undefined, { cause: signal.reason })));
+      if (signal?.aborted) {
+        const message = `${this.describe(spec)} was not sent: it was aborted before it started, ${abortedBy(signal.reason)}.`;
+        return Promise.reject(this.redact(new APIUserAbortError(message, { cause: signal.reason })));
+      }
       timeout = options.timeout ?? timeout;
     }
     // Rate limits: each attempt waits for a permit first (internal/limiter.ts); none when unset.
-    if (this.config.limiter) attempt = limitedAttempt(this.config.limiter, spec, attempt);
+    if (this.config.limiter)
+      attempt = limitedAttempt(this.config.limiter, spec, attempt, this.describe(spec));
     // Every attempt runs under its own Deadline (a timer, and the caller's signal through one
     // shared listener), which is also the signal undici watches: no AbortController per request.
     // The first attempt runs on its own, with nothing built for a retry: most calls succeed at
     // once. Only a failure worth retrying enters the loop.
     // Not `async`, like the methods that return this promise: each async layer costs a request
     // a promise and a turn.
+    const observer = this.observer;
+    if (observer) {
+      const url = (spec as { url?: string | undefined }).url;
+      spec = { ...spec, trace: observer.start(spec.method, url ?? `/v1${spec.path}`) };
+    }
     return attempt(spec, timeout).catch((error: unknown) => this.retry(spec, attempt, timeout, error));
   }
 
@@ -369,7 +444,7 @@ export class Transport {
     timeout: number,
     first: unknown,
   ): Promise<T> {
-    const what = this.describe(spec);
+    const trace = spec.trace;
     try {
       return await retryAfterFailure(first, {
         // Each retry gets the call's full timeout again: `timeout` is per attempt.
@@ -377,11 +452,13 @@ export class Transport {
         retryClass: spec.retry,
         maxRetries: spec.options?.maxRetries ?? this.config.maxRetries,
         signal: spec.options?.signal,
-        onRetry: (error, retry, delay) =>
-          this.log('warn', `${what} failed (${error.message}); retry ${retry} in ${delay} ms`),
+        operation: this.describe(spec),
+        onRetry: trace && ((error, _retry, delay) => this.observer?.retry(trace, error, delay)),
       });
     } catch (error) {
-      throw this.redact(error);
+      const redacted = this.redact(error);
+      if (trace) this.observer?.failure(trace, redacted);
+      throw redacted;
     }
   }
 }

@@ -1,8 +1,9 @@
+import { APIPromise } from '../core/api-promise.js';
 import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { parseEmbeddingCreateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
-import type { EmbeddingCreateParams } from '../schemas/embeddings.js';
+import type { EmbeddingBatchParams, EmbeddingCreateParams } from '../schemas/embeddings.js';
 import { plainEmbeddingRequest } from './embeddings-request.js';
 import {
   type Embedding,
@@ -41,17 +42,18 @@ export class Embeddings extends APIResource {
    * @example
    * const { data } = await client.embeddings.create({ model: 'bge-m3', input: ['first text', 'second text'] });
    */
-  async create(params: EmbeddingCreateParams, options?: RequestOptions): Promise<EmbeddingsResponse> {
-    const body = plainEmbeddingRequest(params) ?? parseEmbeddingCreateParams(params);
-    const { body: answer, requestId } = await this.transport.answer<unknown>({
+  create(params: EmbeddingCreateParams, options?: RequestOptions): APIPromise<EmbeddingsResponse> {
+    const answer = this.transport.answer<unknown>(() => ({
       method: 'POST',
       path: '/embeddings',
-      body,
+      body: plainEmbeddingRequest(params) ?? parseEmbeddingCreateParams(params),
       retry: 'safe',
       timeout: TIMEOUTS.default,
       options,
-    });
-    return toEmbeddingsResponse(answer, params.model, requestId);
+    }));
+    return new APIPromise(answer, ({ body, requestId }) =>
+      toEmbeddingsResponse(body, params.model, requestId),
+    );
   }
 
   /**
@@ -68,7 +70,7 @@ export class Embeddings extends APIResource {
    */
   async createBatched(
     texts: readonly string[],
-    params: Omit<EmbeddingCreateParams, 'input'>,
+    params: EmbeddingBatchParams,
     options: BatchOptions = {},
   ): Promise<EmbeddingsResponse> {
     const { batchSize = 16, concurrency = 4, ...request } = options;

@@ -1,7 +1,7 @@
 import type { TaskOutcome } from '../core/polling.js';
+import type { ImageTask, ImageTaskData, ImageTaskState } from '../core/task-types.js';
 
-/** An image task's status, normalised from the spec's status table. */
-export type ImageTaskState = 'pending' | 'running' | 'succeeded' | 'failed';
+export type { ImageTask, ImageTaskData, ImageTaskState } from '../core/task-types.js';
 
 // spec: States and transitions — Image task statuses.
 const STATES: ReadonlyMap<string, ImageTaskState> = new Map([
@@ -16,67 +16,6 @@ const STATES: ReadonlyMap<string, ImageTaskState> = new Map([
   ['error', 'failed'],
   ['cancelled', 'failed'],
 ]);
-
-/**
- * The image task as the gateway sends it from `GET /v1/tasks/{id}?model=` (`data` of the answer).
- *
- * @inline
- */
-export interface ImageTaskData {
-  /** The wire status; see {@link ImageTaskState} for how it maps. */
-  status: string;
-  /** `result.images`: tracked tasks list `{ url }` objects, legacy upstreams a URL array. */
-  result?: {
-    /** Every generated image: `{ url }` objects, or bare URL strings from legacy upstreams. */
-    images?:
-      | Array<
-          | {
-              /** The image's URL. */
-              url: string;
-              [key: string]: unknown;
-            }
-          | string
-        >
-      | undefined;
-    [key: string]: unknown;
-  };
-  /** The failure reason, as the upstream gave it. */
-  error?: unknown;
-  /** Any other field, kept as sent. */
-  [key: string]: unknown;
-}
-
-/** An image task, with its status normalised as `state` and every image as a `{ url }` entry. */
-export interface ImageTask {
-  /** The task ID queried. */
-  task_id: string;
-  /** The wire object (`code`, `data`, ...). */
-  raw: {
-    /** The task's `data` object. */
-    data?: ImageTaskData;
-    [key: string]: unknown;
-  };
-  /** The wire status (`pending`, `processing`, `succeeded`, `error`, ...). */
-  status: string;
-  /** `pending`, `running`, `succeeded` or `failed`. An unknown status counts as `running`. */
-  state: ImageTaskState;
-  /** Every generated image, whether the upstream listed objects or bare URLs. */
-  images: Array<{
-    /** The image's URL; download it with `images.download`. */
-    url: string;
-  }>;
-  /** The failure reason, when the task failed and the gateway said. */
-  error:
-    | {
-        /** The upstream's error code, when it gave one. */
-        code?: string | undefined;
-        /** The upstream's message, when it gave one. */
-        message?: string | undefined;
-      }
-    | undefined;
-  /** `X-Service-Request-Id` of the answer (not enumerable). */
-  _requestId?: string | undefined;
-}
 
 /** Maps a wire status to its normalised state. */
 export function imageTaskState(status: unknown): ImageTaskState {

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { APIPromise } from '../core/api-promise.js';
 import { MediaDownload } from '../core/download.js';
 import { MediaGatewayError, RequestValidationError } from '../core/errors.js';
 import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
@@ -30,8 +31,6 @@ export interface ImageData {
   url?: string | undefined;
   /** Base64 of the image bytes, present instead of `url` on some routes or output formats. */
   b64_json?: string | undefined;
-  /** Any other field the route returns, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** The synchronous image response. A 200 alone does not prove reference details were kept. */
@@ -42,8 +41,6 @@ export interface ImagesResponse {
   data: ImageData[];
   /** `X-Service-Request-Id` of the answer (not enumerable): quote it to support. */
   _requestId?: string | undefined;
-  /** Any other field the route returns, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** Options of {@link Images.waitForTask}: the model used at submission is required. */
@@ -51,6 +48,11 @@ export type ImageWaitOptions = WaitOptions<ImageTask> & {
   /** The model ID used at submission; sent as the task query's `model` parameter. */
   model: string;
 };
+
+const toGenerateSubmission = (envelope: SubmissionEnvelope) =>
+  toTaskSubmission(envelope, 'POST /v1/images/generations/async');
+const toEditSubmission = (envelope: SubmissionEnvelope) =>
+  toTaskSubmission(envelope, 'POST /v1/images/edits/async');
 
 /** spec: States — image tasks are polled every 3-5 s. */
 const IMAGE_INTERVAL: readonly [number, number] = [3_000, 5_000];
@@ -71,15 +73,17 @@ export class Images extends APIResource {
    * @example
    * const { data } = await client.images.generate({ model: 'imgmodel-2', prompt: 'a paper crane', size: '1024x1024' });
    */
-  async generate(params: ImageGenerateParams, options?: RequestOptions): Promise<ImagesResponse> {
-    const body = parseImageGenerateParams(params);
-    return this.transport.json<ImagesResponse>({
-      method: 'POST',
-      path: '/images/generations',
-      body,
-      retry: 'billable',
-      timeout: imageTimeout(body, 'generate'),
-      options,
+  generate(params: ImageGenerateParams, options?: RequestOptions): APIPromise<ImagesResponse> {
+    return this.transport.json<ImagesResponse>(() => {
+      const body = parseImageGenerateParams(params);
+      return {
+        method: 'POST',
+        path: '/images/generations',
+        body,
+        retry: 'billable',
+        timeout: imageTimeout(body, 'generate'),
+        options,
+      };
     });
   }
 
@@ -96,17 +100,20 @@ export class Images extends APIResource {
    * const { task_id } = await client.images.generateAsync({ model: 'imgmodel-2', prompt: 'a fox in snow' });
    * const task = await client.images.waitForTask(task_id, { model: 'imgmodel-2' });
    */
-  async generateAsync(params: ImageGenerateAsyncParams, options?: RequestOptions): Promise<TaskSubmission> {
-    const body = parseImageGenerateAsyncParams(params);
-    const envelope = await this.transport.json<SubmissionEnvelope>({
-      method: 'POST',
-      path: '/images/generations/async',
-      body,
-      retry: 'billable',
-      timeout: Math.max(TIMEOUTS.submission, imageTimeout(body, 'generate')),
-      options,
-    });
-    return toTaskSubmission(envelope, 'POST /v1/images/generations/async');
+  generateAsync(params: ImageGenerateAsyncParams, options?: RequestOptions): APIPromise<TaskSubmission> {
+    return this.transport
+      .json<SubmissionEnvelope>(() => {
+        const body = parseImageGenerateAsyncParams(params);
+        return {
+          method: 'POST',
+          path: '/images/generations/async',
+          body,
+          retry: 'billable',
+          timeout: Math.max(TIMEOUTS.submission, imageTimeout(body, 'generate')),
+          options,
+        };
+      })
+      ._thenUnwrap(toGenerateSubmission);
   }
 
   /**
@@ -120,17 +127,19 @@ export class Images extends APIResource {
    * @example
    * const edited = await client.images.edit({ model: 'imgmodel-2', prompt: 'make it night', image: await fileFromPath('day.png') });
    */
-  async edit(params: ImageEditParams, options?: RequestOptions): Promise<ImagesResponse> {
-    const parsed = parseImageEditParams(params);
-    const parts = await imageEditParts(parsed, 'images.edit');
-    return this.transport.json<ImagesResponse>({
-      method: 'POST',
-      path: '/images/edits',
-      stream: (body) => buildMultipart(parts, body),
-      model: parsed.model,
-      retry: 'billable',
-      timeout: imageTimeout(parsed, 'edit'),
-      options,
+  edit(params: ImageEditParams, options?: RequestOptions): APIPromise<ImagesResponse> {
+    return this.transport.json<ImagesResponse>(async () => {
+      const parsed = parseImageEditParams(params);
+      const parts = await imageEditParts(parsed, 'images.edit');
+      return {
+        method: 'POST',
+        path: '/images/edits',
+        stream: (body) => buildMultipart(parts, body),
+        model: parsed.model,
+        retry: 'billable',
+        timeout: imageTimeout(parsed, 'edit'),
+        options,
+      };
     });
   }
 
@@ -144,20 +153,23 @@ export class Images extends APIResource {
    * @example
    * const { task_id } = await client.images.editAsync({ model: 'imgmodel-2', prompt: 'add snow', image: await fileFromPath('a.png') });
    */
-  async editAsync(params: ImageEditAsyncParams, options?: RequestOptions): Promise<TaskSubmission> {
-    const parsed = parseImageEditAsyncParams(params);
-    const parts = await imageEditParts(parsed, 'images.editAsync');
-    const envelope = await this.transport.json<SubmissionEnvelope>({
-      method: 'POST',
-      path: '/images/edits/async',
-      stream: (body) => buildMultipart(parts, body),
-      model: parsed.model,
-      retry: 'billable',
-      // A synchronous upstream makes the gateway generate before it answers with the task ID.
-      timeout: Math.max(TIMEOUTS.submission, imageTimeout(parsed, 'edit')),
-      options,
-    });
-    return toTaskSubmission(envelope, 'POST /v1/images/edits/async');
+  editAsync(params: ImageEditAsyncParams, options?: RequestOptions): APIPromise<TaskSubmission> {
+    return this.transport
+      .json<SubmissionEnvelope>(async () => {
+        const parsed = parseImageEditAsyncParams(params);
+        const parts = await imageEditParts(parsed, 'images.editAsync');
+        return {
+          method: 'POST',
+          path: '/images/edits/async',
+          stream: (body) => buildMultipart(parts, body),
+          model: parsed.model,
+          retry: 'billable',
+          // A synchronous upstream makes the gateway generate before it answers with the task ID.
+          timeout: Math.max(TIMEOUTS.submission, imageTimeout(parsed, 'edit')),
+          options,
+        };
+      })
+      ._thenUnwrap(toEditSubmission);
   }
 
   /**
@@ -171,30 +183,34 @@ export class Images extends APIResource {
    * const task = await client.images.getTask(taskId, { model: 'imgmodel-2' });
    * if (task.state === 'succeeded') for (const image of task.images) console.log(image.url);
    */
-  async getTask(taskId: string, params: { model: string }, options?: RequestOptions): Promise<ImageTask> {
-    if (typeof params?.model !== 'string' || !params.model) {
-      // spec: Endpoints — GET /v1/tasks/{task_id}?model=: "the same model ID used at submission".
-      throw new RequestValidationError('images.getTask', [
-        { path: 'model', message: 'is required: the model ID used at submission' },
-      ]);
-    }
-    const raw = await this.transport.json<unknown>({
-      method: 'GET',
-      path: path`/tasks/${taskId}`,
-      query: { model: params.model },
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    });
-    return toImageTask(taskId, raw);
+  getTask(taskId: string, params: { model: string }, options?: RequestOptions): APIPromise<ImageTask> {
+    return this.transport
+      .json<unknown>(() => {
+        if (typeof params?.model !== 'string' || !params.model) {
+          // spec: Endpoints — GET /v1/tasks/{task_id}?model=: "the same model ID used at submission".
+          throw new RequestValidationError('images.getTask', [
+            { path: 'model', message: 'is required: the model ID used at submission' },
+          ]);
+        }
+        return {
+          method: 'GET',
+          path: path`/tasks/${taskId}`,
+          query: { model: params.model },
+          retry: 'safe',
+          timeout: TIMEOUTS.default,
+          options,
+        };
+      })
+      ._thenUnwrap((raw) => toImageTask(taskId, raw));
   }
 
   /**
    * Polls an image task every 3-5 s (with jitter) until it ends, calling `onProgress` after each
    * poll. Never resubmits: at the deadline keep the task ID and query it later.
    *
-   * @throws TaskFailedError when the task failed; WaitTimeoutError at the deadline (10 minutes by
-   * default, interrupting a query in flight), holding the task ID and the last task seen;
+   * @throws TaskFailedError (`kind: 'image'`, `task` an `ImageTask`) when the task failed;
+   * WaitTimeoutError (`kind: 'image'`) at the deadline (10 minutes by default, interrupting a
+   * query in flight), holding the task ID and the last task seen;
    * APIUserAbortError when `signal` aborts, with its reason as `cause`.
    * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
    * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
@@ -206,6 +222,7 @@ export class Images extends APIResource {
     return pollTask<ImageTask>(
       {
         taskId,
+        kind: 'image',
         fetch: (signal) => this.getTask(taskId, { model }, { signal }),
         outcome: imageTaskOutcome,
         failure: (task) => task.error ?? {},

@@ -1,9 +1,13 @@
+import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { parseMidjourneyGenerateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
 import type { MidjourneyGenerateParams } from '../schemas/midjourney.js';
 import { APIResource } from './resource.js';
 import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
+
+const toMidjourneySubmission = (envelope: SubmissionEnvelope) =>
+  toTaskSubmission(envelope, 'POST /v1/midjourney/generations');
 
 /**
  * The Midjourney-family asynchronous route. The gateway's document lists the route but not
@@ -24,16 +28,16 @@ export class Midjourney extends APIResource {
    *   notifications: { webhook: { endpoint_id: 'whep_123', events: ['task.completed', 'batch.completed'] } },
    * });
    */
-  async generate(params: MidjourneyGenerateParams, options?: RequestOptions): Promise<TaskSubmission> {
-    const body = parseMidjourneyGenerateParams(params);
-    const envelope = await this.transport.json<SubmissionEnvelope>({
-      method: 'POST',
-      path: '/midjourney/generations',
-      body,
-      retry: 'billable',
-      timeout: TIMEOUTS.submission,
-      options,
-    });
-    return toTaskSubmission(envelope, 'POST /v1/midjourney/generations');
+  generate(params: MidjourneyGenerateParams, options?: RequestOptions): APIPromise<TaskSubmission> {
+    return this.transport
+      .json<SubmissionEnvelope>(() => ({
+        method: 'POST',
+        path: '/midjourney/generations',
+        body: parseMidjourneyGenerateParams(params),
+        retry: 'billable',
+        timeout: TIMEOUTS.submission,
+        options,
+      }))
+      ._thenUnwrap(toMidjourneySubmission);
   }
 }

@@ -1,26 +1,7 @@
 import { AmbiguousSubmissionError } from '../core/errors.js';
+import type { SubmissionEnvelope } from '../core/task-types.js';
 
-/**
- * The asynchronous submission envelope of image and video tasks, as the gateway sends it.
- *
- * @inline
- */
-export interface SubmissionEnvelope {
-  /** `200` on acceptance. */
-  code: number;
-  /** Normally one element: `status` (normally `submitted`) and the public `task_id`. */
-  data: Array<{
-    /** Normally `submitted`; an upstream may already report a completion state. */
-    status: string;
-    /** The public task ID; the first poll may already show completion. */
-    task_id: string;
-    [key: string]: unknown;
-  }>;
-  /** `null`; present in the `vidmodel-2.5` envelope. */
-  error?: unknown;
-  /** Any other field, kept as sent. */
-  [key: string]: unknown;
-}
+export type { SubmissionEnvelope } from '../core/task-types.js';
 
 /**
  * An accepted asynchronous submission. HTTP success means acceptance, not that media exists:

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../core/api-promise.js';
 import type { Uploadable } from '../core/files.js';
 import { buildMultipart, imageUploadParts } from '../internal/multipart.js';
 import type { RequestOptions } from '../internal/request-spec.js';
@@ -18,8 +19,6 @@ export interface UploadedImage {
   created_at: number;
   /** `X-Service-Request-Id` of the answer (not enumerable). */
   _requestId?: string | undefined;
-  /** Any other field, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** Image upload: a local image in, a public URL out (`POST /v1/uploads/images`). */
@@ -35,16 +34,18 @@ export class Uploads extends APIResource {
    * @example
    * const { url } = await client.uploads.image(await fileFromPath('./photo.jpg'));
    */
-  async image(file: Uploadable, options?: RequestOptions): Promise<UploadedImage> {
-    const parts = await imageUploadParts(file);
-    return this.transport.json<UploadedImage>({
-      method: 'POST',
-      path: '/uploads/images',
-      stream: (body) => buildMultipart(parts, body),
-      retry: 'create',
-      // Up to 20 MiB go out within the attempt's deadline: the image figure, not the 60 s one.
-      timeout: TIMEOUTS.imageBasic,
-      options,
+  image(file: Uploadable, options?: RequestOptions): APIPromise<UploadedImage> {
+    return this.transport.json<UploadedImage>(async () => {
+      const parts = await imageUploadParts(file);
+      return {
+        method: 'POST',
+        path: '/uploads/images',
+        stream: (body) => buildMultipart(parts, body),
+        retry: 'create',
+        // Up to 20 MiB go out within the attempt's deadline: the image figure, not the 60 s one.
+        timeout: TIMEOUTS.imageBasic,
+        options,
+      };
     });
   }
 }

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../core/api-promise.js';
 import type { MediaDownload } from '../core/download.js';
 import { SubmittedCallbackError } from '../core/errors.js';
 import { checkWaitOptions, pollTask, type WaitOptions } from '../core/polling.js';
@@ -11,6 +12,9 @@ import type { VideoCreateParams } from '../schemas/video.js';
 import { APIResource } from './resource.js';
 import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
 import { type VideoTask, type VideoTaskCompat, videoPollInterval } from './video-task.js';
+
+const toVideoSubmission = (envelope: SubmissionEnvelope) =>
+  toTaskSubmission(envelope, 'POST /v1/videos/generations');
 
 /** Options of {@link Videos.waitForTask}. */
 export type VideoWaitOptions = WaitOptions<VideoTask> & {
@@ -51,17 +55,17 @@ export class Videos extends APIResource {
    * @example
    * const { task_id } = await client.videos.create({ model: 'vidmodel-2.5', prompt: 'a lighthouse at dusk', duration: 5 });
    */
-  async create(params: VideoCreateParams, options?: RequestOptions): Promise<TaskSubmission> {
-    const body = parseVideoRequest(params);
-    const envelope = await this.transport.json<SubmissionEnvelope>({
-      method: 'POST',
-      path: '/videos/generations',
-      body,
-      retry: 'billable',
-      timeout: TIMEOUTS.submission,
-      options,
-    });
-    return toTaskSubmission(envelope, 'POST /v1/videos/generations');
+  create(params: VideoCreateParams, options?: RequestOptions): APIPromise<TaskSubmission> {
+    return this.transport
+      .json<SubmissionEnvelope>(() => ({
+        method: 'POST',
+        path: '/videos/generations',
+        body: parseVideoRequest(params),
+        retry: 'billable',
+        timeout: TIMEOUTS.submission,
+        options,
+      }))
+      ._thenUnwrap(toVideoSubmission);
   }
 
   /**
@@ -74,7 +78,7 @@ export class Videos extends APIResource {
    * const task = await client.videos.retrieve(taskId);
    * if (task.status === 'completed') await (await client.videos.downloadContent(taskId)).saveTo('out.mp4');
    */
-  retrieve(taskId: string, options?: RequestOptions): Promise<VideoTask> {
+  retrieve(taskId: string, options?: RequestOptions): APIPromise<VideoTask> {
     return this.transport.json<VideoTask>({
       method: 'GET',
       path: path`/videos/${taskId}`,
@@ -91,7 +95,7 @@ export class Videos extends APIResource {
    * @throws NotFoundError for an unknown task or one of another account; other APIError
    * subclasses by status.
    */
-  retrieveCompat(taskId: string, options?: RequestOptions): Promise<VideoTaskCompat> {
+  retrieveCompat(taskId: string, options?: RequestOptions): APIPromise<VideoTaskCompat> {
     return this.transport.json<VideoTaskCompat>({
       method: 'GET',
       path: path`/video/generations/${taskId}`,
@@ -107,10 +111,11 @@ export class Videos extends APIResource {
    * `options.model`) or `options.interval`; with `options.events` it ends on the
    * task's webhook event and polls only every 60-120 s. Never resubmits.
    *
-   * @throws TaskFailedError when the task failed (with its `code`, e.g. `task_failed`).
-   * @throws WaitTimeoutError at the deadline (default 10 minutes), holding the task ID and the
-   * last task seen; the deadline interrupts a query in flight and its retry sleeps.
-   * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
+   * @throws TaskFailedError (`kind: 'video'`, `task` a `VideoTask`) when the task failed, with
+   * its `code`, e.g. `task_failed`.
+   * @throws WaitTimeoutError (`kind: 'video'`) at the deadline (default 10 minutes), holding the
+   * task ID and the last task seen; the deadline interrupts a query in flight and its retry sleeps.
+   * @throws ProgressCallbackError (`kind: 'video'`) when `onProgress` throws or rejects (it is awaited).
    * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
    * @throws APIUserAbortError when `options.signal` aborts, with its reason as `cause`.
    * @example
@@ -124,6 +129,7 @@ export class Videos extends APIResource {
     return pollTask<VideoTask>(
       {
         taskId,
+        kind: 'video',
         fetch: (signal) => this.retrieve(taskId, { signal }),
         outcome: (task) =>
           task.status === 'completed' ? 'succeeded' : task.status === 'failed' ? 'failed' : 'pending',

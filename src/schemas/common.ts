@@ -51,18 +51,7 @@ export const notificationsSchema = z.strictObject({
   }),
 });
 
-/**
- * Webhook subscription of one task request: `{ webhook: { endpoint_id, events } }`. There is no
- * account-wide default endpoint; each task request names one, and it must be verified, enabled
- * and yours, else the request is rejected before submission.
- *
- * @example
- * const notifications: Notifications = {
- *   webhook: { endpoint_id: 'whep_123', events: ['task.completed', 'task.failed'] },
- * };
- * @interface
- */
-export type Notifications = z.infer<typeof notificationsSchema>;
+export type { Notifications, SubscribableEvent } from './notification-types.js';
 
 /** spec: Limits — `client_reference_id` is at most 128 bytes. */
 export const clientReferenceId = z

@@ -5,25 +5,22 @@ import {
   type EmbeddingModel,
   ENCODING_FORMATS,
 } from './constants.js';
+import type { EmbeddingCreateParams } from './embedding-types.js';
+import { ALWAYS, refuseUnknownFields } from './unknown-fields.js';
 import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
+export type {
+  BgeM3Params,
+  EmbeddingBatchParams,
+  EmbeddingCreateParams,
+  EmbeddingInputParams,
+  TextEmbedding3SmallParams,
+} from './embedding-types.js';
 export { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel, ENCODING_FORMATS };
 
-/** `POST /v1/embeddings`. Vectors only: no generated text, so chat fields are refused. */
-export interface EmbeddingCreateParams {
-  /** `model`: `text-embedding-3-small` (1536 dimensions by default) or `bge-m3` (1024). */
-  model: EmbeddingModel;
-  /**
-   * `input`: a non-empty string, or a non-empty array of non-empty strings. Each text is limited to
-   * 8192 tokens; split long documents and keep batches small.
-   */
-  input: string | string[];
-  /** `dimensions`: `text-embedding-3-small` only; a positive integer at most 1536 (512 is the tested reduced size). */
-  dimensions?: number | undefined;
-  /** `encoding_format`: `float` or `base64`. */
-  encoding_format?: (typeof ENCODING_FORMATS)[number] | undefined;
-}
+// spec: Embeddings — "The fields messages, max_tokens and stream must not be sent".
+const CHAT_FIELDS = ['messages', 'max_tokens', 'stream'];
 
 const INPUT_RULE = 'a non-empty string or a non-empty array of non-empty strings';
 
@@ -72,11 +69,19 @@ export const embeddingCreateSchema = z
     // spec: Embedding response — "holds vectors and no generated text".
     refuseFields(
       value,
-      ['messages', 'max_tokens', 'stream'],
+      CHAT_FIELDS,
       ctx,
       'to embeddings: the endpoint returns vectors, not generated text (pass the texts as input)',
     );
-  });
+  })
+  .superRefine(
+    refuseUnknownFields(
+      ['model', 'input', 'dimensions', 'encoding_format'],
+      'embeddings.create',
+      CHAT_FIELDS,
+    ),
+    ALWAYS,
+  );
 
 /**
  * Checks an `embeddings.create` request. @throws RequestValidationError naming each broken rule.

@@ -3,97 +3,42 @@ import { BARE_STRING_MESSAGE, isUploadable } from '../core/uploadable.js';
 import {
   clientReferenceId,
   httpUrl,
-  type Notifications,
   notificationsSchema,
   refuseFields,
   refuseLegacyWebhookWithNotifications,
 } from './common.js';
 import { IMAGE_MODELS, type ImageModel } from './constants.js';
+import type {
+  ImageEditAsyncParams,
+  ImageEditParams,
+  ImageGenerateAsyncParams,
+  ImageGenerateParams,
+} from './image-types.js';
+import { ALWAYS, refuseUnknownFields } from './unknown-fields.js';
 import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
 export { checkEditFiles } from './image-edit-files.js';
+export type {
+  Image2EditParams,
+  Image2GenerateParams,
+  Image25EditParams,
+  Image25GenerateParams,
+  ImageEditAsyncParams,
+  ImageEditFiles,
+  ImageEditParams,
+  ImageGenerateAsyncParams,
+  ImageGenerateParams,
+  ImageModel25,
+  ImageOutputParams,
+  ImageTaskAdditions,
+} from './image-types.js';
 export { IMAGE_MODELS, type ImageModel };
 
 /** Whether `model` is one of the `imgmodel-2.5-*` models, which refuse `image_urls` and `mask`. */
 export function isImageModel25(model: unknown): boolean {
   return typeof model === 'string' && model.startsWith('imgmodel-2.5-');
 }
-
-/** Fields shared by generation and editing. Which values a route supports depends on the route. */
-export interface ImageOutputParams {
-  /** `model`: switching between `imgmodel-2` and the 2.5 IDs means changing this field. */
-  model: ImageModel;
-  /** `prompt`: required, non-empty; describes the result. Naming a reference image does not attach one. */
-  prompt: string;
-  /** `n`: number of output images (not of references), a positive integer; the maximum depends on the route. */
-  n?: number | undefined;
-  /**
-   * `size`: pixel dimensions `<W>x<H>`, e.g. `1024x1024`, or a word a route supports, such as
-   * `auto`; supported values depend on the route.
-   */
-  size?: string | undefined;
-  /** `resolution`: route-specific tier such as `1k`, `2k`, `4k`. */
-  resolution?: string | undefined;
-  /** `quality`: accepted values and cost depend on the route. */
-  quality?: string | undefined;
-  /** `background`: needs route support. */
-  background?: string | undefined;
-  /** `output_format`: needs route support. */
-  output_format?: string | undefined;
-  /** `output_compression`: needs route support. */
-  output_compression?: number | undefined;
-  /**
-   * `nsfw_check`: moderate the prompt and images before generation; a flagged request is
-   * refused with `ContentModerationError` (no task, no charge).
-   */
-  nsfw_check?: boolean | undefined;
-  /** `response_format`: `url` or `b64_json` on routes that support it. */
-  response_format?: string | undefined;
-  /** Fields of specific routes pass through unchanged. */
-  [field: string]: unknown;
-}
-
-/** `POST /v1/images/generations` (JSON, synchronous). Produces no task events. */
-export interface ImageGenerateParams extends ImageOutputParams {
-  /**
-   * `image_urls`: public `http(s)` reference URLs, an extension of some `imgmodel-2` routes only;
-   * refused for `imgmodel-2.5-*`. To attach reference images portably, use `images.edit` with files.
-   */
-  image_urls?: string[] | undefined;
-}
-
-/** Task request additions of the asynchronous routes (spec: Webhook management). */
-export interface ImageTaskAdditions {
-  /** `notifications`: the verified endpoint and the events to send; not with legacy `webhook`/`callback_url`. */
-  notifications?: Notifications | undefined;
-  /** `client_reference_id`: your reference, at most 128 bytes of UTF-8, echoed in events; not an idempotency key. */
-  client_reference_id?: string | undefined;
-}
-
-/**
- * `POST /v1/images/generations/async` (JSON): the same body as synchronous generation, plus
- * `notifications` and `client_reference_id`, since the spec names both asynchronous image
- * endpoints as task-event producers and each task request names its own endpoint.
- */
-export interface ImageGenerateAsyncParams extends ImageGenerateParams, ImageTaskAdditions {}
-
-/** `POST /v1/images/edits` (multipart, synchronous). Produces no task events. */
-export interface ImageEditParams extends ImageOutputParams {
-  /** The input image(s), as files: one is sent as part `image`, several as `image[]` in this order. */
-  image: Uploadable | Uploadable[];
-  /** `mask`: a PNG with an alpha channel, the size of the (first) input image; `imgmodel-2` only. */
-  mask?: Uploadable | undefined;
-  /**
-   * `image_urls`: public `http(s)` reference URLs besides the files, an extension of some
-   * `imgmodel-2` routes only (spec: edits take "the other optional fields above"); refused for
-   * `imgmodel-2.5-*`. Sent as one JSON-string form field.
-   */
-  image_urls?: string[] | undefined;
-}
-
-/** `POST /v1/images/edits/async` (multipart): edit files and fields plus the task additions. */
-export interface ImageEditAsyncParams extends ImageEditParams, ImageTaskAdditions {}
 
 /** "is required: <what>" when the field is missing, "must be <what>" when it has the wrong type. */
 const required =
@@ -206,24 +151,46 @@ function refineSync(value: Body, ctx: z.RefinementCtx, route: string): void {
   );
 }
 
-const generationBase = (refineMore: (value: Body, ctx: z.RefinementCtx) => void) =>
-  z.looseObject({ ...outputShape, ...taskShape }).superRefine((value, ctx) => {
-    refine25(value, ctx);
-    // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
-    refuseFields(
-      value,
-      ['image', 'images'],
-      ctx,
-      `in a JSON generation body (it attaches no file): ${EDIT_HINT}`,
-    );
-    refineMore(value, ctx);
-  });
+// Fields the schemas pass unchecked: their values depend on the route (spec: Images, "need route support").
+const ROUTE_FIELDS = ['nsfw_check', 'response_format'];
+// spec: Webhook management — legacy provider parameters, never with `notifications`.
+const LEGACY_FIELDS = ['webhook', 'callback_url'];
+const OUTPUT_FIELDS = [...Object.keys(outputShape), ...ROUTE_FIELDS];
+// On the synchronous routes these are refused with a message of their own (they produce no task events).
+const taskShapeKeys = Object.keys(taskShape);
+const TASK_FIELDS = [...taskShapeKeys, ...LEGACY_FIELDS];
+
+const generationBase = (
+  operation: string,
+  known: readonly string[],
+  refineMore: (value: Body, ctx: z.RefinementCtx) => void,
+) =>
+  z
+    .looseObject({ ...outputShape, ...taskShape })
+    .superRefine((value, ctx) => {
+      refine25(value, ctx);
+      // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
+      refuseFields(
+        value,
+        ['image', 'images'],
+        ctx,
+        `in a JSON generation body (it attaches no file): ${EDIT_HINT}`,
+      );
+      refineMore(value, ctx);
+    })
+    .superRefine(refuseUnknownFields(known, operation, ['image', 'images', ...taskShapeKeys]), ALWAYS);
 
 /** `images.generate` body: model, non-empty prompt, `n`, `size` `<W>x<H>`, no `image_urls` on 2.5, no `image`/`images`. */
-export const imageGenerateSchema = generationBase((value, ctx) => refineSync(value, ctx, 'generate'));
+export const imageGenerateSchema = generationBase('images.generate', OUTPUT_FIELDS, (value, ctx) =>
+  refineSync(value, ctx, 'generate'),
+);
 
 /** `images.generateAsync` body: as {@link imageGenerateSchema}, plus `notifications` and `client_reference_id`. */
-export const imageGenerateAsyncSchema = generationBase(refuseLegacyWebhookWithNotifications);
+export const imageGenerateAsyncSchema = generationBase(
+  'images.generateAsync',
+  [...OUTPUT_FIELDS, ...TASK_FIELDS],
+  refuseLegacyWebhookWithNotifications,
+);
 
 const uploadable = z.custom<Uploadable>((value) => isUploadable(value), {
   error: (issue) =>
@@ -260,7 +227,11 @@ const imageFiles = z
     });
   });
 
-const editBase = (refineMore: (value: Body, ctx: z.RefinementCtx) => void) =>
+const editBase = (
+  operation: string,
+  known: readonly string[],
+  refineMore: (value: Body, ctx: z.RefinementCtx) => void,
+) =>
   z
     .looseObject({ ...outputShape, ...taskShape, image: imageFiles, mask: uploadable.optional() })
     .superRefine((value, ctx) => {
@@ -272,13 +243,23 @@ const editBase = (refineMore: (value: Body, ctx: z.RefinementCtx) => void) =>
         'to edits: pass the files as image (one file or an array of files)',
       );
       refineMore(value, ctx);
-    });
+    })
+    .superRefine(
+      refuseUnknownFields([...known, 'image', 'mask'], operation, ['images', ...taskShapeKeys]),
+      ALWAYS,
+    );
 
 /** `images.edit` params: the output fields, `image` (one file or a non-empty array), `mask` (imgmodel-2 only). */
-export const imageEditSchema = editBase((value, ctx) => refineSync(value, ctx, 'edit'));
+export const imageEditSchema = editBase('images.edit', OUTPUT_FIELDS, (value, ctx) =>
+  refineSync(value, ctx, 'edit'),
+);
 
 /** `images.editAsync` params: as {@link imageEditSchema}, plus `notifications` and `client_reference_id`. */
-export const imageEditAsyncSchema = editBase(refuseLegacyWebhookWithNotifications);
+export const imageEditAsyncSchema = editBase(
+  'images.editAsync',
+  [...OUTPUT_FIELDS, ...TASK_FIELDS],
+  refuseLegacyWebhookWithNotifications,
+);
 
 /**
  * Checks an `images.generate` request. @throws RequestValidationError naming each broken rule.

@@ -67,7 +67,7 @@ export interface AssetSubmitParams {
   /** `asset_type`: `Image` (the gateway's default), `Video` or `Audio`; case-sensitive; one type per batch. */
   asset_type?: AssetType | undefined;
   /** `assets`: 1-20 materials. */
-  assets: AssetSubmitItem[];
+  assets: readonly AssetSubmitItem[];
 }
 
 /** `PATCH .../private-avatar/assets/{asset_id}`: only the name changes; no new review. */

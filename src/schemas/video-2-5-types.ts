@@ -27,25 +27,25 @@ export interface Video25GenerationFields extends VideoTaskAdditions {
   /** `size`: legacy convenience field. @default 'adaptive' */
   size?: string | undefined;
   /** `image_urls`: reference images; at most 30 images in all, counting roles and frame aliases. */
-  image_urls?: string[] | undefined;
+  image_urls?: readonly string[] | undefined;
   /** `images`: input alias of `image_urls`; must match it when both are set. */
-  images?: string[] | undefined;
+  images?: readonly string[] | undefined;
   /** `image`: input alias of a one-entry `image_urls`; must match it when both are set. */
   image?: string | undefined;
   /** `input_reference`: input alias of a one-entry `image_urls` (a reference image, not a frame). */
   input_reference?: string | undefined;
   /** `image_with_roles`: images with a `first_frame`, `last_frame` or `reference_image` role. */
-  image_with_roles?: ImageWithRole[] | undefined;
+  image_with_roles?: readonly ImageWithRole[] | undefined;
   /** `first_frame_image`: alias of a `first_frame` role; not also given in `image_with_roles`. */
   first_frame_image?: string | undefined;
   /** `last_frame_image`: alias of a `last_frame` role; not also given in `image_with_roles`. */
   last_frame_image?: string | undefined;
   /** `video_urls`: up to 10 reference or source videos, at most 30 s in total. */
-  video_urls?: string[] | undefined;
+  video_urls?: readonly string[] | undefined;
   /** `video_list`: input alias of `video_urls`; must match it when both are set. */
-  video_list?: string[] | undefined;
+  video_list?: readonly string[] | undefined;
   /** `audio_urls`: up to 10 audios, at most 30 s in total; an audio-only reference is allowed. */
-  audio_urls?: string[] | undefined;
+  audio_urls?: readonly string[] | undefined;
   /** `generate_audio`: generate a soundtrack. @default true (since 2026-10-01) */
   generate_audio?: boolean | undefined;
   /** `audio`: alias of `generate_audio`; must match it when both are set. */
@@ -65,7 +65,7 @@ export interface Video25GenerationFields extends VideoTaskAdditions {
   /** `negative_prompt`: what to avoid; moderated when `nsfw_check` is true. */
   negative_prompt?: string | undefined;
   /** `tools`: search declarations, `[{ type: 'web_search' }]`. */
-  tools?: WebSearchTool[] | undefined;
+  tools?: readonly WebSearchTool[] | undefined;
   /** Not with generation: `draft_task_id` makes an upgrade request. */
   draft_task_id?: never;
 }

@@ -31,19 +31,19 @@ export interface VideoMiniParams extends VideoTaskAdditions {
   /** `generate_audio`: `false` gives silent output. @default true */
   generate_audio?: boolean | undefined;
   /** `image_urls`: up to 9 reference images; not with `image_with_roles`. */
-  image_urls?: string[] | undefined;
+  image_urls?: readonly string[] | undefined;
   /** `image_with_roles`: up to 9 images with roles; at most one `first_frame`, one `last_frame`. */
-  image_with_roles?: ImageWithRole[] | undefined;
+  image_with_roles?: readonly ImageWithRole[] | undefined;
   /** `video_urls`: up to 3 reference videos, at most 15 s in total; not in frame tasks. */
-  video_urls?: string[] | undefined;
+  video_urls?: readonly string[] | undefined;
   /** `audio_urls`: up to 3 audios, at most 15 s in total; need an image or video reference. */
-  audio_urls?: string[] | undefined;
+  audio_urls?: readonly string[] | undefined;
   /** `return_last_frame`: add an authenticated last-frame URL on success. @default false */
   return_last_frame?: boolean | undefined;
   /** `nsfw_check`: moderate text and images before generation. @default false */
   nsfw_check?: boolean | undefined;
   /** `tools`: search declarations, `[{ type: 'web_search' }]`. */
-  tools?: WebSearchTool[] | undefined;
+  tools?: readonly WebSearchTool[] | undefined;
   /** Not accepted by this model: previews are a `vidmodel-2.5` feature. */
   draft?: never;
   /** Not accepted by this model: upgrades are a `vidmodel-2.5` feature. */
@@ -90,11 +90,11 @@ export interface VideoLegacyParams extends VideoTaskAdditions {
   /** `prompt`: `@图片<n>`, `@视频<n>`, `@音频<n>` must point at existing references. */
   prompt?: string | undefined;
   /** `image_urls`: `http(s)://` URLs or `asset://` references. */
-  image_urls?: string[] | undefined;
+  image_urls?: readonly string[] | undefined;
   /** `video_urls`: `http(s)://` URLs or `asset://` references. */
-  video_urls?: string[] | undefined;
+  video_urls?: readonly string[] | undefined;
   /** `audio_urls`: `http(s)://` URLs or `asset://` references. */
-  audio_urls?: string[] | undefined;
+  audio_urls?: readonly string[] | undefined;
   /** Any other field the model accepts, sent unchanged. */
   [field: string]: unknown;
 }

@@ -1,16 +1,5 @@
 import { newId } from './ids.js';
-
-/** An account of the mock gateway and the keys that act for it. */
-export interface MockAccount {
-  /** Account ID, e.g. `acct_1`. Every task, file, group and endpoint belongs to one account. */
-  readonly id: string;
-  /** A key with access to every model. */
-  readonly apiKey: string;
-  /** A key of the same account limited to {@link MockAccount.restrictedModels}; absent if none. */
-  readonly restrictedKey?: string | undefined;
-  /** The models the restricted key may use. */
-  readonly restrictedModels?: readonly string[] | undefined;
-}
+import type { MockAccount } from './types.js';
 
 /** What a key resolves to: its account and, for a restricted key, the models it may use. */
 export interface ResolvedKey {

@@ -1,129 +1,31 @@
-import type { Server } from 'node:http';
+/**
+ * The composition of the mock gateway: builds its state (accounts, clock, ledger, tasks,
+ * media, faults, request log), registers the routes over that state, and puts the HTTP edge in
+ * front of it on two loopback ports. Nothing else in testing/ imports this file.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkCount } from '../core/options.js';
-import { AccountTable, defaultAccounts, type MockAccount, newApiKey } from './accounts.js';
-import { type ClockMode, MockClock } from './clock.js';
-import { type FaultHandle, type FaultInit, FaultTable } from './faults.js';
+import { AccountTable, defaultAccounts, newApiKey } from './accounts.js';
+import { MockClock } from './clock.js';
+import { DASHBOARD_PATH, isDashboardPath, registerDashboardRoutes } from './dashboard/index.js';
+import { FaultTable } from './faults.js';
+import { createRequestHandler } from './http/pipeline.js';
+import { Router } from './http/router.js';
+import { type LoopbackServer, listenOnLoopback } from './http/server.js';
 import { Ledger } from './ledger.js';
 import { MediaStore } from './media-origin.js';
-import { createRequestHandler } from './pipeline.js';
-import { type MockRateLimitOptions, MockRateLimits } from './rate-limits.js';
-import { DEFAULT_REQUEST_LOG_LIMIT, type RecordedRequest, RequestLog } from './request-log.js';
-import { Router } from './router.js';
+import type {
+  MockAccountInit,
+  MockGateway,
+  MockGatewayConfig,
+  MockGatewayOptions,
+  RouteContext,
+} from './mock-gateway.js';
+import { MockRateLimits } from './rate-limits.js';
+import { DEFAULT_REQUEST_LOG_LIMIT, RequestLog } from './request-log.js';
 import { registerRoutes } from './routes/index.js';
-import { type LoopbackServer, listenOnLoopback } from './server.js';
-import type { TaskDurations } from './task-kinds.js';
 import { TaskEngine } from './tasks.js';
-
-/** An account to create; a missing key is generated. */
-export interface MockAccountInit {
-  /** Account ID, e.g. `acct_1`; unique. */
-  id: string;
-  /** The full-access key. @default a random `mgw_test_...` key */
-  apiKey?: string | undefined;
-  /** A key limited to `restrictedModels`. @default a random key when `restrictedModels` is set, else none */
-  restrictedKey?: string | undefined;
-  /** The models the restricted key may use; others answer 403 `model_not_allowed`. */
-  restrictedModels?: readonly string[] | undefined;
-}
-
-/** Options of {@link startMockGateway}. */
-export interface MockGatewayOptions {
-  /** Port of the gateway on 127.0.0.1. @default 0 (a free port) */
-  port?: number | undefined;
-  /** Port of the media origin on 127.0.0.1. @default 0 (a free port) */
-  mediaPort?: number | undefined;
-  /** `manual`: time moves only with `clock.advance()`; `real`: wall time times `speed`. @default 'real' */
-  clock?: ClockMode | undefined;
-  /** Mock seconds per real second in `real` mode. @default 1 */
-  speed?: number | undefined;
-  /** @default `acct_1` (full key, and a key restricted to `vidmodel-2.0-mini` and `imgmodel-2`) and `acct_2` */
-  accounts?: readonly MockAccountInit[] | undefined;
-  /** Content routes answer 302 to the media origin; `false` serves the bytes directly. @default true */
-  redirectContent?: boolean | undefined;
-  /**
-   * Mock durations per task kind.
-   * @default video 2 s queued + 8 s running; image 1 s + 4 s; review 0 s + 5 s
-   */
-  taskDurations?: Readonly<Record<string, TaskDurations>> | undefined;
-  /** Video results become a generated body of this many bytes (streamed, never held in memory). */
-  largeMediaBytes?: number | undefined;
-  /** Mock ms after which published media expires (410). @default never */
-  mediaTtlMs?: number | undefined;
-  /**
-   * How many requests `gateway.requests` keeps: the newest, oldest first; older ones are dropped
-   * as new ones arrive, so a long run holds bounded memory. A whole number of 0 or more.
-   * @default 1000
-   */
-  requestLogLimit?: number | undefined;
-  /**
-   * Rate limits per key and model, and per IP on creation and upload routes: past them the
-   * gateway answers 429 `rate_limit_exceeded` with `Retry-After`. @default none
-   */
-  rateLimits?: MockRateLimitOptions | undefined;
-  /** Adds routes after the built-in ones. */
-  routes?: ((router: Router, gateway: MockGateway) => void) | undefined;
-  /** Told about errors thrown by timers and task listeners. @default prints to stderr */
-  onError?: ((error: unknown) => void) | undefined;
-}
-
-/** Settings the gateway runs with, after defaults. */
-export interface MockGatewayConfig {
-  /** Whether content routes answer 302 to the media origin (else they serve the bytes). */
-  redirectContent: boolean;
-  /** Size of generated video bodies, when set. */
-  largeMediaBytes: number | undefined;
-  /** Mock ms after which published media expires, when set. */
-  mediaTtlMs: number | undefined;
-}
-
-/** A running mock gateway. See {@link startMockGateway}. */
-export interface MockGateway {
-  /** Base URL as the spec's `{base_url}`: `http://127.0.0.1:<port>`, without `/v1`. */
-  readonly url: string;
-  /** Base URL of the media origin that serves signed download URLs. */
-  readonly mediaUrl: string;
-  /** The first account's full-access key. */
-  readonly apiKey: string;
-  /** Every account, in the order given (`acct_1`, `acct_2` by default). */
-  readonly accounts: readonly MockAccount[];
-  /** The account with this ID. @throws Error for an unknown ID */
-  account(id: string): MockAccount;
-  /** The clock tasks, media expiry and webhook retries run on; `clock.advance(ms)` in `manual` mode. */
-  readonly clock: MockClock;
-  /** The requests received by either origin, oldest first: the newest `requestLogLimit` (1000 by default). */
-  readonly requests: RecordedRequest[];
-  /** Empties `requests` (in place). */
-  resetRequests(): void;
-  /** The billing ledger: reservations, settlements and refunds per task. */
-  readonly ledger: Ledger;
-  /** Every task the gateway holds, and the outcome triggers. */
-  readonly tasks: TaskEngine;
-  /** Published media (results, uploads, last frames) and their expiry. */
-  readonly media: MediaStore;
-  /** The gateway's routes; add more at any time. */
-  readonly router: Router;
-  /** The settings it runs with, after defaults. */
-  readonly config: Readonly<MockGatewayConfig>;
-  /** The listening servers, e.g. to check their address. */
-  readonly servers: {
-    /** The gateway's server (`url`). */
-    readonly api: Server;
-    /** The media origin's server (`mediaUrl`). */
-    readonly media: Server;
-  };
-  /** The rate limits and what they saw (`stats`): requests checked, 429s, peaks in flight. */
-  readonly rateLimits: MockRateLimits;
-  /** Injects a fault. See `Fault` for the kinds. */
-  inject(init: FaultInit): FaultHandle;
-  /** Removes every injected fault. */
-  clearFaults(): void;
-  /** Per-gateway state of a resource: created by `init` on first use, then the same object. */
-  store<T>(key: string, init: () => T): T;
-  /** Runs `fn` when the gateway closes (stop timers, close clients). */
-  onClose(fn: () => void | Promise<void>): void;
-  /** Stops both servers, destroys every connection, stops the clock. Resolves once all is closed. */
-  close(): Promise<void>;
-}
+import type { MockAccount, RecordedRequest } from './types.js';
 
 /**
  * Starts a stateful mock of the Media Generation Gateway on 127.0.0.1: the gateway itself and a
@@ -159,8 +61,8 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
   const rateLimits = new MockRateLimits(options.rateLimits);
   const requests = new RequestLog(requestLogLimit);
   const closing = new AbortController();
-  const router = new Router();
-  const mediaRouter = new Router();
+  const router = new Router<RouteContext>();
+  const mediaRouter = new Router<RouteContext>();
   media.registerRoutes(mediaRouter);
   let requestCount = 0;
   let gateway: MockGateway | undefined;
@@ -173,8 +75,23 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     gateway: () => gateway!,
     nextRequestId: () => `req_${++requestCount}`,
   };
+  // The dashboard shares the gateway's port but not its pipeline's log, faults or rate limits:
+  // watching the gateway must not change what a test reads in `gateway.requests`, which request a
+  // fault hits, or which request is answered 429 (nor count in `rateLimits.stats`).
+  const dashboardRouter = new Router<RouteContext>();
+  let dashboardCount = 0;
+  const dashboard = createRequestHandler({
+    ...deps,
+    origin: 'api',
+    router: dashboardRouter,
+    faults: new FaultTable(),
+    requests: new RequestLog(0),
+    nextRequestId: () => `dash_${++dashboardCount}`,
+  });
+  const apiHandler = createRequestHandler({ ...deps, origin: 'api', router, rateLimits });
   const api = await listenOnLoopback(
-    createRequestHandler({ ...deps, origin: 'api', router, rateLimits }),
+    (req: IncomingMessage, res: ServerResponse) =>
+      isDashboardPath(req.url) ? dashboard(req, res) : apiHandler(req, res),
     options.port,
   );
   let mediaServer: LoopbackServer;
@@ -205,6 +122,13 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     onError,
   });
   registerRoutes(router, gateway);
+  const built = gateway;
+  registerDashboardRoutes(dashboardRouter, built, {
+    gateway: built,
+    requests: () => built.requests,
+    accounts: () => built.accounts.map((a) => a.id),
+    faults,
+  });
   options.routes?.(router, gateway);
   return gateway;
 }
@@ -218,7 +142,7 @@ interface Parts {
   ledger: Ledger;
   tasks: TaskEngine;
   media: MediaStore;
-  router: Router;
+  router: Router<RouteContext>;
   config: MockGatewayConfig;
   faults: FaultTable;
   rateLimits: MockRateLimits;
@@ -233,6 +157,7 @@ function buildGateway(parts: Parts): MockGateway {
   const first = parts.accounts.list[0]!;
   return {
     url: parts.api.url,
+    dashboardUrl: `${parts.api.url}${DASHBOARD_PATH}`,
     mediaUrl: parts.mediaServer.url,
     apiKey: first.apiKey,
     accounts: parts.accounts.list,

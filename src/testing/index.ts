@@ -12,21 +12,15 @@
  */
 
 // Accounts and keys: `gateway.accounts`, `gateway.account(id)`.
-export { DEFAULT_RESTRICTED_MODELS, type MockAccount } from './accounts.js';
+export { DEFAULT_RESTRICTED_MODELS } from './accounts.js';
 // The mock clock: `gateway.clock.advance(ms)` in `manual` mode, or real time times `speed`.
 export { type CancelTimer, type ClockMode, MockClock, type MockClockOptions } from './clock.js';
-// Route handlers' context and its answer helpers.
-export type { RouteContext } from './context.js';
 // Fault injection: `gateway.inject({ match, times, fault })`.
 export type { Fault, FaultHandle, FaultInit, FaultMatch } from './faults.js';
 // Starting and using the gateway.
-export {
-  type MockAccountInit,
-  type MockGateway,
-  type MockGatewayConfig,
-  type MockGatewayOptions,
-  startMockGateway,
-} from './gateway.js';
+export { startMockGateway } from './gateway.js';
+// The gateway's state as its routes and its webhook engine see it.
+export type { GatewayState } from './gateway-state.js';
 // Error answers a route can throw, and the spec's error bodies.
 export {
   libraryErrorBody,
@@ -46,6 +40,16 @@ export {
   type MediaStore,
   type PublishInit,
 } from './media-origin.js';
+// The gateway's options and the running gateway; routes added by users, their context and handlers.
+export type {
+  MockAccountInit,
+  MockGateway,
+  MockGatewayConfig,
+  MockGatewayOptions,
+  RouteContext,
+  RouteHandler,
+  Router,
+} from './mock-gateway.js';
 // Rate limits: `startMockGateway({ rateLimits })` and `gateway.rateLimits`.
 export type {
   MockRateLimit,
@@ -54,10 +58,12 @@ export type {
   MockRateLimits,
   RateLimitedRequest,
 } from './rate-limits.js';
-// The request log: `gateway.requests`.
-export type { Origin, ReceivedPart, RecordedRequest } from './request-log.js';
-// Routing: `gateway.router.add(method, pattern, handler, options)`.
-export type { RouteHandler, RouteOptions, RouteParams, Router } from './router.js';
+// Library reviews decided by a test (or the dashboard): `reviewLibraryAsset(gateway, id, 'approve')`.
+export {
+  type LibraryReviewDecision,
+  type MockAsset,
+  reviewLibraryAsset,
+} from './routes/library-store.js';
 // Task kinds and their wire statuses.
 export {
   type BuiltInTaskKind,
@@ -78,10 +84,24 @@ export {
   type TaskPlan,
   type TaskState,
 } from './tasks.js';
+// Accounts, the request log (`gateway.requests`) and the options and params of routes
+// (`gateway.router.add(method, pattern, handler, options)`).
+export type {
+  MockAccount,
+  Origin,
+  ReceivedPart,
+  RecordedRequest,
+  RequestContext,
+  RequestHandler,
+  RouteOptions,
+  RouteParams,
+  RouteRegistry,
+} from './types.js';
 export {
   DELIVERY_WINDOW_MS,
   LATER_RETRY_DELAY_MS,
   type MockDeliveryAttempt,
+  type MockDeliveryListener,
   type MockDeliveryStatus,
   type MockVerificationRecord,
   type MockWebhookEndpoint,

@@ -1,10 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { MockClock } from './clock.js';
-import type { RouteContext } from './context.js';
 import { openAIErrorBody } from './http-error.js';
 import { largeBody, mp4Video, pngImage } from './media.js';
-import type { Router } from './router.js';
+import type { RequestContext, RouteRegistry } from './types.js';
 
 /** The spec's message for expired media. spec: Errors — Media expired: 410. */
 export const MEDIA_EXPIRED_MESSAGE = 'media has expired or is unavailable';
@@ -168,19 +167,19 @@ export class MediaStore {
    * Answers a content route on the gateway: 410 when expired, else a 302 to the media origin
    * (or, with `redirectContent: false`, the bytes themselves).
    */
-  serve(ctx: RouteContext<unknown>, record: MediaRecord): Promise<void> {
+  serve(ctx: RequestContext<unknown>, record: MediaRecord): Promise<void> {
     if (this.options.redirect && this.isAvailable(record)) return ctx.redirect(record.url);
     return this.deliver(ctx, record);
   }
 
-  private deliver(ctx: RouteContext<unknown>, record: MediaRecord): Promise<void> {
+  private deliver(ctx: RequestContext<unknown>, record: MediaRecord): Promise<void> {
     if (!this.isAvailable(record))
       return ctx.json(410, openAIErrorBody(MEDIA_EXPIRED_MESSAGE, 'media_expired'));
     return ctx.stream(record.contentType, this.open(record), record.size);
   }
 
   /** Registers the media origin's route: `GET /media/:token?sig=…`, no key needed. */
-  registerRoutes(router: Router): void {
+  registerRoutes(router: RouteRegistry): void {
     router.add(
       'GET',
       '/media/:token',

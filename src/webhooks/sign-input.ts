@@ -64,6 +64,9 @@ export function prepareSigning(options: SignWebhookOptions): PreparedSigning {
       throw new MediaGatewayError('signWebhook: give eventId; the body has no "id"');
   }
   const time = options.timestamp ?? new Date();
+  if (+time > 1e11 && !(time instanceof Date)) {
+    throw new MediaGatewayError('signWebhook: timestamp is in ms, not Unix seconds');
+  }
   const timestamp = String(Math.floor(time instanceof Date ? time.getTime() / 1000 : time));
   const deliveryId = options.deliveryId ?? `dlv_${bytesToHex(crypto.getRandomValues(new Uint8Array(12)))}`;
   return {

@@ -138,9 +138,13 @@ export function checkTimestamp(text: string, toleranceSeconds = 300, now?: numbe
   const skew = seconds - Number(text);
   // Fails closed: written so that NaN (an invalid Date, a broken clock) is never within tolerance.
   if (!(Math.abs(skew) <= toleranceSeconds)) {
+    // Past 1e11 s (the year 5138), a time is surely in milliseconds.
+    const inMs = +text > 1e11 ? 'X-Service-Timestamp' : seconds > 1e11 ? 'now' : '';
     throw fail(
       'timestamp_out_of_tolerance',
-      `X-Service-Timestamp is ${Math.round(skew)} s off, over ${toleranceSeconds} s; check the clock`,
+      inMs
+        ? `${inMs} is in ms, not Unix seconds`
+        : `X-Service-Timestamp is ${Math.round(Math.abs(skew))} s ${skew > 0 ? 'old' : 'ahead'}, over ${toleranceSeconds} s; check the clock`,
     );
   }
 }

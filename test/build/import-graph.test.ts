@@ -2,7 +2,8 @@
  * The layers of ARCHITECTURE.md, checked on the source: every import of every `src/**\/*.ts`
  * (static, dynamic, `export … from`, and type-only ones too: a type that has to be fetched from
  * a layer above belongs lower down) must point down the arrows, and no file may reach itself
- * through its imports. A failure lists each offending edge or cycle.
+ * through its imports. A failure lists each offending edge or cycle. Inside testing/ (the mock
+ * gateway) the same holds between its own tiers: HTTP edge → routes → state, types in a leaf.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -21,9 +22,14 @@ type Layer =
   | 'index'
   | 'webhooks'
   | 'redis'
-  | 'testing';
+  | 'testing'
+  | 'cli';
 
-/** What each layer may import (besides itself). `testing` may import any of them; nothing imports it. */
+/**
+ * What each layer may import (besides itself). `testing` may import any of them; nothing but
+ * `cli` imports it. `cli` is a user of the SDK: it imports the public entries alone
+ * ({@link ENTRY_FILES}), never what stands behind them.
+ */
 const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   core: [],
   schemas: ['core'],
@@ -34,7 +40,11 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   webhooks: ['core'],
   redis: ['core', 'webhooks'],
   testing: ['core', 'schemas', 'internal', 'resources', 'client', 'index', 'webhooks', 'redis'],
+  cli: ['index', 'webhooks', 'redis', 'testing'],
 };
+
+/** The files behind the package's entry points: all that `cli/` may import of the SDK. */
+const ENTRY_FILES = ['index.ts', 'webhooks/index.ts', 'redis/index.ts', 'testing/index.ts'];
 
 /** Packages the receiver-side entries must not reach, directly or through any file they import. */
 const HEAVY_PACKAGES = ['undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'];
@@ -94,6 +104,61 @@ function importGraph(root = SRC): Graph {
   return { edges, packages };
 }
 
+/**
+ * The tiers of the mock gateway (`src/testing/`), top to bottom. `gateway` composes the rest
+ * (the composition file, the entry and the bin); `edge` is HTTP (server, router, bodies,
+ * answers); `routes` are the resource handlers; `state` is what the gateway holds (accounts,
+ * clock, tasks, ledger, media, request log, faults, rate limits, webhook engine); `leaf` holds the types
+ * and error answers every tier shares.
+ */
+type Tier = 'gateway' | 'edge' | 'routes' | 'state' | 'leaf';
+
+/** What each tier of testing/ may import (besides itself); any tier may import the SDK. */
+const TIER_MAY_IMPORT: Record<Tier, readonly Tier[]> = {
+  gateway: ['edge', 'routes', 'state', 'leaf'],
+  edge: ['routes', 'state', 'leaf'],
+  routes: ['state', 'leaf'],
+  state: ['leaf'],
+  leaf: [],
+};
+
+/** Files directly in testing/ and their tiers; a new one has to be placed here. */
+const TESTING_ROOT_TIERS: Record<string, Tier> = {
+  'index.ts': 'gateway',
+  'gateway.ts': 'gateway',
+  'mock-gateway.ts': 'gateway',
+  'bin.ts': 'gateway',
+  'types.ts': 'leaf',
+  'http-error.ts': 'leaf',
+  'accounts.ts': 'state',
+  'clock.ts': 'state',
+  'faults.ts': 'state',
+  'gateway-state.ts': 'state',
+  'ids.ts': 'state',
+  'ledger.ts': 'state',
+  'media.ts': 'state',
+  'media-fixtures.ts': 'state',
+  'media-origin.ts': 'state',
+  'rate-limits.ts': 'state',
+  'request-log.ts': 'state',
+  'task-kinds.ts': 'state',
+  'tasks.ts': 'state',
+};
+
+/** The tier of a file under src/testing/, by its folder or, at the top of testing/, by name. */
+function tierOf(file: string): Tier | undefined {
+  const [, folder = '', rest] = file.split('/');
+  if (rest !== undefined) {
+    if (folder === 'http') return 'edge';
+    if (folder === 'routes') return 'routes';
+    if (folder === 'dashboard') return 'routes';
+    if (folder === 'webhooks') return 'state';
+  } else if (folder in TESTING_ROOT_TIERS) {
+    return TESTING_ROOT_TIERS[folder];
+  }
+  return undefined;
+}
+
 /** Imports against the arrows, as `from → to (layer → layer)`. */
 function layerViolations({ edges }: Graph): string[] {
   const out: string[] = [];
@@ -103,6 +168,16 @@ function layerViolations({ edges }: Graph): string[] {
       const toLayer = layerOf(to);
       if (toLayer !== fromLayer && !MAY_IMPORT[fromLayer].includes(toLayer)) {
         out.push(`${from} → ${to} (${fromLayer} may not import ${toLayer})`);
+      } else if (fromLayer === 'cli' && toLayer !== 'cli' && !ENTRY_FILES.includes(to)) {
+        out.push(`${from} → ${to} (cli imports the package's entries only)`);
+      } else if (fromLayer === 'testing' && toLayer === 'testing') {
+        const fromTier = tierOf(from);
+        const toTier = tierOf(to);
+        // A file in no tier is named by the test that puts every file in one.
+        if (!fromTier || !toTier) continue;
+        if (toTier !== fromTier && !TIER_MAY_IMPORT[fromTier].includes(toTier)) {
+          out.push(`${from} → ${to} (testing ${fromTier} may not import testing ${toTier})`);
+        }
       }
     }
   }
@@ -200,17 +275,15 @@ function cycles({ edges }: Graph): string[] {
 
 describe('the import graph of src/', () => {
   const graph = importGraph();
-  const violations = layerViolations(graph);
-  // testing/ (the mock gateway) is checked for its imports of the SDK, not yet for loops among
-  // its own files: its HTTP edge, routes and state still import each other (ARCHITECTURE.md).
-  const loops = cycles(graph).filter((cycle) => !cycle.startsWith('testing/'));
 
-  it('puts every file in a layer', () => {
+  it('puts every file in a layer, and every file of testing/ in a tier', () => {
     for (const file of graph.edges.keys()) expect(() => layerOf(file)).not.toThrow();
+    const untiered = [...graph.edges.keys()].filter((f) => layerOf(f) === 'testing' && !tierOf(f));
+    expect(untiered, 'files of testing/ in no tier: add them to ARCHITECTURE.md and this test').toEqual([]);
   });
 
-  it('imports only down the layers of ARCHITECTURE.md', () => {
-    expect(violations, 'imports against the arrows').toEqual([]);
+  it('imports only down the layers of ARCHITECTURE.md, and down the tiers of testing/', () => {
+    expect(layerViolations(graph), 'imports against the arrows').toEqual([]);
   });
 
   it('keeps undici, zod and the request machinery out of mediagw/webhooks and mediagw/redis', () => {
@@ -218,6 +291,6 @@ describe('the import graph of src/', () => {
   });
 
   it('has no file that imports a file that imports it back', () => {
-    expect(loops, 'import cycles').toEqual([]);
+    expect(cycles(graph), 'import cycles').toEqual([]);
   });
 });

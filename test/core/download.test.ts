@@ -3,7 +3,7 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { MediaDownload } from '../../src/core/download.js';
 import { APIConnectionError, APIUserAbortError, FileWriteError } from '../../src/core/errors.js';
 
@@ -24,7 +24,54 @@ describe('MediaDownload', () => {
     const result = await download.saveTo(join(dir, 'a.mp4'), { onProgress: (p) => progress.push(p.bytes) });
     expect(result.bytes).toBe(6);
     expect(readFileSync(join(dir, 'a.mp4'), 'utf8')).toBe('abcdef');
-    expect(progress).toEqual([2, 4, 6]);
+    // The first chunk at once, the last count at the end; the middle one came within 100 ms.
+    expect(progress).toEqual([2, 6]);
+  });
+
+  test('saveTo reports progress at most every 100 ms, and the final count once', async () => {
+    let clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    try {
+      async function* every30ms() {
+        for (let i = 1; i <= 10; i++) {
+          clock = 30 * i;
+          yield Buffer.from('x');
+        }
+      }
+      const progress: Array<[number, number | undefined]> = [];
+      const download = new MediaDownload(Readable.from(every30ms()), { contentLength: 10 });
+      await download.saveTo(join(dir, 'throttled.bin'), {
+        onProgress: (p) => progress.push([p.bytes, p.total]),
+      });
+      // At 30 ms, then the first chunk 100 ms later (150 ms, 270 ms), then the end.
+      expect(progress).toEqual([
+        [1, 10],
+        [5, 10],
+        [9, 10],
+        [10, 10],
+      ]);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  test('a fast 50 MiB download in 16 KiB chunks calls onProgress about 10 times a second, not per chunk', async () => {
+    const chunk = Buffer.alloc(16 * 1024);
+    const count = 3_200;
+    const source = Readable.from(
+      (function* () {
+        for (let i = 0; i < count; i++) yield chunk;
+      })(),
+    );
+    const calls: number[] = [];
+    const started = performance.now();
+    const download = new MediaDownload(source, { contentLength: count * chunk.length });
+    await download.saveTo(join(dir, 'fast.bin'), { onProgress: (p) => calls.push(p.bytes) });
+    const elapsed = performance.now() - started;
+    expect(calls.length).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
+    expect(calls.at(-1)).toBe(count * chunk.length);
+    expect(calls).toEqual([...calls].sort((a, b) => a - b));
+    rmSync(join(dir, 'fast.bin'));
   });
 
   test('a broken transfer leaves no file, partial or final', async () => {

@@ -12,8 +12,11 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  ProgressCallbackError,
   parseRetryAfter,
   RateLimitError,
+  TaskFailedError,
+  WaitTimeoutError,
 } from '../../src/core/errors.js';
 
 const init = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
@@ -152,5 +155,35 @@ describe('instanceof MediaGatewayError across entry points', () => {
     expect(base).toBeInstanceOf(MediaGatewayError);
     expect(base).not.toBeInstanceOf(APIError);
     expect(new OtherCopy('x')).not.toBeInstanceOf(APIError);
+  });
+});
+
+describe('the wait errors carry the kind of their task', () => {
+  const videoTask = { id: 'task_1', object: 'video' as const, status: 'failed', progress: '40%' };
+
+  test('each is an instance of its own class only, and of MediaGatewayError', () => {
+    const failed = new TaskFailedError('task_1', videoTask, 'task_failed', 'no', 'video');
+    const timedOut = new WaitTimeoutError('task_1', 1000, undefined, 'image');
+    const progress = new ProgressCallbackError('task_1', videoTask, new Error('x'), 'video');
+    expect(failed).toBeInstanceOf(TaskFailedError);
+    expect(failed).toBeInstanceOf(MediaGatewayError);
+    expect(failed).not.toBeInstanceOf(WaitTimeoutError);
+    expect(timedOut).toBeInstanceOf(WaitTimeoutError);
+    expect(timedOut).not.toBeInstanceOf(TaskFailedError);
+    expect(progress).toBeInstanceOf(ProgressCallbackError);
+    expect(new MediaGatewayError('m')).not.toBeInstanceOf(TaskFailedError);
+    expect(TaskFailedError[Symbol.hasInstance](null)).toBe(false);
+  });
+
+  test('kind and the task are kept, and shown in the JSON form', () => {
+    const failed = new TaskFailedError('task_1', videoTask, 'task_failed', 'no', 'video');
+    expect(failed.kind).toBe('video');
+    expect(failed.task).toBe(videoTask);
+    expect(failed.toJSON()).toMatchObject({ name: 'TaskFailedError', kind: 'video', taskId: 'task_1' });
+    expect(new WaitTimeoutError('task_2', 1500, undefined, 'review')).toMatchObject({
+      kind: 'review',
+      lastTask: undefined,
+      message: expect.stringContaining('1500 ms'),
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { expect, test, vi } from 'vitest';
+import { APIPromise } from '../../src/core/api-promise.js';
 import { TaskEventHub } from '../../src/core/events-hub.js';
 import { EVENT_FALLBACK_INTERVAL, type PollSpec, pollTask } from '../../src/core/polling.js';
 import type { Transport } from '../../src/internal/transport.js';
@@ -36,6 +37,7 @@ test('with events and no event, the wait sleeps a jittered 60-120 s before every
   let polls = 0;
   const spec: PollSpec<{ status: string }> = {
     taskId: 'task_1',
+    kind: 'video',
     fetch: async () => ({ status: ++polls < 8 ? 'queued' : 'completed' }),
     outcome: (t) => (t.status === 'completed' ? 'succeeded' : 'pending'),
     failure: () => ({}),
@@ -52,7 +54,13 @@ test('with events and no event, the wait sleeps a jittered 60-120 s before every
 test('the fallback replaces the task kind interval in images.waitForTask and videos.waitForTask', async () => {
   const answers = <T>(pending: T, done: T, polls: number) => {
     let calls = 0;
-    return { json: async () => (++calls < polls ? pending : done) } as unknown as Transport;
+    const answer = () => {
+      const body = ++calls < polls ? pending : done;
+      return { body, status: 200, headers: {}, requestId: undefined, text: JSON.stringify(body) };
+    };
+    return {
+      json: () => new APIPromise(Promise.resolve().then(answer), (a) => a.body),
+    } as unknown as Transport;
   };
   const hub = new TaskEventHub();
   await new Images(

@@ -15,6 +15,7 @@ function spec(statuses: string[], overrides: Partial<PollSpec<Task>> = {}) {
   const calls: number[] = [];
   const poll: PollSpec<Task> = {
     taskId: 'task_1',
+    kind: 'video',
     fetch: async () => {
       calls.push(Date.now());
       const status = statuses[Math.min(calls.length - 1, statuses.length - 1)] ?? 'queued';
@@ -42,7 +43,7 @@ describe('pollTask', () => {
     const { poll } = spec(['queued', 'failed']);
     const error = await pollTask(poll).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskFailedError);
-    expect(error).toMatchObject({ taskId: 'task_1', code: 'task_failed' });
+    expect(error).toMatchObject({ taskId: 'task_1', kind: 'video', code: 'task_failed' });
   });
 
   test('resolveOnFailure returns the failed task instead', async () => {
@@ -54,7 +55,7 @@ describe('pollTask', () => {
     const { poll, calls } = spec(['queued']);
     const error = await pollTask(poll, { timeout: 60, interval: 20 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);
-    expect(error).toMatchObject({ taskId: 'task_1', lastTask: { status: 'queued' } });
+    expect(error).toMatchObject({ taskId: 'task_1', kind: 'video', lastTask: { status: 'queued' } });
     expect(calls.length).toBeGreaterThanOrEqual(2);
     expect(calls.length).toBeLessThanOrEqual(6);
   });
@@ -116,7 +117,7 @@ describe('pollTask deadline', () => {
     const started = Date.now();
     const error = await pollTask(poll, { timeout: 300, interval: 10 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);
-    expect(error).toMatchObject({ taskId: 'task_1', lastTask: { status: 'queued' } });
+    expect(error).toMatchObject({ taskId: 'task_1', kind: 'video', lastTask: { status: 'queued' } });
     expect((error as Error).message).toContain('after 300 ms');
     expect(Date.now() - started).toBeLessThan(300 + 1_000);
     expect(reads).toBe(2);
@@ -178,7 +179,7 @@ describe('pollTask callbacks and options', () => {
       },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProgressCallbackError);
-    expect(error).toMatchObject({ taskId: 'task_1', task: { status: 'queued' }, cause });
+    expect(error).toMatchObject({ taskId: 'task_1', kind: 'video', task: { status: 'queued' }, cause });
     expect(calls).toHaveLength(1);
   });
 

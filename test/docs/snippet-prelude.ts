@@ -67,6 +67,14 @@ export const PRELUDES: Readonly<Record<string, Prelude>> = {
     oldKeyId: 'string',
     oldSecret: 'string',
   },
+  // The part of @opentelemetry/api the tracing example uses: the guide's readers install it,
+  // the SDK does not depend on it.
+  'docs/observability.md': {
+    trace: `{ getTracer(name: string): { startSpan(name: string, options?: { attributes?: Record<string, string | number | boolean> }): { setAttribute(key: string, value: string | number | boolean): unknown; addEvent(name: string, attributes?: Record<string, string | number | boolean>): unknown; setStatus(status: { code: number; message?: string }): unknown; recordException(error: Error): unknown; end(): void } } }`,
+    SpanStatusCode: '{ readonly UNSET: 0; readonly OK: 1; readonly ERROR: 2 }',
+    pinoLogger: `{ debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void }`,
+    metrics: `{ histogram(name: string, value: number, tags: object): void; increment(name: string, tags: object): void }`,
+  },
   'docs/webhooks-receiving.md': {
     options: webhooks('WebhookHandlerOptions'),
     secrets: webhooks('WebhookSecrets'),

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, test, vi } from 'vitest';
+import { APIPromise } from '../../src/core/api-promise.js';
 import { WaitTimeoutError } from '../../src/core/errors.js';
 import type { Transport } from '../../src/internal/transport.js';
 import { Images } from '../../src/resources/images.js';
@@ -187,7 +188,11 @@ describe('docs/spec-coverage.md', () => {
 describe('rules proved here', () => {
   const answers = <T>(pending: T, done: T, polls = 3) => {
     let calls = 0;
-    const json = async () => (++calls < polls ? pending : done);
+    const answer = () => {
+      const body = ++calls < polls ? pending : done;
+      return { body, status: 200, headers: {}, requestId: undefined, text: JSON.stringify(body) };
+    };
+    const json = () => new APIPromise(Promise.resolve().then(answer), (a) => a.body);
     return { json } as unknown as Transport;
   };
 

@@ -126,8 +126,10 @@ describe('no answer makes a decoder throw an undocumented error', () => {
         async (raw) => {
           let calls = 0;
           // The fuzzed answer first, then a completed task, so a pending one ends the wait too.
-          videos.retrieve = async () =>
-            (calls++ === 0 ? raw : { id: 'task_1', status: 'completed' }) as VideoTask;
+          videos.retrieve = (async () =>
+            (calls++ === 0
+              ? raw
+              : { id: 'task_1', status: 'completed' }) as VideoTask) as unknown as typeof videos.retrieve;
           try {
             await videos.waitForTask('task_1', { interval: 1, timeout: 60_000 });
           } catch (error) {

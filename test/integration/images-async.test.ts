@@ -119,8 +119,15 @@ describe('asynchronous generation and edits', () => {
     expect(error).toBeInstanceOf(TaskFailedError);
     expect(error).toMatchObject({
       taskId: task_id,
+      kind: 'image',
       code: 'task_failed',
       message: expect.stringContaining('mock: generation failed'),
+    });
+    // An image wait's error holds the image task: its normalised state and images.
+    expect((error as unknown as TaskFailedError).task).toMatchObject({
+      task_id,
+      state: 'failed',
+      images: [],
     });
   });
 
@@ -132,6 +139,7 @@ describe('asynchronous generation and edits', () => {
     expect(error).toBeInstanceOf(WaitTimeoutError);
     const timedOut = error as unknown as WaitTimeoutError;
     expect(timedOut.taskId).toBe(task_id);
+    expect(timedOut.kind).toBe('image');
     expect((timedOut.lastTask as ImageTask).state).toBe('pending');
     expect(apiRequests(gateway, 'POST', '/v1/images/generations/async')).toHaveLength(1);
     expect(apiRequests(gateway, 'GET', `/v1/tasks/${task_id}`).length).toBeGreaterThanOrEqual(2);

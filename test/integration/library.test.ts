@@ -7,6 +7,7 @@ import {
   MediaLibraryError,
   NotFoundError,
   RequestValidationError,
+  withExtraFields,
 } from '../../src/index.js';
 import type { ReviewTask } from '../../src/resources/library/types.js';
 import type { AssetSubmitParams } from '../../src/schemas/library.js';
@@ -130,7 +131,9 @@ describe('review batches', () => {
     expect(task.status).toBe('failed');
     expect(task.usable_assets).toHaveLength(2);
     expect(task.result?.failed_assets?.map((a) => a.status)).toEqual(['Failed']);
-    expect(task.result?.failed_assets?.[0]?.source_url).toContain('mock:reject');
+    const rejected = task.result?.failed_assets[0];
+    // The source URL is on the material though the spec does not name it: read it as an extra field.
+    expect(rejected && withExtraFields(rejected).source_url).toContain('mock:reject');
   });
 
   test('a review that fails before per-material results resolves with an error and no result', async () => {

@@ -89,10 +89,15 @@ describe('client limits', () => {
     const first = embed(client);
     const controller = new AbortController();
     const second = client.embeddings.create({ model: 'bge-m3', input: 'x' }, { signal: controller.signal });
+    // Calls start on a later turn (APIPromise): abort once the second one is queued, not before.
+    await new Promise((r) => setTimeout(r, 20));
     controller.abort(new Error('no longer needed'));
     const error = await second.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect((error as APIUserAbortError).cause).toEqual(new Error('no longer needed'));
+    expect((error as APIUserAbortError).message).toMatch(
+      /was not sent: it was aborted while it waited for its turn/,
+    );
     for (let i = 0; i < 100 && answers.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     answers[0]?.();
     await first;

@@ -84,7 +84,12 @@ describe('request shape', () => {
       ),
     );
     const answer = await transportFor().answer<{ id: string }>(spec());
-    expect(answer).toEqual({ body: { id: 'task_1' }, requestId: 'req_7' });
+    expect(answer).toMatchObject({
+      body: { id: 'task_1' },
+      requestId: 'req_7',
+      status: 200,
+      text: '{"id":"task_1"}',
+    });
     expect(Object.getOwnPropertyNames(answer.body)).toEqual(['id']);
   });
 

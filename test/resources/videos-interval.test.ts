@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { APIPromise } from '../../src/core/api-promise.js';
 import type { Transport } from '../../src/internal/transport.js';
 import { videoPollInterval } from '../../src/resources/video-task.js';
 import { Videos } from '../../src/resources/videos.js';
@@ -16,11 +17,21 @@ type Answer = Record<string, unknown>;
 function transport(answers: Answer[]) {
   const sent: Array<{ method: string; path: string }> = [];
   let polls = 0;
-  const json = async (request: { method: string; path: string }) => {
+  const answer = (request: { method: string; path: string }) => {
     sent.push({ method: request.method, path: request.path });
     if (request.method === 'POST') return { code: 200, data: [{ status: 'submitted', task_id: 'cgt-1' }] };
     return answers[Math.min(polls++, answers.length - 1)];
   };
+  // As the transport does: a spec, or a function that builds it, and an APIPromise of the body.
+  type Request = { method: string; path: string };
+  const json = (request: Request | (() => Request)) =>
+    new APIPromise(
+      Promise.resolve(request).then((r) => {
+        const body = answer(typeof r === 'function' ? r() : r);
+        return { body, status: 200, headers: {}, requestId: undefined, text: JSON.stringify(body) };
+      }),
+      (a) => a.body,
+    );
   return { transport: { json } as unknown as Transport, sent };
 }
 

@@ -97,6 +97,8 @@ describe('videos.createAndWait', () => {
     const error = await rejection(client().videos.waitForTask('task_v1', { interval: 5 }));
     expect(error).toBeInstanceOf(TaskFailedError);
     expect(error.code).toBe('task_failed');
+    // The error names its kind, and holds the video task as last read.
+    expect(error).toMatchObject({ kind: 'video', task: { id: 'task_v1', status: 'failed' } });
   });
 });
 

@@ -52,6 +52,15 @@ describe('embeddings.create refuses', () => {
     ['stream: true', small({ stream: true }), 'stream', 'must not be sent'],
     ['stream: false', small({ stream: false }), 'stream', 'must not be sent'],
     ['stream: null', small({ stream: null }), 'stream', 'must not be sent'],
+    // spec: Embeddings lists model, input, encoding_format and dimensions; nothing passes through.
+    ['a misspelt field', small({ dimension: 512 }), 'dimension', 'did you mean dimensions?'],
+    ['a misspelt input', { model: 'bge-m3', inptu: 'x', input: 'x' }, 'inptu', 'did you mean input?'],
+    [
+      'an unknown field',
+      small({ user: 'u-1' }),
+      'user',
+      'is not a field of embeddings.create (it takes model',
+    ],
   ])('%s', (_, params, path, fragment) => {
     expect(checkParams(embeddingCreateSchema, params)).toEqual([
       { path, message: expect.stringContaining(fragment) },
@@ -68,12 +77,26 @@ describe('embeddings.create accepts', () => {
     ['dimensions 1 and 1536 and 512', [1, 512, 1536].map((dimensions) => small({ dimensions }))],
     ['each encoding_format', [small({ encoding_format: 'float' }), small({ encoding_format: 'base64' })]],
     ['a whitespace text (non-empty)', [small({ input: ' ' })]],
-    ['an unknown field (passed through)', [small({ user: 'u-1' })]],
+    ['a field set to undefined (JSON leaves it out)', [small({ user: undefined })]],
   ])('%s', (_, requests) => {
     for (const request of requests) expect(parseEmbeddingCreateParams(request)).toEqual(request);
   });
 
   test('default dimensions per model', () => {
     expect(EMBEDDING_DIMENSIONS).toEqual({ 'text-embedding-3-small': 1536, 'bge-m3': 1024 });
+  });
+});
+
+describe('an unknown field is reported beside the other broken rules', () => {
+  test('a typo and an empty input are both named', () => {
+    expect(
+      checkParams(embeddingCreateSchema, { model: 'bge-m3', input: '', encoding_fromat: 'float' }),
+    ).toEqual([
+      { path: 'input', message: 'must be a non-empty string' },
+      {
+        path: 'encoding_fromat',
+        message: 'is not a field of embeddings.create; did you mean encoding_format?',
+      },
+    ]);
   });
 });

@@ -113,7 +113,11 @@ describe.each(generateOps)('%s accepts', (_, parse) => {
       'image_urls with imgmodel-2',
       [gen({ image_urls: ['https://example.com/a.png', 'http://example.com/b.jpg'] })],
     ],
-    ['unknown route fields (passed through)', [gen({ style: 'vivid' })]],
+    [
+      'the route fields nsfw_check and response_format',
+      [gen({ nsfw_check: true, response_format: 'b64_json' })],
+    ],
+    ['a field set to undefined (JSON leaves it out)', [gen({ style: undefined })]],
   ])('%s', (__, requests) => {
     for (const request of requests) expect(parse(request)).toEqual(request);
   });
@@ -319,5 +323,63 @@ describe('checkEditFiles', () => {
     ],
   ])('accepts %s', async (_, image, mask) => {
     await expect(checkEditFiles(await files(image, mask))).resolves.toBeUndefined();
+  });
+});
+
+// spec: Images lists the fields of each image route, and says of none that other fields pass
+// through (unlike the Midjourney-family route): a field outside the list is refused by name.
+describe('unknown fields', () => {
+  const ops: Array<[string, Parse, (over: Record<string, unknown>) => Record<string, unknown>]> = [
+    ['images.generate', parseImageGenerateParams, gen],
+    ['images.generateAsync', parseImageGenerateAsyncParams, gen],
+    ['images.edit', parseImageEditParams, edit],
+    ['images.editAsync', parseImageEditAsyncParams, edit],
+  ];
+
+  test.each(ops)('%s refuses a misspelt field, naming it and the field meant', (operation, parse, build) => {
+    expect(issuesOf(parse, build({ sise: '1024x1024' }))).toEqual([
+      { path: 'sise', message: `is not a field of ${operation}; did you mean size?` },
+    ]);
+    expect(issuesOf(parse, build({ Quality: 'high' }))).toEqual([
+      { path: 'Quality', message: `is not a field of ${operation}; did you mean quality?` },
+    ]);
+  });
+
+  test.each(ops)(
+    '%s refuses a field no image route takes, listing those it takes',
+    (operation, parse, build) => {
+      expect(issuesOf(parse, build({ style: 'vivid' }))).toEqual([
+        {
+          path: 'style',
+          message: expect.stringContaining(`is not a field of ${operation} (it takes model, prompt, n, size`),
+        },
+      ]);
+    },
+  );
+
+  test('a typo is reported beside the other broken rules', () => {
+    expect(issuesOf(parseImageGenerateParams, gen({ prompt: '', n: 0, seze: '1x1' }))).toEqual([
+      { path: 'prompt', message: 'must not be empty' },
+      { path: 'n', message: expect.stringContaining('positive integer') },
+      { path: 'seze', message: 'is not a field of images.generate; did you mean size?' },
+    ]);
+  });
+
+  test('the fields refused with a message of their own are not reported twice', () => {
+    expect(issuesOf(parseImageGenerateParams, gen({ images: ['https://example.com/a.png'] }))).toEqual([
+      { path: 'images', message: expect.stringContaining('attaches no file') },
+    ]);
+    expect(issuesOf(parseImageGenerateParams, gen({ client_reference_id: 'x' }))).toEqual([
+      { path: 'client_reference_id', message: expect.stringContaining('produces no task events') },
+    ]);
+  });
+
+  test('the legacy webhook parameters are task fields: refused on the synchronous routes', () => {
+    expect(issuesOf(parseImageGenerateParams, gen({ callback_url: 'https://example.com/hook' }))).toEqual([
+      { path: 'callback_url', message: expect.stringContaining('is not a field of images.generate') },
+    ]);
+    expect(parseImageGenerateAsyncParams(gen({ callback_url: 'https://example.com/hook' }))).toMatchObject({
+      callback_url: 'https://example.com/hook',
+    });
   });
 });

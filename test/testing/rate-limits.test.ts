@@ -94,4 +94,17 @@ describe('mock gateway rate limits per IP', async () => {
     expect(answers.map((a) => a.statusCode)).toEqual([200, 429, 404, 404]);
     await Promise.all(answers.map((a) => a.body.dump()));
   });
+
+  it('leaves the dashboard out: its pipeline is neither limited nor counted', async () => {
+    for (let i = 0; i < 5; i++) {
+      const answer = await request(`${gateway.dashboardUrl}/state`, { dispatcher: agent });
+      expect(answer.statusCode).toBe(200);
+      await answer.body.dump();
+    }
+    expect(gateway.rateLimits.stats.checked).toBe(0);
+    const submitted = await submit();
+    expect(submitted.statusCode).toBe(200);
+    await submitted.body.dump();
+    expect(gateway.rateLimits.stats.checked).toBe(1);
+  });
 });

@@ -27,3 +27,20 @@ export async function requests(options: RequestOptions): Promise<string> {
 
   return `${task.id} ${vectors.data.length}`;
 }
+
+// Every single-request call gives its answer beside its typed result.
+export async function rawAccess(client: MediaGateway, id: string): Promise<number> {
+  const { data, response, requestId } = await client.videos.retrieve(id).withResponse();
+  const task: VideoTask = data;
+  const status: number = response.status;
+  const remaining: string | null = response.headers.get('x-ratelimit-remaining');
+  const id2: string | undefined = requestId;
+  const raw: Response = await client.embeddings.create({ model: 'bge-m3', input: 'a' }).asResponse();
+  const { data: submission } = await client.videos
+    .create({ model: 'vidmodel-2.5', prompt: 'p' })
+    .withResponse();
+  const taskId: string = submission.task_id;
+  // @ts-expect-error data is a VideoTask, not a string
+  const wrong: string = data;
+  return `${task.id}${remaining}${id2}${taskId}${wrong}`.length + status + raw.status;
+}

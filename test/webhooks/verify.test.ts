@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { MediaGatewayError } from '../../src/core/base-error.js';
 import {
+  signWebhook,
   type VerifyWebhookOptions,
   verifyWebhook,
   verifyWebhookAsync,
@@ -371,5 +372,37 @@ describe('verifyWebhookAsync imports each secret once', () => {
     for (const secrets of twenty) await verifyWebhookAsync(signedWith(secrets));
     // Of twenty secrets, at most the last eight can still be kept: the first twelve come again.
     expect(importKey.mock.calls.length).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe('timestamp messages say what is wrong', () => {
+  test.each([
+    [
+      'an hour old',
+      base({ headers: signedAt(String(NOW - 3600)) }),
+      'X-Service-Timestamp is 3600 s old, over 300 s',
+    ],
+    [
+      'an hour ahead',
+      base({ headers: signedAt(String(NOW + 3600)) }),
+      'X-Service-Timestamp is 3600 s ahead, over 300 s',
+    ],
+    [
+      'in milliseconds',
+      base({ headers: signedAt(String(NOW * 1000)) }),
+      'X-Service-Timestamp is in ms, not Unix seconds',
+    ],
+    ['now given in milliseconds', base({ now: NOW * 1000 }), 'now is in ms, not Unix seconds'],
+  ])('%s', async (_name, options, message) => {
+    for (const outcome of await runBoth(options)) {
+      expect(outcome.reason).toBe('timestamp_out_of_tolerance');
+      expect(outcome.message).toContain(message);
+    }
+  });
+
+  test('signWebhook refuses a timestamp in milliseconds', () => {
+    expect(() => signWebhook({ body: raw, secret: SECRET, keyId: KEY_ID, timestamp: Date.now() })).toThrow(
+      'signWebhook: timestamp is in ms, not Unix seconds',
+    );
   });
 });

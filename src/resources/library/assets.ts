@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import {
@@ -28,10 +29,12 @@ export class Assets extends LibraryCollection {
    * const done = await client.library.reviewTasks.waitForTask(review.id);
    * console.log(done.usable_assets); // ['asset://...']
    */
-  async submit(params: AssetSubmitParams, options?: RequestOptions): Promise<ReviewTask> {
-    const body = parseAssetSubmitParams(params);
-    const answer = await this.call<unknown>('POST', { body, retry: 'create', options });
-    return toReviewTask(answer);
+  submit(params: AssetSubmitParams, options?: RequestOptions): APIPromise<ReviewTask> {
+    return this.call<unknown>('POST', () => ({
+      body: parseAssetSubmitParams(params),
+      retry: 'create',
+      options,
+    }))._thenUnwrap(toReviewTask);
   }
 
   /**
@@ -54,7 +57,7 @@ export class Assets extends LibraryCollection {
    * const asset = await client.library.assets.retrieve('asset_123');
    * if (asset.status === 'Active') console.log(assetReference(asset));
    */
-  async retrieve(assetId: string, options?: RequestOptions): Promise<Asset> {
+  retrieve(assetId: string, options?: RequestOptions): APIPromise<Asset> {
     return this.call<Asset>('GET', { id: assetId, options });
   }
 
@@ -65,9 +68,8 @@ export class Assets extends LibraryCollection {
    * @throws ConflictError (409) while it is `Pending`.
    * @throws NotFoundError for an unknown, deleted or another account's material.
    */
-  async update(assetId: string, params: AssetUpdateParams, options?: RequestOptions): Promise<Asset> {
-    const body = parseAssetUpdateParams(params);
-    return this.call<Asset>('PATCH', { id: assetId, body, options });
+  update(assetId: string, params: AssetUpdateParams, options?: RequestOptions): APIPromise<Asset> {
+    return this.call<Asset>('PATCH', () => ({ id: assetId, body: parseAssetUpdateParams(params), options }));
   }
 
   /**
@@ -76,10 +78,10 @@ export class Assets extends LibraryCollection {
    * @throws ConflictError (409) while it is `Pending`.
    * @throws NotFoundError for an unknown, deleted or another account's material.
    */
-  async delete(
+  delete(
     assetId: string,
     options?: RequestOptions,
-  ): Promise<{
+  ): APIPromise<{
     /** The deleted material's ID. */
     id: string;
     /** `true`. */

@@ -1,5 +1,6 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import { Page, type PageData, PagePromise } from '../../core/pagination.js';
-import type { RequestOptions } from '../../internal/request-spec.js';
+import type { RequestOptions, RequestSpec } from '../../internal/request-spec.js';
 import type { RetryClass } from '../../internal/retry-policy.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
 import { path, type QueryValue } from '../../internal/url.js';
@@ -23,18 +24,26 @@ export abstract class LibraryCollection extends APIResource {
   /** The collection's path below `/v1`. */
   protected abstract readonly base: string;
 
-  /** Sends one call and unwraps its `data`. */
-  protected async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', call: LibraryCall = {}): Promise<T> {
-    const answer = await this.transport.json<LibraryEnvelope<T>>({
+  /**
+   * Sends one call and unwraps its `data`. A function in place of the call is run first, so
+   * a body refused while being checked rejects the call.
+   */
+  protected call<T>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    call: LibraryCall | (() => LibraryCall) = {},
+  ): APIPromise<T> {
+    const spec = (c: LibraryCall): RequestSpec => ({
       method,
-      path: call.id === undefined ? this.base : `${this.base}${path`/${call.id}`}`,
-      body: call.body,
-      query: call.query,
-      retry: call.retry ?? 'safe',
+      path: c.id === undefined ? this.base : `${this.base}${path`/${c.id}`}`,
+      body: c.body,
+      query: c.query,
+      retry: c.retry ?? 'safe',
       timeout: TIMEOUTS.default,
-      options: call.options,
+      options: c.options,
     });
-    return unwrap(answer);
+    return this.transport
+      .json<LibraryEnvelope<T>>(typeof call === 'function' ? () => spec(call()) : spec(call))
+      ._thenUnwrap(unwrap<T>);
   }
 
   /**
@@ -48,8 +57,13 @@ export abstract class LibraryCollection extends APIResource {
     return new PagePromise(async () => {
       // The list schemas allow only string and number fields.
       const query = parseQuery() as { page?: number | undefined } & Record<string, QueryValue>;
-      const load = async (page: number): Promise<Page<T>> =>
-        new Page(await this.call<PageData<T>>('GET', { query: { ...query, page }, options }), load);
+      const load = async (page: number): Promise<Page<T>> => {
+        const { data, ...answer } = await this.call<PageData<T>>('GET', {
+          query: { ...query, page },
+          options,
+        }).withResponse();
+        return new Page(data, load, answer);
+      };
       return load(query.page ?? 1);
     });
   }

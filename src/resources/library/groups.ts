@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseGroupCreateParams, parseGroupUpdateParams, parseListParams } from '../../internal/schemas.js';
@@ -18,9 +19,12 @@ export class Groups extends LibraryCollection {
    * @throws RequestValidationError for a name over 255 or a description over 4000 characters.
    * @example const group = await client.library.groups.create({ name: 'Cast', description: 'lead actors' });
    */
-  async create(params: GroupCreateParams, options?: RequestOptions): Promise<Group> {
-    const body = parseGroupCreateParams(params);
-    return this.call<Group>('POST', { body, retry: 'create', options });
+  create(params: GroupCreateParams, options?: RequestOptions): APIPromise<Group> {
+    return this.call<Group>('POST', () => ({
+      body: parseGroupCreateParams(params),
+      retry: 'create',
+      options,
+    }));
   }
 
   /**
@@ -39,7 +43,7 @@ export class Groups extends LibraryCollection {
    *
    * @throws NotFoundError for an unknown, deleted or another account's group.
    */
-  async retrieve(groupId: string, options?: RequestOptions): Promise<Group> {
+  retrieve(groupId: string, options?: RequestOptions): APIPromise<Group> {
     return this.call<Group>('GET', { id: groupId, options });
   }
 
@@ -49,9 +53,8 @@ export class Groups extends LibraryCollection {
    * @throws RequestValidationError when neither `name` nor `description` is given, or either is too long.
    * @throws NotFoundError for an unknown, deleted or another account's group.
    */
-  async update(groupId: string, params: GroupUpdateParams, options?: RequestOptions): Promise<Group> {
-    const body = parseGroupUpdateParams(params);
-    return this.call<Group>('PATCH', { id: groupId, body, options });
+  update(groupId: string, params: GroupUpdateParams, options?: RequestOptions): APIPromise<Group> {
+    return this.call<Group>('PATCH', () => ({ id: groupId, body: parseGroupUpdateParams(params), options }));
   }
 
   /**
@@ -61,17 +64,18 @@ export class Groups extends LibraryCollection {
    * @throws ConflictError (409) when the group still holds materials (of any status).
    * @throws NotFoundError for an unknown, deleted or another account's group.
    */
-  async delete(
+  delete(
     groupId: string,
     options?: RequestOptions,
-  ): Promise<{
+  ): APIPromise<{
     /** The deleted group's ID. */
     id: string;
     [key: string]: unknown;
   }> {
-    const data = await this.call<{ id: string } | string>('DELETE', { id: groupId, options });
-    // spec: Media library — the delete "returns the group ID"; its exact shape is not shown.
-    if (data && typeof data === 'object') return data;
-    return { id: typeof data === 'string' && data ? data : groupId };
+    return this.call<{ id: string } | string>('DELETE', { id: groupId, options })._thenUnwrap((data) => {
+      // spec: Media library — the delete "returns the group ID"; its exact shape is not shown.
+      if (data && typeof data === 'object') return data;
+      return { id: typeof data === 'string' && data ? data : groupId };
+    });
   }
 }

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import { pollTask, type WaitOptions } from '../../core/polling.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
@@ -15,22 +16,23 @@ export class ReviewTasks extends APIResource {
    *
    * @throws NotFoundError for an unknown or another account's review task.
    */
-  async retrieve(reviewTaskId: string, options?: RequestOptions): Promise<ReviewTask> {
-    const answer = await this.transport.json<unknown>({
-      method: 'GET',
-      path: path`/tasks/${reviewTaskId}`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    });
-    return toReviewTask(answer);
+  retrieve(reviewTaskId: string, options?: RequestOptions): APIPromise<ReviewTask> {
+    return this.transport
+      .json<unknown>({
+        method: 'GET',
+        path: path`/tasks/${reviewTaskId}`,
+        retry: 'safe',
+        timeout: TIMEOUTS.default,
+        options,
+      })
+      ._thenUnwrap(toReviewTask);
   }
 
   /**
    * Polls a review task until it ends and resolves with it, completed or failed: a failed
    * batch can still have usable materials (`usable_assets`).
    *
-   * @throws WaitTimeoutError at the deadline (default 10 minutes, interrupting a query in
+   * @throws WaitTimeoutError (`kind: 'review'`) at the deadline (default 10 minutes, interrupting a query in
    * flight), with the last task seen; nothing is resubmitted.
    * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
    * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
@@ -44,6 +46,7 @@ export class ReviewTasks extends APIResource {
     return pollTask<ReviewTask>(
       {
         taskId: reviewTaskId,
+        kind: 'review',
         fetch: (signal) => this.retrieve(reviewTaskId, { signal }),
         outcome: (task) =>
           task.status === 'completed' ? 'succeeded' : task.status === 'failed' ? 'failed' : 'pending',

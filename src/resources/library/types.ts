@@ -1,69 +1,18 @@
-/** A library material (asset). Timestamp and source-URL fields exist too; their names are not fixed by the document. */
-export interface Asset {
-  /** Public material ID. */
-  id: string;
-  /** Public material ID (same as `id`). */
-  asset_id?: string | undefined;
-  /** `asset://<asset_id>`: use it unchanged in generation requests; not a download URL. */
-  asset_url?: string | undefined;
-  /** Display name, at most 255 characters. */
-  name?: string | undefined;
-  /** `Image`, `Video` or `Audio` (case-sensitive). */
-  asset_type?: 'Image' | 'Video' | 'Audio' | (string & {}) | undefined;
-  /** The owning group. */
-  group_id?: string | undefined;
-  /** `Pending`, `Active` or `Failed`. Only `Active` materials may be referenced; `Pending` ones cannot be renamed or deleted. */
-  status?: 'Pending' | 'Active' | 'Failed' | (string & {}) | undefined;
-  /** Any other field (timestamps, source URL), kept as sent. */
-  [key: string]: unknown;
-}
+import type { Asset, ReviewTask } from '../../core/task-types.js';
 
-/** A library group. Fields beyond these are not fixed by the document. */
+export type { Asset, ReviewTask } from '../../core/task-types.js';
+
+/**
+ * A library group. The spec names its ID, name and description; its other fields are kept as
+ * sent and read with `withExtraFields`.
+ */
 export interface Group {
   /** The group ID, for `group_id` in review batches and material lists. */
   id: string;
   /** Name, at most 255 characters. */
-  name?: string | undefined;
-  /** Description, at most 4000 characters. */
+  name: string;
+  /** Description, at most 4000 characters; optional when the group was created. */
   description?: string | undefined;
-  /** Any other field, kept as sent. */
-  [key: string]: unknown;
-}
-
-/** A library review task, from `GET /v1/tasks/{id}` without `model`. */
-export interface ReviewTask {
-  /** Review task ID. */
-  id: string;
-  /** `vidmodel.avatar.asset.task`. */
-  object?: string | undefined;
-  /** The model the batch was reviewed for, e.g. `vidmodel-2.0` or `vidmodel-2.5`. */
-  model?: string | undefined;
-  /** `processing`, `completed` or `failed`. A failed batch may still have usable assets. */
-  status: 'processing' | 'completed' | 'failed' | (string & {});
-  /** 0-100. */
-  progress?: number | undefined;
-  /** The group the materials belong to (created automatically when the batch named none). */
-  group_id?: string | undefined;
-  /** Absent when the review failed before per-material results existed. */
-  result?:
-    | {
-        /** All materials of the batch. */
-        assets?: Asset[] | undefined;
-        /** The materials that are `Active`. */
-        usable_assets?: Asset[] | undefined;
-        /** The rejected materials. */
-        failed_assets?: Asset[] | undefined;
-        [key: string]: unknown;
-      }
-    | undefined;
-  /** A safe error message on failure, when the gateway gave one. */
-  error?: unknown;
-  /** The `asset://` references of the usable (`Active`) materials, ready for video requests. */
-  usable_assets: string[];
-  /** `X-Service-Request-Id` of the answer (not enumerable). */
-  _requestId?: string | undefined;
-  /** Any other field, kept as sent. */
-  [key: string]: unknown;
 }
 
 /** The `{ code, data }` wrapper of library answers. */

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import {
   parseWebhookEndpointCreateParams,
@@ -28,15 +29,15 @@ export class Endpoints extends APIResource {
    * });
    * await secretStore.put(endpoint.key_id, signing_secret); // shown only now
    */
-  async create(params: WebhookEndpointCreateParams, options?: RequestOptions): Promise<EndpointCreated> {
-    return this.transport.json<EndpointCreated>({
+  create(params: WebhookEndpointCreateParams, options?: RequestOptions): APIPromise<EndpointCreated> {
+    return this.transport.json<EndpointCreated>(() => ({
       method: 'POST',
       path: '/webhook-endpoints',
       body: parseWebhookEndpointCreateParams(params),
       retry: 'create',
       timeout: TIMEOUTS.default,
       options,
-    });
+    }));
   }
 
   /**
@@ -48,7 +49,7 @@ export class Endpoints extends APIResource {
    * @example
    * await client.webhooks.endpoints.verify(endpoint.id);
    */
-  verify(endpointId: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
+  verify(endpointId: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
     return this.post(path`/webhook-endpoints/${endpointId}/verify`, options);
   }
 
@@ -62,19 +63,19 @@ export class Endpoints extends APIResource {
    * @example
    * await client.webhooks.endpoints.update(endpoint.id, { enabled: false });
    */
-  async update(
+  update(
     endpointId: string,
     params: WebhookEndpointUpdateParams,
     options?: RequestOptions,
-  ): Promise<WebhookManagementResponse> {
-    return this.transport.json<WebhookManagementResponse>({
+  ): APIPromise<WebhookManagementResponse> {
+    return this.transport.json<WebhookManagementResponse>(() => ({
       method: 'PATCH',
       path: path`/webhook-endpoints/${endpointId}`,
       body: parseWebhookEndpointUpdateParams(params),
       retry: 'safe',
       timeout: TIMEOUTS.default,
       options,
-    });
+    }));
   }
 
   /**
@@ -87,11 +88,11 @@ export class Endpoints extends APIResource {
    * const rotated = await client.webhooks.endpoints.rotateSecret(endpoint.id);
    * // store rotated.signing_secret now; keep the old pair in the receiver for 24 hours
    */
-  rotateSecret(endpointId: string, options?: RequestOptions): Promise<SecretRotation> {
+  rotateSecret(endpointId: string, options?: RequestOptions): APIPromise<SecretRotation> {
     return this.post(path`/webhook-endpoints/${endpointId}/rotate-secret`, options);
   }
 
-  private post(apiPath: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
+  private post(apiPath: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
     return this.transport.json<WebhookManagementResponse>({
       method: 'POST',
       path: apiPath,

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseWebhookEventListParams } from '../../internal/schemas.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
@@ -16,9 +17,15 @@ export class WebhookEvents extends APIResource {
    * @example
    * const events = await client.webhooks.events.list({ task_id: 'cgt-123' });
    */
-  async list(params: WebhookEventListParams, options?: RequestOptions): Promise<WebhookManagementResponse> {
-    const { task_id } = parseWebhookEventListParams(params);
-    return this.get('/webhook-events', options, { task_id });
+  list(params: WebhookEventListParams, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
+    return this.transport.json<WebhookManagementResponse>(() => ({
+      method: 'GET',
+      path: '/webhook-events',
+      query: { task_id: parseWebhookEventListParams(params).task_id },
+      retry: 'safe',
+      timeout: TIMEOUTS.default,
+      options,
+    }));
   }
 
   /**
@@ -28,8 +35,14 @@ export class WebhookEvents extends APIResource {
    * @example
    * const attempts = await client.webhooks.events.deliveries('evt_123');
    */
-  deliveries(eventId: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
-    return this.get(path`/webhook-events/${eventId}/deliveries`, options);
+  deliveries(eventId: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
+    return this.transport.json<WebhookManagementResponse>({
+      method: 'GET',
+      path: path`/webhook-events/${eventId}/deliveries`,
+      retry: 'safe',
+      timeout: TIMEOUTS.default,
+      options,
+    });
   }
 
   /**
@@ -44,22 +57,11 @@ export class WebhookEvents extends APIResource {
    * @example
    * await client.webhooks.events.redeliver('evt_123');
    */
-  redeliver(eventId: string, options?: RequestOptions): Promise<WebhookManagementResponse> {
+  redeliver(eventId: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
     return this.transport.json<WebhookManagementResponse>({
       method: 'POST',
       path: path`/webhook-events/${eventId}/redeliver`,
       retry: 'create',
-      timeout: TIMEOUTS.default,
-      options,
-    });
-  }
-
-  private get(apiPath: string, options?: RequestOptions, query?: Record<string, string>) {
-    return this.transport.json<WebhookManagementResponse>({
-      method: 'GET',
-      path: apiPath,
-      query,
-      retry: 'safe',
       timeout: TIMEOUTS.default,
       options,
     });

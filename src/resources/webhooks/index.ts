@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseWebhookCapabilitiesParams } from '../../internal/schemas.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
@@ -31,18 +32,17 @@ export class Webhooks extends APIResource {
    * @example
    * const capability = await client.webhooks.capabilities({ model: 'vidmodel-2.5' });
    */
-  async capabilities(
+  capabilities(
     params: WebhookCapabilitiesParams,
     options?: RequestOptions,
-  ): Promise<WebhookManagementResponse> {
-    const { model } = parseWebhookCapabilitiesParams(params);
-    return this.transport.json<WebhookManagementResponse>({
+  ): APIPromise<WebhookManagementResponse> {
+    return this.transport.json<WebhookManagementResponse>(() => ({
       method: 'GET',
       path: '/webhook-capabilities',
-      query: { model },
+      query: { model: parseWebhookCapabilitiesParams(params).model },
       retry: 'safe',
       timeout: TIMEOUTS.default,
       options,
-    });
+    }));
   }
 }

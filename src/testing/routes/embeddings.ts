@@ -3,9 +3,9 @@ import {
   type EmbeddingModel,
   embeddingCreateSchema,
 } from '../../schemas/embeddings.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import type { Router } from '../router.js';
+import type { RouteRegistry } from '../types.js';
 import { MAX_EMBEDDING_TOKENS, mockEmbedding, mockTokens, toBase64Float32 } from './embeddings-vectors.js';
 
 /**
@@ -15,7 +15,7 @@ import { MAX_EMBEDDING_TOKENS, mockEmbedding, mockTokens, toBase64Float32 } from
  * `text-embedding-3-small` (or `dimensions`), 1024 for `bge-m3`; base64 float32 text when
  * `encoding_format` is `base64`. A text over 8192 tokens answers 400. Nothing is billed.
  */
-export function registerEmbeddingRoutes(router: Router, _gateway: MockGateway): void {
+export function registerEmbeddingRoutes(router: RouteRegistry, _gateway: GatewayState): void {
   router.add('POST', '/v1/embeddings', async (ctx) => {
     const body = ctx.validate(embeddingCreateSchema);
     ctx.requireModel(body.model);

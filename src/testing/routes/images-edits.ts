@@ -7,9 +7,8 @@ import {
   imageEditAsyncSchema,
   imageEditSchema,
 } from '../../schemas/images.js';
-import type { RouteContext } from '../context.js';
 import { MockHttpError, validationError } from '../http-error.js';
-import type { ReceivedPart } from '../request-log.js';
+import type { ReceivedPart, RequestContext } from '../types.js';
 
 /** spec: Images, edits — the message for a URL or base64 text sent where a file belongs. */
 export const NOT_A_FILE_MESSAGE =
@@ -48,7 +47,7 @@ function textFields(parts: readonly ReceivedPart[]): Record<string, unknown> {
  * with an `imgmodel-2.5-*` model, a mask that is not a PNG with alpha of the input's size, and
  * every field rule of the schema.
  */
-export async function readEditRequest(ctx: RouteContext<unknown>, async: boolean): Promise<EditRequest> {
+export async function readEditRequest(ctx: RequestContext<unknown>, async: boolean): Promise<EditRequest> {
   const text = ctx.parts.find((p) => p.filename === undefined && FILE_FIELDS.has(p.name));
   if (text) throw invalid(`${text.name}: ${NOT_A_FILE_MESSAGE}`);
   const images = ctx.parts.filter(

@@ -1,7 +1,7 @@
 import { midjourneyGenerateSchema } from '../../schemas/midjourney.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { newId } from '../ids.js';
-import type { Router } from '../router.js';
+import type { RouteRegistry } from '../types.js';
 import { checkModeration, imageCount } from './images-shared.js';
 import { answerSubmission, createImageTask } from './images-tasks.js';
 
@@ -18,7 +18,7 @@ export const MIDJOURNEY_DEFAULT_IMAGES = 4;
  * (`batch_id`, prefix `mjb_`) of one `image` task, queried like any image task with
  * `?model=<model or "midjourney">`. spec: Other asynchronous image family; Events.
  */
-export function registerMidjourneyRoutes(router: Router, _gateway: MockGateway): void {
+export function registerMidjourneyRoutes(router: RouteRegistry, gateway: GatewayState): void {
   router.add('POST', '/v1/midjourney/generations', (ctx) => {
     const body = ctx.validate(midjourneyGenerateSchema, ctx.body) as Record<string, unknown>;
     const model = typeof body.model === 'string' && body.model ? body.model : MIDJOURNEY_DEFAULT_MODEL;
@@ -27,7 +27,7 @@ export function registerMidjourneyRoutes(router: Router, _gateway: MockGateway):
     const n = body.n;
     const count =
       typeof n === 'number' && Number.isInteger(n) && n > 0 ? imageCount(n) : MIDJOURNEY_DEFAULT_IMAGES;
-    const task = createImageTask(ctx, {
+    const task = createImageTask(gateway, ctx, {
       model,
       prompt: typeof body.prompt === 'string' ? body.prompt : undefined,
       count,

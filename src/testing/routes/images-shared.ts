@@ -1,8 +1,8 @@
-import type { RouteContext } from '../context.js';
-import type { MockGateway } from '../gateway.js';
+import { type GatewayState, imageResultUrl } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import { pngImage } from '../media.js';
 import type { MediaRecord } from '../media-origin.js';
+import type { RequestContext } from '../types.js';
 
 /**
  * Prompt markers of the image routes (besides `mock:fail` and `mock:slow`, which apply too).
@@ -42,14 +42,9 @@ export interface ImageTaskData {
   request: Record<string, unknown>;
 }
 
-/** The authenticated URL of a published image on the gateway's own origin (key required). */
-export function imageResultUrl(gateway: MockGateway, record: MediaRecord): string {
-  return `${gateway.url}/v1/images/results/${record.token}`;
-}
-
 /** Publishes `count` result PNGs for the account (and task, when given). */
 export function publishImages(
-  gateway: MockGateway,
+  gateway: GatewayState,
   account: string,
   count: number,
   taskId?: string,
@@ -100,8 +95,12 @@ export function wantsBase64(fields: Record<string, unknown>): boolean {
  * Answers the synchronous image response: `{created, data}` with one entry per image, each a
  * `url` on the gateway's origin or the PNG's bytes as `b64_json`. spec: Synchronous image response.
  */
-export function answerImages(ctx: RouteContext<unknown>, count: number, base64: boolean): Promise<void> {
-  const gateway = ctx.gateway;
+export function answerImages(
+  gateway: GatewayState,
+  ctx: RequestContext<unknown>,
+  count: number,
+  base64: boolean,
+): Promise<void> {
   const created = Math.floor(gateway.clock.now() / 1000);
   if (base64) {
     const data = Array.from({ length: count }, (_, i) => ({
@@ -120,7 +119,7 @@ export function answerImages(ctx: RouteContext<unknown>, count: number, base64: 
  * message that names the right endpoint. spec: Images — "An edit must not be sent to the
  * generations endpoints".
  */
-export function readGenerationBody(ctx: RouteContext<unknown>, editPath: string): unknown {
+export function readGenerationBody(ctx: RequestContext<unknown>, editPath: string): unknown {
   const type = ctx.req.headers['content-type']?.toLowerCase() ?? '';
   if (type.startsWith('multipart/form-data')) {
     throw MockHttpError.spec(

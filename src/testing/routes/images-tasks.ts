@@ -1,9 +1,9 @@
-import type { RouteContext } from '../context.js';
-import type { MockGateway } from '../gateway.js';
+import { type GatewayState, imageResultUrl } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import type { TaskPhase } from '../task-kinds.js';
 import { type MockTask, outcomeFor } from '../tasks.js';
-import { IMAGE_TRIGGERS, type ImageTaskData, imageResultUrl, publishImages } from './images-shared.js';
+import type { RequestContext } from '../types.js';
+import { IMAGE_TRIGGERS, type ImageTaskData, publishImages } from './images-shared.js';
 import { taskRenderers } from './task-renderers.js';
 import { webhookEndpointCheck } from './webhook-endpoint-check.js';
 
@@ -37,12 +37,13 @@ export interface ImageTaskRequest {
  * engine; its images are published when it succeeds. Image tasks reserve no billable seconds.
  */
 export function createImageTask(
-  ctx: RouteContext<unknown>,
+  gateway: GatewayState,
+  ctx: RequestContext<unknown>,
   request: ImageTaskRequest,
 ): MockTask<ImageTaskData> {
   const { notifications, client_reference_id } = request.fields;
   // spec: Webhook management — the endpoint must be verified, enabled and owned by the caller.
-  webhookEndpointCheck(ctx.gateway, ctx.account, notifications);
+  webhookEndpointCheck(gateway, ctx.account, notifications);
   const data: ImageTaskData = {
     count: request.count,
     legacy: request.prompt?.includes(IMAGE_TRIGGERS.legacy) ?? false,
@@ -52,7 +53,7 @@ export function createImageTask(
   if (notifications !== undefined) data.notifications = notifications;
   if (typeof client_reference_id === 'string') data.client_reference_id = client_reference_id;
   if (request.batchId) data.batch_id = request.batchId;
-  return ctx.gateway.tasks.create<ImageTaskData>({
+  return gateway.tasks.create<ImageTaskData>({
     account: ctx.account.id,
     kind: 'image',
     model: request.model,
@@ -63,7 +64,7 @@ export function createImageTask(
 
 /** Answers the asynchronous submission envelope. spec: Asynchronous submission envelope. */
 export function answerSubmission(
-  ctx: RouteContext<unknown>,
+  ctx: RequestContext<unknown>,
   tasks: readonly MockTask<unknown>[],
 ): Promise<void> {
   return ctx.json(200, { code: 200, data: tasks.map((t) => ({ status: 'submitted', task_id: t.id })) });
@@ -74,7 +75,11 @@ export function answerSubmission(
  * result: {images}, error?}}`. `model` must be the submission's: missing is 400, another model 404
  * (the query goes to that model's upstream, which does not know the task).
  */
-function renderImageTask(gateway: MockGateway, task: MockTask<unknown>, ctx: RouteContext<{ id: string }>) {
+function renderImageTask(
+  gateway: GatewayState,
+  task: MockTask<unknown>,
+  ctx: RequestContext<{ id: string }>,
+) {
   const model = ctx.query.get('model');
   if (!model) {
     throw MockHttpError.spec(
@@ -104,7 +109,7 @@ function renderImageTask(gateway: MockGateway, task: MockTask<unknown>, ctx: Rou
  * Registers the image task renderer and the listener that publishes a succeeded task's images
  * at its terminal transition (before any event about it is delivered).
  */
-export function registerImageTasks(gateway: MockGateway): void {
+export function registerImageTasks(gateway: GatewayState): void {
   taskRenderers(gateway).set('image', (task, ctx) => renderImageTask(gateway, task, ctx));
   gateway.tasks.on('terminal', (task) => {
     if (task.kind !== 'image' || task.outcome !== 'succeeded') return;

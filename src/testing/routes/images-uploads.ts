@@ -1,9 +1,8 @@
 import { bytesReader, IMAGE_MIME_TYPES, readImageHeader } from '../../core/image-header.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import { pngImage } from '../media.js';
-import { PART_HEAD_BYTES } from '../multipart.js';
-import type { Router } from '../router.js';
+import { PART_HEAD_BYTES, type RouteRegistry } from '../types.js';
 import { NOT_A_FILE_MESSAGE } from './images-edits.js';
 
 /** spec: Image upload — at most 20 MiB. */
@@ -15,7 +14,7 @@ export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
  * public URL on the media origin (no key needed). The mock keeps only a file's first 64 KiB:
  * a larger upload is served as a generated PNG stand-in of the same dimensions (at most 512 px a side).
  */
-export function registerUploadRoutes(router: Router, gateway: MockGateway): void {
+export function registerUploadRoutes(router: RouteRegistry, gateway: GatewayState): void {
   router.add(
     'POST',
     '/v1/uploads/images',

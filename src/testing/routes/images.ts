@@ -1,8 +1,7 @@
 import { imageGenerateAsyncSchema, imageGenerateSchema } from '../../schemas/images.js';
-import type { RouteContext } from '../context.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import type { Router } from '../router.js';
+import type { RequestContext, RouteRegistry } from '../types.js';
 import { readEditRequest } from './images-edits.js';
 import { registerMidjourneyRoutes } from './images-midjourney.js';
 import {
@@ -26,7 +25,7 @@ function promptOf(fields: Fields): string | undefined {
  * authenticated result URLs, image uploads, the Midjourney-family route and the image task
  * query's renderer. Requests are checked with the SDK's own schemas.
  */
-export function registerImageRoutes(router: Router, gateway: MockGateway): void {
+export function registerImageRoutes(router: RouteRegistry, gateway: GatewayState): void {
   registerImageTasks(gateway);
 
   // spec: Images — POST /v1/images/generations (JSON, synchronous).
@@ -37,7 +36,7 @@ export function registerImageRoutes(router: Router, gateway: MockGateway): void 
       const body = ctx.validate(imageGenerateSchema, readGenerationBody(ctx, '/v1/images/edits')) as Fields;
       ctx.requireModel(body.model);
       checkModeration(body);
-      return answerImages(ctx, imageCount(body.n), wantsBase64(body));
+      return answerImages(gateway, ctx, imageCount(body.n), wantsBase64(body));
     },
     { body: 'raw' },
   );
@@ -51,7 +50,7 @@ export function registerImageRoutes(router: Router, gateway: MockGateway): void 
       const body = ctx.validate(imageGenerateAsyncSchema, raw) as Fields;
       ctx.requireModel(body.model);
       checkModeration(body);
-      const task = createImageTask(ctx, {
+      const task = createImageTask(gateway, ctx, {
         model: String(body.model),
         prompt: promptOf(body),
         count: imageCount(body.n),
@@ -71,7 +70,7 @@ export function registerImageRoutes(router: Router, gateway: MockGateway): void 
       const { fields } = await readEditRequest(ctx, false);
       ctx.requireModel(fields.model);
       checkModeration(fields);
-      return answerImages(ctx, imageCount(fields.n), wantsBase64(fields));
+      return answerImages(gateway, ctx, imageCount(fields.n), wantsBase64(fields));
     },
     { body: 'multipart' },
   );
@@ -84,7 +83,7 @@ export function registerImageRoutes(router: Router, gateway: MockGateway): void 
       const { fields } = await readEditRequest(ctx, true);
       ctx.requireModel(fields.model);
       checkModeration(fields);
-      const task = createImageTask(ctx, {
+      const task = createImageTask(gateway, ctx, {
         model: String(fields.model),
         prompt: promptOf(fields),
         count: imageCount(fields.n),
@@ -104,7 +103,7 @@ export function registerImageRoutes(router: Router, gateway: MockGateway): void 
     (ctx) => {
       const record = gateway.media.get(ctx.params.token);
       if (!record || record.account !== ctx.account.id) throw MockHttpError.notFound('image');
-      return gateway.media.serve(ctx as RouteContext<unknown>, record);
+      return gateway.media.serve(ctx as RequestContext<unknown>, record);
     },
     { body: 'none' },
   );

@@ -1,5 +1,5 @@
-import type { MockGateway } from '../gateway.js';
-import type { Router } from '../router.js';
+import type { GatewayState } from '../gateway-state.js';
+import type { RouteRegistry } from '../types.js';
 import { registerEmbeddingRoutes } from './embeddings.js';
 import { registerImageRoutes } from './images.js';
 import { registerLibraryRoutes } from './library.js';
@@ -8,7 +8,7 @@ import { registerVideoRoutes } from './videos.js';
 import { registerWebhookRoutes } from './webhooks.js';
 
 /** Registers a resource's routes on the gateway's router. */
-export type RegisterRoutes = (router: Router, gateway: MockGateway) => void;
+export type RegisterRoutes = (router: RouteRegistry, gateway: GatewayState) => void;
 
 /**
  * The resource route sets of the mock gateway, registered at start in this order. To add a
@@ -30,6 +30,6 @@ const RESOURCES: RegisterRoutes[] = [
 ];
 
 /** Registers every resource's routes. */
-export function registerRoutes(router: Router, gateway: MockGateway): void {
+export function registerRoutes(router: RouteRegistry, gateway: GatewayState): void {
   for (const register of RESOURCES) register(router, gateway);
 }

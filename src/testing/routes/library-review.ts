@@ -1,9 +1,9 @@
 import { assetSubmitSchema } from '../../schemas/library.js';
 import { checkParams } from '../../schemas/validate.js';
-import type { RouteContext } from '../context.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError, validationError } from '../http-error.js';
 import { type MockTask, outcomeFor, type TaskPlan } from '../tasks.js';
+import type { RequestContext } from '../types.js';
 import {
   assetJSON,
   LIBRARY_TRIGGERS,
@@ -27,7 +27,7 @@ export const DEFAULT_BATCH_MODEL = 'vidmodel-2.0';
 const BATCH_ERROR = 'the review service could not check this batch; submit it again later';
 
 /** Refuses a model the library does not serve (400), or one the key may not use (403). */
-export function checkLibraryModel(ctx: RouteContext<unknown>, model: string): void {
+export function checkLibraryModel(ctx: RequestContext<unknown>, model: string): void {
   if (!LIBRARY_MODELS.includes(model)) {
     throw MockHttpError.spec(
       400,
@@ -44,8 +44,8 @@ export function checkLibraryModel(ctx: RouteContext<unknown>, model: string): vo
  * group, adds the materials as `Pending` and starts a review task. No ledger entry: spec: Billing
  * — review and library operations carry no generation charge.
  */
-export async function submitReviewBatch(ctx: RouteContext<unknown>): Promise<void> {
-  const store = libraryStore(ctx.gateway);
+export async function submitReviewBatch(gateway: GatewayState, ctx: RequestContext<unknown>): Promise<void> {
+  const store = libraryStore(gateway);
   const issues = checkParams(assetSubmitSchema, ctx.body);
   const material = issues.filter((issue) => /^assets\[\d+\]/.test(issue.path));
   if (material.length > 0) {
@@ -73,7 +73,7 @@ export async function submitReviewBatch(ctx: RouteContext<unknown>): Promise<voi
       ? store.group(account, body.group_id)
       : store.createGroup(account, {
           model,
-          name: body.group?.name ?? `group ${new Date(ctx.gateway.clock.now()).toISOString()}`,
+          name: body.group?.name ?? `group ${new Date(gateway.clock.now()).toISOString()}`,
           description: body.group?.description,
         });
 
@@ -92,7 +92,7 @@ export async function submitReviewBatch(ctx: RouteContext<unknown>): Promise<voi
   }
   const data: ReviewTaskData = { group_id: group.id, asset_ids: [] };
   if (batchError) data.batch_error = BATCH_ERROR;
-  const task = ctx.gateway.tasks.create<ReviewTaskData>({ account, kind: 'review', model, plan, data });
+  const task = gateway.tasks.create<ReviewTaskData>({ account, kind: 'review', model, plan, data });
   for (const item of body.assets) {
     const asset = store.addAsset({
       account,
@@ -131,7 +131,7 @@ function nameFromUrl(url: string): string {
  * A review task as `GET /v1/tasks/{id}` (no `model`) answers it. Polling the task refreshes its
  * materials. spec: Review task (library).
  */
-export function renderReviewTask(gateway: MockGateway, store: LibraryStore, task: MockTask<unknown>) {
+export function renderReviewTask(gateway: GatewayState, store: LibraryStore, task: MockTask<unknown>) {
   const state = gateway.tasks.state(task);
   const data = task.data as ReviewTaskData;
   const assets = store.assetsOf(task);
@@ -157,7 +157,7 @@ export function renderReviewTask(gateway: MockGateway, store: LibraryStore, task
 }
 
 /** Registers the `review` renderer of `GET /v1/tasks/:id`. */
-export function registerReviewRenderer(gateway: MockGateway): void {
+export function registerReviewRenderer(gateway: GatewayState): void {
   const store = libraryStore(gateway);
   taskRenderers(gateway).set('review', (task) => renderReviewTask(gateway, store, task));
 }

@@ -1,4 +1,4 @@
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import { newId } from '../ids.js';
 import type { MockTask } from '../tasks.js';
@@ -51,8 +51,8 @@ export interface MockAsset {
   readonly source_url: string;
   /** The review task of its batch. */
   readonly review_task_id: string;
-  /** What the review will decide once it ends. */
-  readonly verdict: 'Active' | 'Failed';
+  /** What the review will decide once it ends; {@link reviewLibraryAsset} decides it at once. */
+  verdict: 'Active' | 'Failed';
   /** Display name. */
   name: string;
   /** `Pending`, `Active` or `Failed`, as last refreshed. */
@@ -96,7 +96,7 @@ export class LibraryStore {
   /** Every material by ID. */
   readonly assets = new Map<string, MockAsset>();
 
-  constructor(private readonly gateway: MockGateway) {}
+  constructor(private readonly gateway: GatewayState) {}
 
   /** The account's group. @throws MockHttpError 404 for an unknown, deleted or foreign group. */
   group(account: string, id: string): MockGroup {
@@ -173,8 +173,34 @@ export class LibraryStore {
   }
 }
 
+/** How {@link reviewLibraryAsset} decides a material's review. */
+export type LibraryReviewDecision = 'approve' | 'reject';
+
+/**
+ * Decides a library material's review now, whatever its review task and URL markers say:
+ * `approve` makes it `Active`, `reject` makes it `Failed`. Its review task, if still running,
+ * reports the same verdict when it ends.
+ *
+ * @throws Error for an unknown material ID.
+ * @example
+ * reviewLibraryAsset(gateway, assetId, 'reject');
+ * await client.library.assets.retrieve(assetId); // status: 'Failed'
+ */
+export function reviewLibraryAsset(
+  gateway: GatewayState,
+  assetId: string,
+  decision: LibraryReviewDecision,
+): MockAsset {
+  const asset = libraryStore(gateway).assets.get(assetId);
+  if (!asset) throw new Error(`unknown library material ${assetId}`);
+  asset.verdict = decision === 'approve' ? 'Active' : 'Failed';
+  asset.status = asset.verdict;
+  asset.updated_at = gateway.clock.nowSeconds();
+  return asset;
+}
+
 /** The library store of a gateway. */
-export function libraryStore(gateway: MockGateway): LibraryStore {
+export function libraryStore(gateway: GatewayState): LibraryStore {
   return gateway.store('library', () => new LibraryStore(gateway));
 }
 
@@ -232,10 +258,10 @@ export function readQuery(query: URLSearchParams, numeric: readonly string[]): R
  * spec: Errors — an unknown, deleted or foreign material answers 404; a material not ready, 409.
  * spec: States — only `Active` materials may be referenced.
  * @throws MockHttpError 404 or 409.
- * @example checkAssetReference(ctx.gateway, ctx.account.id, 'asset://asset_3f9c...');
+ * @example checkAssetReference(gateway, ctx.account.id, 'asset://asset_3f9c...');
  */
 export function checkAssetReference(
-  gateway: MockGateway,
+  gateway: GatewayState,
   account: string,
   ref: unknown,
 ): MockAsset | undefined {

@@ -5,9 +5,9 @@ import {
   groupUpdateSchema,
   listQuerySchema,
 } from '../../schemas/library.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import type { Router } from '../router.js';
+import type { RouteRegistry } from '../types.js';
 import {
   checkLibraryModel,
   DEFAULT_GROUP_MODEL,
@@ -25,7 +25,7 @@ const ASSETS = '/v1/vidmodel2/private-avatar/assets';
  * batches whose materials move `Pending` -> `Active`/`Failed` on the clock, and the `review`
  * renderer of `GET /v1/tasks/:id`. Triggers: see `LIBRARY_TRIGGERS`.
  */
-export function registerLibraryRoutes(router: Router, gateway: MockGateway): void {
+export function registerLibraryRoutes(router: RouteRegistry, gateway: GatewayState): void {
   const store = libraryStore(gateway);
   registerReviewRenderer(gateway);
 
@@ -66,7 +66,7 @@ export function registerLibraryRoutes(router: Router, gateway: MockGateway): voi
     const body = ctx.validate(groupUpdateSchema);
     if (body.name !== undefined) group.name = body.name;
     if (body.description !== undefined) group.description = body.description;
-    group.updated_at = ctx.gateway.clock.nowSeconds();
+    group.updated_at = gateway.clock.nowSeconds();
     await ctx.json(200, { code: 200, data: groupJSON(group) });
   });
 
@@ -89,7 +89,7 @@ export function registerLibraryRoutes(router: Router, gateway: MockGateway): voi
     { body: 'none' },
   );
 
-  router.add('POST', ASSETS, submitReviewBatch);
+  router.add('POST', ASSETS, (ctx) => submitReviewBatch(gateway, ctx));
 
   router.add(
     'GET',
@@ -125,7 +125,7 @@ export function registerLibraryRoutes(router: Router, gateway: MockGateway): voi
     const body = ctx.validate(assetUpdateSchema);
     if (asset.status === 'Pending') throw pending(asset.id, 'renamed');
     asset.name = body.name;
-    asset.updated_at = ctx.gateway.clock.nowSeconds();
+    asset.updated_at = gateway.clock.nowSeconds();
     await ctx.json(200, { code: 200, data: assetJSON(asset) });
   });
 

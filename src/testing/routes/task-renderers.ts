@@ -1,13 +1,13 @@
-import type { RouteContext } from '../context.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import type { MockTask } from '../tasks.js';
+import type { RequestContext } from '../types.js';
 
 /**
  * Renders a task of one kind as `GET /v1/tasks/:id` answers it. It may answer by itself through
  * `ctx` (or throw a `MockHttpError`), in which case its return value is ignored; otherwise the
  * route answers 200 with the returned value as JSON.
  */
-export type TaskRenderer = (task: MockTask<unknown>, ctx: RouteContext<{ id: string }>) => unknown;
+export type TaskRenderer = (task: MockTask<unknown>, ctx: RequestContext<{ id: string }>) => unknown;
 
 /**
  * The per-gateway registry of task renderers used by `GET /v1/tasks/:id`, keyed by task kind
@@ -17,6 +17,6 @@ export type TaskRenderer = (task: MockTask<unknown>, ctx: RouteContext<{ id: str
  * @example
  * taskRenderers(gateway).set('review', (task, ctx) => ({ id: task.id, status: gateway.tasks.state(task).status }));
  */
-export function taskRenderers(gateway: MockGateway): Map<string, TaskRenderer> {
+export function taskRenderers(gateway: GatewayState): Map<string, TaskRenderer> {
   return gateway.store('task-renderers', () => new Map<string, TaskRenderer>());
 }

@@ -1,6 +1,6 @@
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import type { Router } from '../router.js';
+import type { RouteRegistry } from '../types.js';
 import { taskRenderers } from './task-renderers.js';
 
 /**
@@ -9,7 +9,7 @@ import { taskRenderers } from './task-renderers.js';
  * renderer its kind registered in {@link taskRenderers}. Another account's task, an unknown ID
  * and a kind without a renderer all answer 404. spec: Endpoints — GET /v1/tasks/{task_id}.
  */
-export function registerTaskRoutes(router: Router, gateway: MockGateway): void {
+export function registerTaskRoutes(router: RouteRegistry, gateway: GatewayState): void {
   router.add(
     'GET',
     '/v1/tasks/:id',

@@ -1,4 +1,4 @@
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import { checkAssetReference } from './library-store.js';
 
@@ -37,7 +37,7 @@ export function assetReferences(body: Body): Array<{ path: string; ref: string }
  * The mock's compatible group context is one group: materials of two groups are refused.
  * @throws MockHttpError 404 or 409, before any task or reservation exists.
  */
-export function checkVideoAssets(gateway: MockGateway, account: string, body: Body): void {
+export function checkVideoAssets(gateway: GatewayState, account: string, body: Body): void {
   const groups = new Map<string, string>();
   for (const { path, ref } of assetReferences(body)) {
     const asset = checkAssetReference(gateway, account, ref);

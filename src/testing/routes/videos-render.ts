@@ -1,4 +1,4 @@
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { VIDEO_COMPAT_STATUS } from '../task-kinds.js';
 import type { MockTask, TaskState } from '../tasks.js';
 import { contentUrl, lastFrameUrl, USAGE_DELAY_MS, type VideoTaskData } from './videos-shared.js';
@@ -10,7 +10,7 @@ const PIXELS: Record<string, number> = { '480p': 854 * 480, '720p': 1280 * 720, 
  * `usage` of a succeeded `vidmodel-2.5` task: `completion_tokens` is a statistic, not a price,
  * and is absent for {@link USAGE_DELAY_MS} after completion. Other models carry no usage.
  */
-function usageOf(gateway: MockGateway, task: MockTask<VideoTaskData>, state: TaskState) {
+function usageOf(gateway: GatewayState, task: MockTask<VideoTaskData>, state: TaskState) {
   if (task.model !== 'vidmodel-2.5' || state.completedAt === undefined) return undefined;
   if (gateway.clock.now() - state.completedAt < USAGE_DELAY_MS) return undefined;
   const pixels = PIXELS[task.data.resolution] ?? PIXELS['720p']!;
@@ -21,7 +21,7 @@ function usageOf(gateway: MockGateway, task: MockTask<VideoTaskData>, state: Tas
  * The fields only a succeeded task has: `url`, `usage`, `actual_time`, and `last_frame_url` when
  * `return_last_frame` was true and the frame exists. spec: Video task — failed tasks carry none.
  */
-function successFields(gateway: MockGateway, task: MockTask<VideoTaskData>, state: TaskState) {
+function successFields(gateway: GatewayState, task: MockTask<VideoTaskData>, state: TaskState) {
   const fields: Record<string, unknown> = { url: contentUrl(gateway, task.id) };
   const usage = usageOf(gateway, task, state);
   if (usage) fields.usage = usage;
@@ -38,7 +38,7 @@ function successFields(gateway: MockGateway, task: MockTask<VideoTaskData>, stat
  * style). `model` is shown for `vidmodel-2.5` only; `error` `{code, message}` on failure only.
  */
 export function renderVideoObject(
-  gateway: MockGateway,
+  gateway: GatewayState,
   task: MockTask<VideoTaskData>,
 ): Record<string, unknown> {
   const state = gateway.tasks.state(task);
@@ -57,7 +57,7 @@ export function renderVideoObject(
  * statuses `queued`, `processing`, `succeeded`, `failed`; `error` holds `message` on failure.
  */
 export function renderVideoCompat(
-  gateway: MockGateway,
+  gateway: GatewayState,
   task: MockTask<VideoTaskData>,
 ): Record<string, unknown> {
   const state = gateway.tasks.state(task);
@@ -77,7 +77,7 @@ export function renderVideoCompat(
  * `return_last_frame` was true, its last frame as a PNG, at the terminal transition: before any
  * event about the task is delivered. Failed tasks publish nothing.
  */
-export function publishVideoResults(gateway: MockGateway): void {
+export function publishVideoResults(gateway: GatewayState): void {
   gateway.tasks.on('terminal', (task) => {
     if (task.kind !== 'video' || task.outcome !== 'succeeded') return;
     const data = task.data as VideoTaskData;

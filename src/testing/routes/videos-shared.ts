@@ -1,4 +1,4 @@
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import type { TaskPlan } from '../tasks.js';
 import { outcomeFor } from '../tasks.js';
 
@@ -97,11 +97,11 @@ export function detectedSeconds(url: unknown): number | undefined {
 }
 
 /** The gateway's authenticated content URL of a task (spec: `url` — "Authenticated download URL"). */
-export function contentUrl(gateway: MockGateway, taskId: string): string {
+export function contentUrl(gateway: GatewayState, taskId: string): string {
   return `${gateway.url}/v1/videos/${encodeURIComponent(taskId)}/content`;
 }
 
 /** The gateway's authenticated last-frame URL of a task. */
-export function lastFrameUrl(gateway: MockGateway, taskId: string): string {
+export function lastFrameUrl(gateway: GatewayState, taskId: string): string {
   return `${gateway.url}/v1/videos/${encodeURIComponent(taskId)}/last-frame`;
 }

@@ -4,9 +4,10 @@ import { videoRequestSchema } from '../../schemas/video.js';
 import { video25RequestKind } from '../../schemas/video-2-5.js';
 import { inputDuration, inputList } from '../../schemas/video-inputs.js';
 import type { VideoCreateParams } from '../../schemas/video-types.js';
-import type { RouteContext } from '../context.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import type { MockTask } from '../tasks.js';
+import type { RequestContext } from '../types.js';
 import { checkVideoAssets } from './videos-assets.js';
 import {
   AUTOMATIC_DURATION_SECONDS,
@@ -38,8 +39,11 @@ function checkModeration(body: Body): void {
  * account and model whose age (from its submission, on the mock clock) is under 7 days; anything
  * else is HTTP 400 with no task and no reservation.
  */
-function findPreview(ctx: RouteContext<unknown>, id: string): MockTask<VideoTaskData> {
-  const gateway = ctx.gateway;
+function findPreview(
+  gateway: GatewayState,
+  ctx: RequestContext<unknown>,
+  id: string,
+): MockTask<VideoTaskData> {
   const preview = gateway.tasks.getFor<VideoTaskData>(ctx.account.id, id, 'video');
   // Another account's preview is reported like an unknown one: its existence is not disclosed.
   if (!preview?.data.draft || preview.model !== 'vidmodel-2.5') {
@@ -163,15 +167,15 @@ function previewDuration(preview: MockTask<VideoTaskData>): number {
  * creates one `video` task with its reservation and answers the submission envelope.
  * spec: Errors — an invalid request gives HTTP 400, no task created, no reservation charged.
  */
-export function submitVideo(ctx: RouteContext<unknown>): Promise<void> {
+export function submitVideo(gateway: GatewayState, ctx: RequestContext<unknown>): Promise<void> {
   const body = ctx.validate(videoRequestSchema) as Body;
   ctx.requireModel(body.model);
-  webhookEndpointCheck(ctx.gateway, ctx.account, body.notifications);
-  checkVideoAssets(ctx.gateway, ctx.account.id, body);
+  webhookEndpointCheck(gateway, ctx.account, body.notifications);
+  checkVideoAssets(gateway, ctx.account.id, body);
   checkModeration(body);
   const model = String(body.model);
   const kind = model === 'vidmodel-2.5' ? video25RequestKind(body) : 'ordinary';
-  const preview = kind === 'upgrade' ? findPreview(ctx, String(body.draft_task_id)) : undefined;
+  const preview = kind === 'upgrade' ? findPreview(gateway, ctx, String(body.draft_task_id)) : undefined;
   const hints = detectMedia(body, kind);
   if (preview) hints.previewDuration = previewDuration(preview);
   const estimate = estimateReservation(body as unknown as VideoCreateParams, hints);
@@ -202,7 +206,7 @@ export function submitVideo(ctx: RouteContext<unknown>): Promise<void> {
   if (body.notifications !== undefined) data.notifications = body.notifications;
   if (typeof body.client_reference_id === 'string') data.client_reference_id = body.client_reference_id;
 
-  const task = ctx.gateway.tasks.create<VideoTaskData>({
+  const task = gateway.tasks.create<VideoTaskData>({
     account: ctx.account.id,
     kind: 'video',
     model,

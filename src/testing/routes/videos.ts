@@ -1,8 +1,7 @@
-import type { RouteContext } from '../context.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import type { Router } from '../router.js';
 import type { MockTask } from '../tasks.js';
+import type { RequestContext, RouteRegistry } from '../types.js';
 import { publishVideoResults, renderVideoCompat, renderVideoObject } from './videos-render.js';
 import type { VideoTaskData } from './videos-shared.js';
 import { submitVideo } from './videos-submit.js';
@@ -11,8 +10,8 @@ import { submitVideo } from './videos-submit.js';
  * The caller's video task, or a 404. spec: Authentication — a key manages only its account's
  * tasks; another account's task is answered exactly like an unknown one.
  */
-function ownVideoTask(ctx: RouteContext<{ id: string }>): MockTask<VideoTaskData> {
-  const task = ctx.gateway.tasks.getFor<VideoTaskData>(ctx.account.id, ctx.params.id, 'video');
+function ownVideoTask(gateway: GatewayState, ctx: RequestContext<{ id: string }>): MockTask<VideoTaskData> {
+  const task = gateway.tasks.getFor<VideoTaskData>(ctx.account.id, ctx.params.id, 'video');
   if (!task) throw MockHttpError.notFound(`video task ${ctx.params.id}`);
   return task;
 }
@@ -23,23 +22,28 @@ function ownVideoTask(ctx: RouteContext<{ id: string }>): MockTask<VideoTaskData
  * last-frame downloads. Requests are checked with the SDK's own schemas; the ledger reserves
  * at submission, settles on success and refunds on failure.
  */
-export function registerVideoRoutes(router: Router, gateway: MockGateway): void {
+export function registerVideoRoutes(router: RouteRegistry, gateway: GatewayState): void {
   publishVideoResults(gateway);
 
   // spec: Video — POST /v1/videos/generations; compatible alias POST /v1/video/generations.
-  router.add('POST', '/v1/videos/generations', submitVideo);
-  router.add('POST', '/v1/video/generations', submitVideo);
+  router.add('POST', '/v1/videos/generations', (ctx) => submitVideo(gateway, ctx));
+  router.add('POST', '/v1/video/generations', (ctx) => submitVideo(gateway, ctx));
 
   // spec: Video — GET /v1/videos/{task_id}: object style.
-  router.add('GET', '/v1/videos/:id', (ctx) => ctx.json(200, renderVideoObject(gateway, ownVideoTask(ctx))), {
-    body: 'none',
-  });
+  router.add(
+    'GET',
+    '/v1/videos/:id',
+    (ctx) => ctx.json(200, renderVideoObject(gateway, ownVideoTask(gateway, ctx))),
+    {
+      body: 'none',
+    },
+  );
 
   // spec: Video — GET /v1/video/generations/{task_id}: compatibility format.
   router.add(
     'GET',
     '/v1/video/generations/:id',
-    (ctx) => ctx.json(200, renderVideoCompat(gateway, ownVideoTask(ctx))),
+    (ctx) => ctx.json(200, renderVideoCompat(gateway, ownVideoTask(gateway, ctx))),
     { body: 'none' },
   );
 
@@ -49,7 +53,7 @@ export function registerVideoRoutes(router: Router, gateway: MockGateway): void 
     'GET',
     '/v1/videos/:id/content',
     (ctx) => {
-      const task = ownVideoTask(ctx);
+      const task = ownVideoTask(gateway, ctx);
       const state = gateway.tasks.state(task);
       if (state.phase === 'failed') throw MockHttpError.notFound(`the video of failed task ${task.id}`);
       if (state.phase !== 'succeeded') {
@@ -61,7 +65,7 @@ export function registerVideoRoutes(router: Router, gateway: MockGateway): void 
       }
       const record = task.data.video_token ? gateway.media.get(task.data.video_token) : undefined;
       if (!record) throw MockHttpError.notFound(`the video of task ${task.id}`);
-      return gateway.media.serve(ctx as RouteContext<unknown>, record);
+      return gateway.media.serve(ctx as RequestContext<unknown>, record);
     },
     { body: 'none' },
   );
@@ -71,7 +75,7 @@ export function registerVideoRoutes(router: Router, gateway: MockGateway): void 
     'GET',
     '/v1/videos/:id/last-frame',
     (ctx) => {
-      const task = ownVideoTask(ctx);
+      const task = ownVideoTask(gateway, ctx);
       const state = gateway.tasks.state(task);
       const token = state.phase === 'succeeded' ? task.data.last_frame_token : undefined;
       const record = token ? gateway.media.get(token) : undefined;
@@ -84,7 +88,7 @@ export function registerVideoRoutes(router: Router, gateway: MockGateway): void 
             : `task ${task.id} did not request a last frame (return_last_frame: true)`,
         );
       }
-      return gateway.media.serve(ctx as RouteContext<unknown>, record);
+      return gateway.media.serve(ctx as RequestContext<unknown>, record);
     },
     { body: 'none' },
   );

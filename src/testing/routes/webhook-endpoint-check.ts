@@ -1,6 +1,6 @@
-import type { MockAccount } from '../accounts.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
+import type { MockAccount } from '../types.js';
 import { webhookState } from '../webhooks/state.js';
 
 function refuse(why: string): MockHttpError {
@@ -18,10 +18,10 @@ function refuse(why: string): MockHttpError {
  *
  * @throws MockHttpError 400 `invalid_request` naming `notifications.webhook.endpoint_id` and why.
  * @example
- * webhookEndpointCheck(ctx.gateway, ctx.account, body.notifications);
+ * webhookEndpointCheck(gateway, ctx.account, body.notifications);
  */
 export function webhookEndpointCheck(
-  gateway: MockGateway,
+  gateway: GatewayState,
   account: string | MockAccount,
   notifications: unknown,
 ): void {

@@ -1,9 +1,9 @@
 import { IMAGE_MODELS } from '../../schemas/images.js';
 import { VIDEO_MODELS } from '../../schemas/video-shared.js';
 import { webhookCapabilitiesSchema, webhookEventListSchema } from '../../schemas/webhook-endpoints.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import type { Router } from '../router.js';
+import type { RouteRegistry } from '../types.js';
 import { webhookState } from '../webhooks/state.js';
 import { renderAttempt, renderEvent } from './webhooks-render.js';
 
@@ -55,7 +55,7 @@ export function webhookCapability(model: string) {
  *   attempt is under way; 429 `redeliver_limit_reached` (with `Retry-After`) after 5 replays
  *   of the event in the current UTC day.
  */
-export function registerWebhookEventRoutes(router: Router, gateway: MockGateway): void {
+export function registerWebhookEventRoutes(router: RouteRegistry, gateway: GatewayState): void {
   const webhooks = webhookState(gateway);
   const eventFor = (account: string, id: string) => {
     const event = webhooks.event(id);

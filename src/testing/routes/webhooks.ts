@@ -1,7 +1,7 @@
 import { webhookEndpointCreateSchema, webhookEndpointUpdateSchema } from '../../schemas/webhook-endpoints.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import type { Router } from '../router.js';
+import type { RouteRegistry } from '../types.js';
 import { webhookState } from '../webhooks/state.js';
 import { registerWebhookEventRoutes } from './webhooks-events.js';
 import { renderEndpoint } from './webhooks-render.js';
@@ -20,7 +20,7 @@ import { renderEndpoint } from './webhooks-render.js';
  * - `POST /v1/webhook-endpoints/:id/rotate-secret`: `{endpoint, signing_secret, key_id,
  *   previous_key_id, previous_key_expires_at}`.
  */
-export function registerWebhookRoutes(router: Router, gateway: MockGateway): void {
+export function registerWebhookRoutes(router: RouteRegistry, gateway: GatewayState): void {
   const webhooks = webhookState(gateway);
 
   router.add('POST', '/v1/webhook-endpoints', (ctx) => {

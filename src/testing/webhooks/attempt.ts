@@ -16,6 +16,16 @@ export interface AttemptHost {
   targetFor(url: string): string | undefined;
   /** Sends one POST with the gateway's limits. */
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
+  /** Which clock signs the timestamp; the mock clock when left out. */
+  readonly options?: { readonly signingClock?: 'mock' | 'wall' } | undefined;
+}
+
+/** Unix seconds for `X-Service-Timestamp`: the mock clock, or real time when asked. */
+export function signingSeconds(
+  clock: { nowSeconds(): number },
+  options: { readonly signingClock?: 'mock' | 'wall' } | undefined,
+): number {
+  return options?.signingClock === 'wall' ? Math.floor(Date.now() / 1000) : clock.nowSeconds();
 }
 
 /** The attempt as recorded, and the answer's `Retry-After`, if any. */
@@ -44,7 +54,7 @@ export async function sendAttempt(
     attempt: event.attempts.length + 1,
     startedAt: clock.now(),
     finishedAt: undefined,
-    timestamp: clock.nowSeconds(),
+    timestamp: signingSeconds(clock, host.options),
     keyId: endpoint.keyId,
     target,
     outcome: 'in_flight',

@@ -4,19 +4,30 @@
  */
 import { parseRetryAfter } from '../../core/errors.js';
 import type { CancelTimer } from '../clock.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { newId } from '../ids.js';
 import type { MockTask } from '../tasks.js';
 import { sendAttempt } from './attempt.js';
-import { batchEventPayload, batchIdOf, subscriptionOf, taskEventPayload } from './envelope.js';
+import {
+  batchEventPayload,
+  batchIdOf,
+  subscriptionOf,
+  type TaskSubscription,
+  taskEventPayload,
+} from './envelope.js';
 import type { PostOutcome } from './http.js';
 import { DELIVERY_WINDOW_MS, retryDelay } from './schedule.js';
-import type { MockWebhookEndpoint, MockWebhookEvent, MockWebhookOptions } from './types.js';
+import type {
+  MockDeliveryAttempt,
+  MockWebhookEndpoint,
+  MockWebhookEvent,
+  MockWebhookOptions,
+} from './types.js';
 
 /** What the engine needs from the webhook state around it. */
 export interface EngineHost {
   /** The gateway whose tasks produce events. */
-  readonly gateway: MockGateway;
+  readonly gateway: GatewayState;
   /** The webhook settings in force. */
   readonly options: MockWebhookOptions;
   /** Every endpoint by ID. */
@@ -27,6 +38,8 @@ export interface EngineHost {
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
   /** Pauses an endpoint that answered 410. */
   pauseGone(endpoint: MockWebhookEndpoint): void;
+  /** Tells the delivery listeners about an attempt whose consequence is settled. */
+  notify(attempt: MockDeliveryAttempt, event: MockWebhookEvent): void;
 }
 
 type EventType = MockWebhookEvent['type'];
@@ -46,7 +59,7 @@ export class DeliveryEngine {
 
   /** Task listener: events for a finished task whose request subscribed to them. spec: Events 1. */
   onTerminal(task: MockTask<unknown>): void {
-    const subscription = subscriptionOf(task);
+    const subscription = subscriptionOf(task) ?? this.catchAll(task);
     if (!subscription) return;
     const type: EventType = task.outcome === 'succeeded' ? 'task.completed' : 'task.failed';
     if (subscription.events.includes(type)) {
@@ -57,6 +70,15 @@ export class DeliveryEngine {
     const batchId = batchIdOf(task);
     if (batchId && subscription.events.includes('batch.completed'))
       this.checkBatch(task, batchId, subscription.endpointId);
+  }
+
+  /** The catch-all endpoint of the task's account, subscribed to every event type. */
+  private catchAll(task: MockTask<unknown>): TaskSubscription | undefined {
+    for (const endpointId of this.host.options.catchAllEndpoints) {
+      if (this.host.endpoints.get(endpointId)?.account === task.account)
+        return { endpointId, events: ['task.completed', 'task.failed', 'batch.completed'] };
+    }
+    return undefined;
   }
 
   /** Sends `batch.completed` once every child of the batch has ended. spec: Events — batch.completed. */
@@ -169,16 +191,18 @@ export class DeliveryEngine {
     const { attempt, retryAfter } = await sendAttempt(this.host, event, endpoint, false);
     if (attempt.outcome === 'delivered') {
       event.status = 'delivered';
-      if (this.host.options.duplicateDeliveries) await sendAttempt(this.host, event, endpoint, true);
+      this.host.notify(attempt, event);
+      if (this.host.options.duplicateDeliveries) {
+        const duplicate = await sendAttempt(this.host, event, endpoint, true);
+        this.host.notify(duplicate.attempt, event);
+      }
       return;
     }
     // spec: Webhook endpoint — any state: a delivery answered 410 pauses the endpoint.
     if (attempt.statusCode === 410) this.host.pauseGone(endpoint);
-    if (!endpoint.enabled) {
-      event.status = 'paused';
-      return;
-    }
-    this.scheduleRetry(event, attempt.statusCode, retryAfter);
+    if (!endpoint.enabled) event.status = 'paused';
+    else this.scheduleRetry(event, attempt.statusCode, retryAfter);
+    this.host.notify(attempt, event);
   }
 
   private scheduleRetry(event: MockWebhookEvent, status: number | undefined, retryAfter: string | undefined) {

@@ -2,9 +2,9 @@
  * The event bodies the mock gateway delivers. spec: Resources — Webhook event envelope; Events 3.
  */
 import { WEBHOOK_API_VERSION } from '../../webhooks/events.js';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
+import { imageResultUrl } from '../gateway-state.js';
 import type { MediaRecord } from '../media-origin.js';
-import { imageResultUrl } from '../routes/images-shared.js';
 import type { MockTask } from '../tasks.js';
 
 /** The subscription a task request carried, as the producers store it in `task.data`. */
@@ -60,7 +60,7 @@ export function eventKind(task: MockTask<unknown>): 'video' | 'image' {
 }
 
 /** The task query URL: `/v1/videos/{id}` or the image task query with its model. spec: Events 10. */
-export function taskUrl(gateway: MockGateway, task: MockTask<unknown>): string {
+export function taskUrl(gateway: GatewayState, task: MockTask<unknown>): string {
   const id = encodeURIComponent(task.id);
   if (eventKind(task) === 'video') return `${gateway.url}/v1/videos/${id}`;
   return `${gateway.url}/v1/tasks/${id}?model=${encodeURIComponent(task.model)}`;
@@ -80,7 +80,7 @@ function output(id: string, type: 'video' | 'image', url: string, record: MediaR
 }
 
 /** The outputs of a succeeded task: every published image, or the video behind the content route. */
-function outputsOf(gateway: MockGateway, task: MockTask<unknown>) {
+function outputsOf(gateway: GatewayState, task: MockTask<unknown>) {
   const media = gateway.media.forTask(task.id);
   if (eventKind(task) === 'image') {
     return media
@@ -97,7 +97,7 @@ function outputsOf(gateway: MockGateway, task: MockTask<unknown>) {
  * `result: null` and `error: {code: 'generation_failed', message}`. spec: Events 3.
  */
 export function taskEventPayload(
-  gateway: MockGateway,
+  gateway: GatewayState,
   task: MockTask<unknown>,
   eventId: string,
   createdAt: number,

@@ -2,7 +2,7 @@
  * The mock gateway's webhook side: endpoints, signed deliveries to local receivers, retries on
  * the mock clock, and the records tests inspect. See docs/webhooks.md ("Testing with the mock").
  */
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { type MockWebhooks, webhookState } from './state.js';
 
 export {
@@ -14,6 +14,7 @@ export {
 export type { MockWebhooks } from './state.js';
 export type {
   MockDeliveryAttempt,
+  MockDeliveryListener,
   MockDeliveryStatus,
   MockVerificationRecord,
   MockWebhookEndpoint,
@@ -34,6 +35,6 @@ export type {
  * await webhooks.flush();
  * console.log(webhooks.events()[0]?.status); // 'delivered'
  */
-export function mockWebhooks(gateway: MockGateway): MockWebhooks {
+export function mockWebhooks(gateway: GatewayState): MockWebhooks {
   return webhookState(gateway);
 }

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
-import type { MockGateway } from '../gateway.js';
+import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
 import { newId } from '../ids.js';
 import { isPublicHost } from './address.js';
@@ -19,6 +19,7 @@ import {
 } from './schedule.js';
 import type {
   MockDeliveryAttempt,
+  MockDeliveryListener,
   MockVerificationRecord,
   MockWebhookEndpoint,
   MockWebhookEvent,
@@ -33,6 +34,8 @@ const DEFAULT_OPTIONS: MockWebhookOptions = {
   shuffleDeliveries: false,
   timeoutMs: 10_000,
   headersTimeoutMs: 8_000,
+  catchAllEndpoints: [],
+  signingClock: 'mock',
 };
 
 /**
@@ -51,6 +54,7 @@ export class MockWebhooks {
   /** Every verification challenge sent, oldest first. */
   readonly verifications: MockVerificationRecord[] = [];
   private readonly routes = new Map<string, string>();
+  private readonly deliveryListeners = new Set<MockDeliveryListener>();
   private readonly engine: DeliveryEngine;
   private readonly closing = new AbortController();
   private agent: Agent | undefined;
@@ -58,7 +62,7 @@ export class MockWebhooks {
   /** @param gateway - the gateway whose tasks it reports; use `mockWebhooks(gateway)` rather than `new`. */
   constructor(
     /** The gateway whose tasks it reports. */
-    readonly gateway: MockGateway,
+    readonly gateway: GatewayState,
   ) {
     this.engine = new DeliveryEngine({
       gateway,
@@ -67,6 +71,15 @@ export class MockWebhooks {
       targetFor: (url) => this.targetFor(url),
       post: (url, body, headers) => this.post(url, body, headers),
       pauseGone: (endpoint) => this.pause(endpoint, 'gone'),
+      notify: (attempt, event) => {
+        for (const listener of this.deliveryListeners) {
+          try {
+            listener(attempt, event);
+          } catch (error) {
+            console.error('mock webhooks: a delivery listener threw:', error);
+          }
+        }
+      },
     });
     gateway.tasks.on('terminal', (task) => this.engine.onTerminal(task));
     gateway.onClose(async () => {
@@ -74,6 +87,23 @@ export class MockWebhooks {
       this.engine.close();
       await this.agent?.destroy();
     });
+  }
+
+  /**
+   * Calls `listener` after each delivery attempt, once its consequence is settled (delivered,
+   * retry scheduled, paused or exhausted); a listener that throws is reported on stderr and
+   * does not affect delivery. Returns a function that removes the listener.
+   *
+   * @example
+   * mockWebhooks(gateway).on('delivery', (attempt, event) =>
+   *   console.log(event.type, attempt.statusCode ?? attempt.error, event.status));
+   */
+  on(type: 'delivery', listener: MockDeliveryListener): () => void {
+    if (type !== 'delivery') throw new TypeError(`on(): unknown event ${String(type)}; use 'delivery'`);
+    this.deliveryListeners.add(listener);
+    return () => {
+      this.deliveryListeners.delete(listener);
+    };
   }
 
   /** Changes settings, e.g. `{ jitter: false }` for exact retry delays. */
@@ -311,6 +341,6 @@ function newSecret(): string {
 }
 
 /** The webhook side of `gateway`, created (and subscribed to task ends) on first use. */
-export function webhookState(gateway: MockGateway): MockWebhooks {
+export function webhookState(gateway: GatewayState): MockWebhooks {
   return gateway.store('webhooks', () => new MockWebhooks(gateway));
 }

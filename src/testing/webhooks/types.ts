@@ -139,4 +139,25 @@ export interface MockWebhookOptions {
   timeoutMs: number;
   /** Real-time limit for the response headers, in ms. spec: Events 5. @default 8000 */
   headersTimeoutMs: number;
+  /**
+   * Endpoint IDs that receive the `task.completed` and `task.failed` events (and
+   * `batch.completed`) of every task whose request subscribed no endpoint: the one of the task's
+   * account is used. This is how `mediagw mock --forward-to` sends every task's events to a
+   * local receiver. @default []
+   */
+  catchAllEndpoints: readonly string[];
+  /**
+   * The clock of the signed `X-Service-Timestamp`: `mock` (the mock clock) or `wall` (real time).
+   * A receiver checks the timestamp against its own clock within 300 s; when the mock runs
+   * faster than real time and the receiver uses the wall clock (a local app, as with
+   * `mediagw mock --forward-to`), `wall` keeps deliveries verifiable. @default 'mock'
+   */
+  signingClock: 'mock' | 'wall';
 }
+
+/**
+ * Told about each delivery attempt once it has ended and its consequence is settled: `event.status`
+ * is `delivered`, `retrying` (with `event.nextAttemptAt`), `paused` or `exhausted`.
+ * Register with `mockWebhooks(gateway).on('delivery', listener)`.
+ */
+export type MockDeliveryListener = (attempt: MockDeliveryAttempt, event: MockWebhookEvent) => void;

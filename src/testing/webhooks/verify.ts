@@ -4,6 +4,7 @@
  */
 import { signWebhook } from '../../webhooks/sign.js';
 import { newId } from '../ids.js';
+import { signingSeconds } from './attempt.js';
 import { verificationPayload } from './envelope.js';
 import type { PostOutcome } from './http.js';
 import type { MockVerificationRecord, MockWebhookEndpoint } from './types.js';
@@ -16,6 +17,8 @@ export interface VerifyHost {
   targetFor(url: string): string | undefined;
   /** Sends one POST with the gateway's limits. */
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
+  /** Which clock signs the timestamp; the mock clock when left out. */
+  readonly options?: { readonly signingClock?: 'mock' | 'wall' } | undefined;
 }
 
 /** Sends a signed `webhook.endpoint_verification` event and checks the answer. Never throws. */
@@ -46,7 +49,7 @@ export async function verifyEndpoint(
     body,
     secret: endpoint.secret,
     keyId: endpoint.keyId,
-    timestamp: clock.nowSeconds(),
+    timestamp: signingSeconds(clock, host.options),
     eventId,
   });
   const answer = await host.post(target, body, headers);

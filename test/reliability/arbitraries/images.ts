@@ -8,14 +8,13 @@ import { pngImage } from '../../../src/testing/index.js';
 import {
   assetRef,
   clientReferenceId,
-  extraFields,
   type Fixtures,
   httpUrl,
   inlineData,
   notifications,
   prompt,
 } from './common.js';
-import { type Body, badValue, missing, type Rule } from './rules.js';
+import { type Body, badValue, missing, type Rule, unknownField } from './rules.js';
 import { sharedVideoRules } from './video-shared.js';
 
 const outputFields = {
@@ -47,12 +46,12 @@ export function imageGenerate(fixtures: Fixtures, async: boolean): fc.Arbitrary<
         ...outputFields,
         image_urls: fc.array(httpUrl, { minLength: 1, maxLength: 4 }),
         ...(async ? taskFields(fixtures) : {}),
-        extra: extraFields,
       },
-      { requiredKeys: ['model', 'prompt', 'extra'] },
+      // spec: Images lists the routes' fields; no others pass through.
+      { requiredKeys: ['model', 'prompt'] },
     )
-    .map(({ extra, ...fields }) => {
-      const body: Body = { ...extra, ...fields };
+    .map((fields) => {
+      const body: Body = { ...fields };
       // spec: Images — image_urls is an imgmodel-2 extension; it must not be assumed for 2.5.
       if (String(body.model).startsWith('imgmodel-2.5-')) delete body.image_urls;
       return body;
@@ -87,12 +86,11 @@ export function imageEdit(fixtures: Fixtures, async: boolean): fc.Arbitrary<Body
         ...outputFields,
         ...(async ? taskFields(fixtures) : {}),
         files,
-        extra: extraFields,
       },
-      { requiredKeys: ['model', 'prompt', 'files', 'extra'] },
+      { requiredKeys: ['model', 'prompt', 'files'] },
     )
-    .map(({ extra, files: f, ...fields }) => {
-      const body: Body = { ...extra, ...fields };
+    .map(({ files: f, ...fields }) => {
+      const body: Body = { ...fields };
       const images = Array.from({ length: f.count }, (_, i) =>
         asUploadable(pngImage({ width: f.width, height: f.height, seed: i }), f.form, `input-${i}.png`),
       );
@@ -114,6 +112,7 @@ const generationRules: Rule[] = [
     '',
   ),
   missing('prompt is required', 'prompt'),
+  unknownField,
   badValue('prompt is not empty', 'prompt', '', '   '),
   badValue('n is a positive integer', 'n', 0, -1, 1.5, '2'),
   badValue('size is <W>x<H> with positive pixel counts', 'size', '1024', '0x512', '1024X1024', '1024x', 1024),

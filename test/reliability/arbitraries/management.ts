@@ -3,8 +3,8 @@
  * Webhook management): valid ones and one breaker per rule.
  */
 import fc from 'fast-check';
-import { codePoints, extraFields, type Fixtures, httpUrl, inlineData } from './common.js';
-import { type Body, badValue, missing, type Rule } from './rules.js';
+import { codePoints, type Fixtures, httpUrl, inlineData } from './common.js';
+import { type Body, badValue, missing, type Rule, unknownField } from './rules.js';
 
 /** Short non-empty texts (the mock counts tokens; 8192 per text is far away). */
 const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 });
@@ -18,12 +18,12 @@ export function embeddingCreate(): fc.Arbitrary<Body> {
         input: fc.oneof(text, fc.array(text, { minLength: 1, maxLength: 8 })),
         dimensions: fc.oneof(fc.constant(512), fc.integer({ min: 1, max: 1536 })),
         encoding_format: fc.constantFrom('float', 'base64'),
-        extra: extraFields,
       },
-      { requiredKeys: ['model', 'input', 'extra'] },
+      // spec: Embeddings lists the endpoint's fields; no others pass through.
+      { requiredKeys: ['model', 'input'] },
     )
-    .map(({ extra, ...fields }) => {
-      const body: Body = { ...extra, ...fields };
+    .map((fields) => {
+      const body: Body = { ...fields };
       // spec: Embeddings — dimensions is for text-embedding-3-small.
       if (body.model === 'bge-m3') delete body.dimensions;
       return body;
@@ -34,6 +34,7 @@ export function embeddingCreate(): fc.Arbitrary<Body> {
 export function embeddingCreateRules(): Rule[] {
   return [
     badValue('model is text-embedding-3-small or bge-m3', 'model', 'text-embedding-3-large', 'BGE-M3', ''),
+    unknownField,
     missing('input is required', 'input'),
     badValue('input is a non-empty string or a non-empty list', 'input', '', [], 5, { text: 'a' }),
     {

@@ -68,3 +68,13 @@ export function missing<T extends Body>(rule: string, field: string): Rule<T> {
     },
   };
 }
+
+/**
+ * A rule of the routes whose fields the spec lists in full (images, embeddings): a field outside
+ * the list, a typo or a made-up name, is refused at its own path.
+ */
+export const unknownField: Rule = {
+  rule: 'only the fields the route takes are sent (a typo is refused by name)',
+  bad: fc.oneof(fc.constantFrom('sise', 'promt', 'Model', 'user'), fc.stringMatching(/^x_[a-z]{1,8}$/)),
+  apply: (body, field) => ({ input: { ...body, [field as string]: 'value' }, path: field as string }),
+};

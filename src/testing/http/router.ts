@@ -1,34 +1,15 @@
-import type { BodyMode } from './body.js';
-import type { RouteContext } from './context.js';
+import type { RequestContext, RouteOptions, RouteParams } from '../types.js';
 
-/** The `:name` segments of a route pattern, as a union of names. */
-type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | ParamNames<`/${Rest}`>
-  : P extends `${string}:${infer Name}`
-    ? Name
-    : never;
-
-/** The `params` of a route, typed from its pattern: `'/v1/videos/:id/content'` gives `{ id: string }`. */
-export type RouteParams<P extends string> = { [K in ParamNames<P>]: string };
-
-/** A route's handler. It answers through the `ctx` helpers, or by throwing a `MockHttpError`. */
-export type RouteHandler<Params = Record<string, string>> = (
-  ctx: RouteContext<Params>,
+/**
+ * A handler as the router holds it: it gets the edge's request context extended to `Ctx` (the
+ * running gateway adds itself as `ctx.gateway`), its params typed from the route's pattern.
+ */
+export type ContextHandler<Ctx extends RequestContext, Params> = (
+  ctx: Ctx & { readonly params: Params },
 ) => void | Promise<void>;
 
-/** How a route reads its request. */
-export interface RouteOptions {
-  /** Require a valid API key (`Authorization: Bearer <key>`); 401 otherwise. @default true */
-  auth?: boolean | undefined;
-  /**
-   * How to read the body: `json` (invalid JSON: 400; empty: `undefined`), `multipart` (streamed,
-   * see `ctx.parts`), `raw` (`ctx.raw`), `none`. @default 'json'
-   */
-  body?: BodyMode | undefined;
-}
-
 /** A registered route. */
-export interface Route {
+export interface Route<Ctx extends RequestContext = RequestContext> {
   /** HTTP method, upper case. */
   method: string;
   /** The path pattern with `:name` segments. */
@@ -36,26 +17,27 @@ export interface Route {
   /** The pattern split into segments. */
   segments: string[];
   /** The route's handler. */
-  handler: RouteHandler;
+  handler: ContextHandler<Ctx, Record<string, string>>;
   /** How the route reads its request, after defaults. */
   options: Required<RouteOptions>;
 }
 
 /** What {@link Router.match} found: the route, a 405 with the methods allowed, or a 404. */
-export type RouteMatch =
-  | { kind: 'found'; route: Route; params: Record<string, string> }
+export type RouteMatch<Ctx extends RequestContext = RequestContext> =
+  | { kind: 'found'; route: Route<Ctx>; params: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: string[] }
   | { kind: 'not-found' };
 
 /**
  * Routes of the mock gateway. Patterns are paths with `:name` segments; a literal segment wins
- * over a parameter at the same place, and among equals the first added wins.
+ * over a parameter at the same place, and among equals the first added wins. `Ctx` is the
+ * context its handlers get; the gateway's router gives them `RouteContext`, with `ctx.gateway`.
  *
  * @example
  * router.add('GET', '/v1/videos/:id', (ctx) => ctx.json(200, { id: ctx.params.id }));
  */
-export class Router {
-  private readonly routes: Route[] = [];
+export class Router<Ctx extends RequestContext = RequestContext> {
+  private readonly routes: Route<Ctx>[] = [];
 
   /**
    * Adds a route.
@@ -65,7 +47,7 @@ export class Router {
   add<P extends string>(
     method: string,
     pattern: P,
-    handler: RouteHandler<RouteParams<P>>,
+    handler: ContextHandler<Ctx, RouteParams<P>>,
     options: RouteOptions = {},
   ): this {
     const upper = method.toUpperCase();
@@ -76,7 +58,7 @@ export class Router {
       method: upper,
       pattern,
       segments: split(pattern),
-      handler: handler as unknown as RouteHandler,
+      handler: handler as unknown as ContextHandler<Ctx, Record<string, string>>,
       options: { auth: options.auth ?? true, body: options.body ?? 'json' },
     });
     return this;
@@ -88,9 +70,9 @@ export class Router {
    *
    * @internal
    */
-  match(method: string, path: string): RouteMatch {
+  match(method: string, path: string): RouteMatch<Ctx> {
     const segments = split(path);
-    let best: { route: Route; params: Record<string, string>; score: number } | undefined;
+    let best: { route: Route<Ctx>; params: Record<string, string>; score: number } | undefined;
     const allowed = new Set<string>();
     for (const route of this.routes) {
       const found = matchSegments(route.segments, segments);

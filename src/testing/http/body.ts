@@ -1,14 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { MockHttpError } from './http-error.js';
+import { MockHttpError } from '../http-error.js';
+import type { BodyMode, ReceivedPart } from '../types.js';
 import { parseMultipart, RequestAbortedError } from './multipart.js';
-import type { ReceivedPart } from './request-log.js';
-
-/**
- * How a route wants its body: parsed JSON, multipart parts, the raw bytes, or not read.
- *
- * @inline
- */
-export type BodyMode = 'json' | 'multipart' | 'raw' | 'none';
 
 /** Largest JSON or raw body a route accepts (multipart files are streamed and not limited here). */
 export const MAX_BUFFERED_BODY = 16 * 1024 * 1024;

@@ -1,25 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AccountTable, MockAccount } from './accounts.js';
+import type { AccountTable } from '../accounts.js';
+import type { MockClock } from '../clock.js';
+import { codeForStatus, describeFault, type Fault, type FaultTable } from '../faults.js';
+import { MockHttpError, specErrorBody } from '../http-error.js';
+import type { MockRateLimits } from '../rate-limits.js';
+import { recordHeaders, recordQuery } from '../request-log.js';
+import type { MockAccount, Origin, RecordedRequest, RequestContext } from '../types.js';
 import { modeForContentType, type ReadBody, readBody } from './body.js';
-import type { MockClock } from './clock.js';
 import { createContext } from './context.js';
-import { codeForStatus, describeFault, type Fault, type FaultTable } from './faults.js';
-import type { MockGateway } from './gateway.js';
-import { MockHttpError, specErrorBody } from './http-error.js';
-import type { MockRateLimits } from './rate-limits.js';
-import { type Origin, type RecordedRequest, recordHeaders, recordQuery } from './request-log.js';
 import { type AnswerMode, type AnswerShape, sendAnswer } from './respond.js';
 import type { Router } from './router.js';
 
-/** What the request pipeline of one listening origin works with. */
-export interface PipelineDeps {
+/**
+ * What the request pipeline of one listening origin works with. `G` is whatever composed the
+ * pipeline (the running gateway): handlers get it as `ctx.gateway`, the pipeline never looks in.
+ */
+export interface PipelineDeps<G> {
   /** Which origin this pipeline serves: `api` or `media`. */
   origin: Origin;
   /** The origin's routes. */
-  router: Router;
+  router: Router<RequestContext & { readonly gateway: G }>;
   /** The gateway, once it is built. */
-  gateway: () => MockGateway;
+  gateway: () => G;
   /** Resolves keys to accounts. */
   accounts: AccountTable;
   /** Injected faults. */
@@ -32,7 +35,10 @@ export interface PipelineDeps {
   nextRequestId: () => string;
   /** Aborted when the gateway closes: ends delays and hangs. */
   closing: AbortSignal;
-  /** The gateway's rate limits (testing/rate-limits.ts), on the API origin. */
+  /**
+   * The gateway's rate limits (testing/rate-limits.ts): on the API origin's pipeline only, not
+   * the media origin's nor the dashboard's (which reuses the other inputs).
+   */
   rateLimits?: MockRateLimits | undefined;
 }
 
@@ -40,8 +46,8 @@ export interface PipelineDeps {
  * The request pipeline: request ID, fault, body, request log, then route lookup,
  * authentication, body errors and the route itself. Errors a route throws become answers.
  */
-export function createRequestHandler(
-  deps: PipelineDeps,
+export function createRequestHandler<G>(
+  deps: PipelineDeps<G>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     handle(deps, req, res).catch((error: unknown) => {
@@ -52,7 +58,7 @@ export function createRequestHandler(
   };
 }
 
-async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle<G>(deps: PipelineDeps<G>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const id = deps.nextRequestId();
   res.setHeader('X-Service-Request-Id', id);
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -177,8 +183,8 @@ function logBody(record: RecordedRequest, read: ReadBody): void {
  * Applies a fault after the body was read. Returns `'answered'` when the fault answered (or
  * chose never to), or the answer mode the route's own answer must go out in.
  */
-async function applyFault(
-  deps: PipelineDeps,
+async function applyFault<G>(
+  deps: PipelineDeps<G>,
   fault: Fault,
   res: ServerResponse,
   record: RecordedRequest,

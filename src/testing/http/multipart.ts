@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import type { ReceivedPart } from './request-log.js';
-
-/** Bytes of each file part kept in memory (the rest is only counted and hashed). */
-export const PART_HEAD_BYTES = 64 * 1024;
+import { PART_HEAD_BYTES, type ReceivedPart } from '../types.js';
 
 /** The client went away before its body was complete. */
 export class RequestAbortedError extends Error {

@@ -1,0 +1,295 @@
+/**
+ * `mediagw mock` (also the `mediagw-mock` bin): the mock gateway on 127.0.0.1 until Ctrl+C,
+ * with `--forward-to URL` delivering every task event to a local receiver, signed, the way
+ * `stripe listen --forward-to` does.
+ */
+import { createHash } from 'node:crypto';
+import type { Command } from 'commander';
+import { APIError, MediaGateway } from '../../index.js';
+import {
+  DEFAULT_RESTRICTED_MODELS,
+  type FaultInit,
+  type MockAccountInit,
+  type MockDeliveryAttempt,
+  type MockGateway,
+  type MockWebhookEvent,
+  mockWebhooks,
+  startMockGateway,
+} from '../../testing/index.js';
+import type { Context } from '../context.js';
+import { CliError } from '../exit-codes.js';
+import { collect, integer, number } from '../input.js';
+import { formatDuration } from '../output.js';
+import { examples, run } from './shared.js';
+
+interface MockFlags {
+  port?: number;
+  mediaPort?: number;
+  speed?: number;
+  seed?: string;
+  fault?: string[];
+  forwardTo?: string;
+  webhookSecret?: string;
+  webhookKid?: string;
+}
+
+/** The HTTPS URL the forwarding endpoint is registered with; the mock routes it to `--forward-to`. */
+const FORWARD_URL = 'https://forward.mediagw.example/webhooks';
+
+function port(name: string) {
+  const parse = integer(name);
+  return (value: string) => {
+    const n = parse(value);
+    if (n < 0 || n > 65_535) throw new CliError(`${name} must be a port number from 0 to 65535`);
+    return n;
+  };
+}
+
+/** `KIND[:PATH][xTIMES]`, or the JSON of a `FaultInit`. KIND: an HTTP status, hang, reset, delay=MS. */
+export function parseFault(spec: string): FaultInit {
+  if (spec.trim().startsWith('{')) {
+    try {
+      return JSON.parse(spec) as FaultInit;
+    } catch (error) {
+      throw new CliError(`--fault: not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  // The path may hold an x; only a final xN or xinf is the count.
+  const match = /^([^:]+?)(?::(.*?))?(?:x(\d+|inf))?$/.exec(spec.trim());
+  if (!match)
+    throw new CliError(
+      `--fault: cannot read ${spec}; use e.g. 503:/v1/videos/generations or reset:/v1/imagesx2`,
+    );
+  const [, kind = '', path, times] = match;
+  const init: FaultInit = { fault: { status: 500 } };
+  if (/^\d{3}$/.test(kind)) init.fault = { status: Number(kind) };
+  else if (kind === 'hang') init.fault = { hang: true };
+  else if (kind === 'reset') init.fault = { reset: 'after-body', runHandler: true };
+  else if (kind.startsWith('delay=')) init.fault = { delayMs: integer('--fault delay')(kind.slice(6)) };
+  else throw new CliError(`--fault: unknown kind ${kind}; use an HTTP status, hang, reset or delay=MS`);
+  if (path) init.match = { path };
+  if (times) init.times = times === 'inf' ? Number.POSITIVE_INFINITY : Number(times);
+  return init;
+}
+
+/** A random source from a seed (mulberry32), so a seeded run repeats its retry jitter. */
+function seeded(seed: string): () => number {
+  let state = createHash('sha256').update(seed).digest().readUInt32LE(0);
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const derived = (seed: string, what: string, prefix: string) =>
+  `${prefix}${createHash('sha256').update(`${seed}:${what}`).digest('hex').slice(0, 32)}`;
+
+function accountsFor(flags: MockFlags, apiKey: string | undefined): MockAccountInit[] | undefined {
+  if (flags.seed === undefined && apiKey === undefined) return undefined;
+  const key = (what: string) =>
+    flags.seed === undefined ? undefined : derived(flags.seed, what, 'mgw_test_');
+  return [
+    {
+      id: 'acct_1',
+      apiKey: apiKey ?? key('acct_1'),
+      restrictedKey: key('acct_1/restricted'),
+      restrictedModels: DEFAULT_RESTRICTED_MODELS,
+    },
+    { id: 'acct_2', apiKey: key('acct_2') },
+  ];
+}
+
+function banner(ctx: Context, gateway: MockGateway, speed: number, keyFromUser: boolean): string[] {
+  const c = ctx.output.color;
+  const lines = [
+    c.bold('mediagw mock gateway'),
+    `  base URL:     ${c.cyan(gateway.url)}`,
+    `  dashboard:    ${c.cyan(gateway.dashboardUrl)}`,
+    `  media origin: ${gateway.mediaUrl}`,
+    `  speed:        ${speed}x`,
+  ];
+  for (const [i, account] of gateway.accounts.entries()) {
+    // A key the user chose may be a real one: it is never printed.
+    const shown = i === 0 && keyFromUser ? '(the one given by --api-key or MEDIAGW_API_KEY)' : account.apiKey;
+    lines.push(`  ${account.id} key: ${shown}`);
+    if (account.restrictedKey)
+      lines.push(
+        `  ${account.id} restricted key (${account.restrictedModels?.join(', ')}): ${account.restrictedKey}`,
+      );
+  }
+  lines.push(
+    `  try: MEDIAGW_BASE_URL=${gateway.url} MEDIAGW_API_KEY=${keyFromUser ? '<your key>' : gateway.apiKey} mediagw images generate -m imgmodel-2 -p "a paper crane"`,
+  );
+  return lines;
+}
+
+function describeAttempt(
+  ctx: Context,
+  attempt: MockDeliveryAttempt,
+  event: MockWebhookEvent,
+  speed: number,
+): string {
+  const c = ctx.output.color;
+  const time = new Date().toISOString().slice(11, 19);
+  const answer =
+    attempt.statusCode === undefined
+      ? c.red(attempt.error ?? 'no answer')
+      : (attempt.outcome === 'delivered' ? c.green : c.red)(String(attempt.statusCode));
+  const took =
+    attempt.finishedAt === undefined
+      ? ''
+      : ` in ${Math.max(0, Math.round((attempt.finishedAt - attempt.startedAt) / speed))} ms`;
+  let next: string;
+  if (event.status === 'delivered') next = 'delivered';
+  else if (event.status === 'retrying' && event.nextAttemptAt !== undefined) {
+    const wait = event.nextAttemptAt - attempt.startedAt;
+    next = `retry in ${formatDuration(wait)} mock time (${formatDuration(wait / speed)} real)`;
+  } else if (event.status === 'paused') next = 'endpoint paused (410): no more deliveries';
+  else next = event.status;
+  const tasks = event.taskIds.length === 1 ? event.taskIds[0] : `${event.taskIds.length} tasks`;
+  return `${c.dim(time)} ${event.type} ${c.cyan(event.id)} (${tasks}) attempt ${attempt.attempt}${attempt.duplicate ? ' (duplicate)' : ''} → ${answer}${took}: ${next}`;
+}
+
+/** Registers the forwarding endpoint of every account, verifies them, and prints each delivery. */
+async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, speed: number): Promise<void> {
+  const target = flags.forwardTo ?? '';
+  try {
+    const local = new URL(target);
+    if (local.protocol !== 'http:' && local.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new CliError(`--forward-to must be an http(s) URL, got ${target}`);
+  }
+  const webhooks = mockWebhooks(gateway);
+  webhooks.route(FORWARD_URL, target);
+  // The receiver checks timestamps against its own (real) clock, while the mock's runs
+  // --speed times faster: sign with real time, or every delivery would soon be refused.
+  webhooks.configure({ signingClock: 'wall' });
+  if (flags.seed !== undefined) webhooks.configure({ random: seeded(flags.seed) });
+  const secret =
+    flags.webhookSecret ??
+    process.env.MEDIAGW_WEBHOOK_SECRET ??
+    (flags.seed === undefined ? undefined : derived(flags.seed, 'webhook', 'whsec_'));
+  const kid = flags.webhookKid ?? process.env.MEDIAGW_WEBHOOK_KID ?? 'kid_local';
+  const ids: string[] = [];
+  let printedSecret: string | undefined;
+  for (const account of gateway.accounts) {
+    const client = new MediaGateway({ baseURL: gateway.url, apiKey: account.apiKey, maxRetries: 0 });
+    const created = await client.webhooks.endpoints.create({ url: FORWARD_URL });
+    const record = webhooks.endpoints.get(created.endpoint.id);
+    // A secret the receiver already holds: the mock signs with it instead of a random one.
+    if (record && secret) {
+      record.secret = secret;
+      record.keyId = kid;
+    }
+    printedSecret ??= record?.secret;
+    ids.push(created.endpoint.id);
+  }
+  webhooks.configure({ catchAllEndpoints: ids });
+  webhooks.on('delivery', (attempt, event) =>
+    ctx.output.result(
+      {
+        event_id: event.id,
+        type: event.type,
+        task_ids: event.taskIds,
+        attempt: attempt.attempt,
+        delivery_id: attempt.id,
+        status: attempt.statusCode ?? null,
+        error: attempt.error ?? null,
+        event_status: event.status,
+        next_attempt_at:
+          event.nextAttemptAt === undefined ? null : new Date(event.nextAttemptAt).toISOString(),
+      },
+      () => describeAttempt(ctx, attempt, event, speed),
+    ),
+  );
+  const out = ctx.output;
+  out.say(`  forwarding:   every task event to ${target}, signed with kid ${record(webhooks, ids[0])}`);
+  if (!secret)
+    out.say(
+      `  signing secret: ${printedSecret} (pass --webhook-secret or MEDIAGW_WEBHOOK_SECRET to choose one)`,
+    );
+  else out.say('  signing secret: the one given by --webhook-secret or MEDIAGW_WEBHOOK_SECRET');
+  const first = gateway.accounts[0];
+  const verifier = new MediaGateway({ baseURL: gateway.url, apiKey: first?.apiKey ?? '', maxRetries: 0 });
+  try {
+    await verifier.webhooks.endpoints.verify(ids[0] ?? '');
+    out.say(`  verified:     ${target} echoed the challenge`);
+  } catch (error) {
+    const why = error instanceof APIError ? error.message : String(error);
+    out.warn(`${target} did not pass verification (${why}); events are forwarded anyway`);
+  }
+}
+
+function record(webhooks: ReturnType<typeof mockWebhooks>, id: string | undefined): string {
+  return (id && webhooks.endpoints.get(id)?.keyId) || 'kid_local';
+}
+
+/** Registers `mock`. */
+export function registerMock(program: Command): void {
+  const mock = program
+    .command('mock')
+    .description("run the mock gateway on 127.0.0.1 until Ctrl+C; --api-key sets the first account's key")
+    .option('--port <n>', 'port of the gateway (default: a free port)', port('--port'))
+    .option('--media-port <n>', 'port of the media origin (default: a free port)', port('--media-port'))
+    .option(
+      '--speed <s>',
+      'mock seconds per real second: tasks and webhook retries run this much faster (default: 1)',
+      number('--speed'),
+    )
+    .option(
+      '--seed <text>',
+      'derive the keys, the forwarding secret and the retry jitter from this, so runs repeat',
+    )
+    .option(
+      '--fault <spec>',
+      'inject a fault: STATUS|hang|reset|delay=MS[:PATH][xTIMES], or FaultInit JSON (repeat)',
+      collect,
+    )
+    .option(
+      '--forward-to <url>',
+      "deliver every task event, signed, to this local receiver (retries on the spec's schedule, sped up by --speed)",
+    )
+    .option(
+      '--webhook-secret <secret>',
+      'sign forwarded events with this secret (default: $MEDIAGW_WEBHOOK_SECRET, else a new one, printed)',
+    )
+    .option('--webhook-kid <id>', 'key ID of --webhook-secret (default: $MEDIAGW_WEBHOOK_KID or kid_local)');
+  examples(
+    mock,
+    'mediagw mock --port 4010 --speed 10',
+    'mediagw mock --forward-to http://127.0.0.1:3000/webhooks --webhook-secret whsec_test --speed 60',
+    'mediagw mock --fault 503:/v1/videos/generations --seed demo',
+  );
+  mock.action(
+    run(async (ctx, flags: MockFlags) => {
+      const speed = flags.speed ?? 1;
+      if (!(speed > 0)) throw new CliError('--speed must be a positive number');
+      const faults = (flags.fault ?? []).map(parseFault);
+      const apiKey = ctx.globals.apiKey ?? process.env.MEDIAGW_API_KEY;
+      const accounts = accountsFor(flags, apiKey);
+      const gateway = await startMockGateway({
+        port: flags.port,
+        mediaPort: flags.mediaPort,
+        speed,
+        ...(accounts ? { accounts } : {}),
+      });
+      try {
+        for (const fault of faults) gateway.inject(fault);
+        ctx.output.say(banner(ctx, gateway, speed, apiKey !== undefined).join('\n'));
+        if (faults.length) ctx.output.say(`  faults:       ${flags.fault?.join(', ')}`);
+        if (flags.forwardTo) await forward(ctx, gateway, flags, speed);
+        ctx.output.say('Press Ctrl+C to stop.');
+        const signal = await new Promise<string>((resolve) => {
+          process.once('SIGINT', () => resolve('SIGINT'));
+          process.once('SIGTERM', () => resolve('SIGTERM'));
+        });
+        ctx.output.say(`${signal}: closing the mock gateway`);
+      } finally {
+        await gateway.close();
+      }
+    }),
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * Pieces the request commands share: the body and wait flags, help examples, and how a
+ * submitted task is printed, waited for and saved.
+ */
+import type { Command } from 'commander';
+import { type MediaGateway, type TaskSubmission, withExtraFields } from '../../index.js';
+import { Context } from '../context.js';
+import { type BodyOptions, integer, number } from '../input.js';
+import type { Output } from '../output.js';
+import { type AnyTask, resumeCommand, type TaskRef, taskIdOf, taskStatus, type WaitFlags } from '../tasks.js';
+
+/** Adds `--body` and `--file`. */
+export function bodyFlags(command: Command): Command {
+  return command
+    .option('--body <json>', 'the request as JSON; flags override its fields')
+    .option(
+      '-f, --file <path>',
+      'a JSON file holding the request (- for stdin); --body and flags override it',
+    );
+}
+
+/** Adds `--wait`, `--timeout` and `--poll-interval`. */
+export function waitFlags(command: Command, what = 'the task', withWait = true): Command {
+  if (withWait) command.option('-w, --wait', `wait for ${what} to end, with a progress bar on stderr`);
+  return command
+    .option('--timeout <seconds>', 'deadline of the wait, in seconds (default: 600)', number('--timeout'))
+    .option(
+      '--poll-interval <ms>',
+      "milliseconds between queries while waiting (default: the spec's figure for the task kind)",
+      integer('--poll-interval'),
+    );
+}
+
+/** Adds an `Example:` section to the command's help. */
+export function examples(command: Command, ...lines: string[]): Command {
+  return command.addHelpText(
+    'after',
+    `\nExample${lines.length > 1 ? 's' : ''}:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`,
+  );
+}
+
+/** Options every request command has: the body and the wait flags. */
+export type RequestFlags = BodyOptions & WaitFlags & { wait?: boolean; output?: string };
+
+/**
+ * Runs a command's body with its context, and always closes what the run started. Errors go
+ * to the program, which prints them and picks the exit status.
+ */
+export function run<A extends unknown[]>(
+  fn: (ctx: Context, ...args: A) => Promise<void>,
+): (...args: [...A, Command]) => Promise<void> {
+  return async (...args) => {
+    const command = args[args.length - 1] as Command;
+    const ctx = Context.of(command);
+    activeContext = ctx;
+    try {
+      await fn(ctx, ...(args.slice(0, -1) as A));
+    } finally {
+      await ctx.close();
+    }
+  };
+}
+
+/** The context of the command being run, for the error report. */
+export let activeContext: Context | undefined;
+
+/** Prints a submission that is not waited for, with the command that waits for it. */
+export function printSubmission(out: Output, submission: TaskSubmission, ref: TaskRef): void {
+  out.result({ task_id: submission.task_id, status: submission.status }, () => [
+    `submitted task ${out.color.cyan(submission.task_id)} (${submission.status})`,
+    `wait for it: ${resumeCommand(ref)}`,
+  ]);
+}
+
+/**
+ * Prints a task as queried: its fields for people, or the task as JSON. `extra` is added to
+ * both; `human` only to the lines for people.
+ */
+export function printTask(
+  out: Output,
+  task: AnyTask,
+  extra: Record<string, unknown> = {},
+  human: Record<string, unknown> = {},
+): void {
+  const { status, percent } = taskStatus(task);
+  const t = withExtraFields(task);
+  const images = (task as { images?: Array<{ url: string }> }).images;
+  const paint = /fail|error/i.test(status)
+    ? out.color.red
+    : /complet|succe/i.test(status)
+      ? out.color.green
+      : out.color.yellow;
+  out.result({ ...t, ...extra }, () =>
+    out.fields([
+      ['task', taskIdOf(task)],
+      ['status', paint(status)],
+      ['progress', percent === undefined ? undefined : `${percent}%`],
+      ['model', t.model],
+      ['url', t.url],
+      ['images', images?.map((i) => i.url).join('\n')],
+      ['error', t.error ? JSON.stringify(t.error) : undefined],
+      ['actual_time', t.actual_time === undefined ? undefined : `${t.actual_time} s`],
+      ...Object.entries({ ...extra, ...human }).map(([k, v]): [string, unknown] => [
+        k,
+        Array.isArray(v) ? v.join(', ') : v,
+      ]),
+    ]),
+  );
+}
+
+/** The client of the run. */
+export function clientOf(ctx: Context): Promise<MediaGateway> {
+  return ctx.gatewayClient();
+}

@@ -1,0 +1,76 @@
+/**
+ * What every command shares: the global flags, the output, and the client. The client is built
+ * only by commands that talk to the gateway, so `validate`, `estimate` and `webhooks` need no
+ * key. `--mock` starts the mock gateway in this process and points the client at it.
+ */
+import type { Command } from 'commander';
+import { MediaGateway } from '../index.js';
+import type { MockGateway } from '../testing/index.js';
+import { CliError } from './exit-codes.js';
+import { Output } from './output.js';
+
+/** The flags of the `mediagw` program, valid before or after any subcommand. */
+export interface GlobalOptions {
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
+  json?: boolean | undefined;
+  verbose?: boolean | undefined;
+  mock?: boolean | undefined;
+  maxRetries?: number | undefined;
+}
+
+/** The shared state of one run of the command. */
+export class Context {
+  readonly output: Output;
+  private client: MediaGateway | undefined;
+  private gateway: MockGateway | undefined;
+
+  constructor(readonly globals: GlobalOptions) {
+    this.output = new Output(Boolean(globals.json), Boolean(globals.verbose));
+  }
+
+  /** The context of the command being run, from its global options. */
+  static of(command: Command): Context {
+    return new Context(command.optsWithGlobals<GlobalOptions>());
+  }
+
+  /**
+   * The client: `--api-key` or `MEDIAGW_API_KEY`, `--base-url` or `MEDIAGW_BASE_URL`; with
+   * `--mock`, the embedded mock gateway's URL and key.
+   *
+   * @throws CliError (exit 1) naming the flag and the variable when the key or URL is missing.
+   */
+  async gatewayClient(): Promise<MediaGateway> {
+    if (this.client) return this.client;
+    let apiKey = this.globals.apiKey ?? process.env.MEDIAGW_API_KEY;
+    let baseURL = this.globals.baseUrl ?? process.env.MEDIAGW_BASE_URL;
+    if (this.globals.mock) {
+      const { startMockGateway } = await import('../testing/index.js');
+      this.gateway = await startMockGateway({ speed: 10 });
+      apiKey = this.gateway.apiKey;
+      baseURL = this.gateway.url;
+      this.output.debug(`embedded mock gateway at ${baseURL}`);
+    }
+    if (!apiKey) throw new CliError('no API key: pass --api-key or set MEDIAGW_API_KEY (or use --mock)');
+    if (!baseURL) throw new CliError('no base URL: pass --base-url or set MEDIAGW_BASE_URL (or use --mock)');
+    const out = this.output;
+    this.client = new MediaGateway({
+      apiKey,
+      baseURL,
+      ...(this.globals.maxRetries === undefined ? {} : { maxRetries: this.globals.maxRetries }),
+      // The SDK's log lines never hold the key; --verbose shows them on stderr.
+      logger: out.verbose
+        ? {
+            debug: (message) => out.debug(message),
+            warn: (message) => out.debug(message),
+          }
+        : undefined,
+    });
+    return this.client;
+  }
+
+  /** Stops what the run started (the embedded mock gateway). */
+  async close(): Promise<void> {
+    await this.gateway?.close();
+  }
+}

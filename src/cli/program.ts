@@ -1,0 +1,147 @@
+/**
+ * The `mediagw` program: global flags, the commands, and how a failure becomes a message and
+ * an exit status. Every command talks to the gateway through the public client only.
+ */
+import { Command, CommanderError } from 'commander';
+import { APIError, RequestValidationError, TaskFailedError, VERSION } from '../index.js';
+import { registerEmbeddingsAndUploads } from './commands/embeddings.js';
+import { registerImages } from './commands/images.js';
+import { registerLibrary } from './commands/library.js';
+import { registerMock } from './commands/mock.js';
+import { activeContext, examples } from './commands/shared.js';
+import { registerTasks } from './commands/tasks.js';
+import { registerValidate } from './commands/validate.js';
+import { registerVideos } from './commands/videos.js';
+import { registerWebhooks } from './commands/webhooks.js';
+import { Context } from './context.js';
+import { CliError, EXIT, errorType, exitCodeFor } from './exit-codes.js';
+import { integer } from './input.js';
+
+const EXIT_HELP = `
+Exit status:
+  0    success
+  1    usage error, or a request the SDK refused before sending it (validation)
+  2    the gateway refused the request or could not be reached
+  3    the task failed
+  4    a wait's deadline passed (the task goes on)
+  5    a submission was sent but its outcome is unknown: check before resubmitting
+  130  interrupted (Ctrl+C); a wait stops, the task goes on
+
+Environment:
+  MEDIAGW_API_KEY    API key (the key is never printed, not even with --verbose)
+  MEDIAGW_BASE_URL   gateway base URL, e.g. https://api.example.com
+  NO_COLOR           plain output on a terminal too
+`;
+
+/** Builds the program; `name` is how it was invoked (`mediagw`, or `mediagw-mock` for the alias). */
+export function buildProgram(name = 'mediagw'): Command {
+  const program = new Command(name)
+    .description('The Media Generation Gateway from the terminal, built on the mediagw SDK.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .option('--api-key <key>', 'API key (default: $MEDIAGW_API_KEY); never printed')
+    .option('--base-url <url>', 'gateway base URL (default: $MEDIAGW_BASE_URL)')
+    .option('--mock', 'run against a mock gateway started inside this command: no key, no network')
+    .option('--json', 'print exactly one JSON document per result on stdout')
+    // picocolors reads --no-color from argv itself; declared here so the parser accepts it.
+    .option('--no-color', 'plain output on a terminal too (also NO_COLOR=1)')
+    .option('-v, --verbose', 'print each request and answer on stderr (never the key)')
+    .option(
+      '--max-retries <n>',
+      'retries of requests that are safe to retry (default: 2)',
+      integer('--max-retries'),
+    )
+    .showSuggestionAfterError()
+    .exitOverride();
+  examples(
+    program,
+    'mediagw --mock images generate -m imgmodel-2 -p "a paper crane" --output crane.png',
+    'mediagw videos create -m vidmodel-2.0-mini -p "a red kite" -d 5 --output kite.mp4',
+    'mediagw validate request.json',
+  );
+  program.addHelpText('after', EXIT_HELP);
+  registerImages(program);
+  registerVideos(program);
+  registerEmbeddingsAndUploads(program);
+  registerLibrary(program);
+  registerTasks(program);
+  registerValidate(program);
+  registerWebhooks(program);
+  registerMock(program);
+  for (const command of allCommands(program)) command.exitOverride();
+  return program;
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
+
+/** Writes the error for people (stderr) or as one JSON document (stdout, with `--json`). */
+function report(ctx: Context, error: unknown, code: number): void {
+  const out = ctx.output;
+  const message = error instanceof Error ? error.message : String(error);
+  if (out.json) {
+    const doc: Record<string, unknown> = { type: errorType(error), message, exit_code: code };
+    if (error instanceof CliError) {
+      for (const [k, v] of Object.entries(error.details))
+        doc[k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)] = v;
+    }
+    if (error instanceof RequestValidationError) doc.issues = error.issues;
+    if (error instanceof APIError)
+      Object.assign(doc, { status: error.status, code: error.code, request_id: error.requestId });
+    if (error instanceof TaskFailedError)
+      Object.assign(doc, { task_id: error.taskId, code: error.code, task: error.task });
+    out.stdout.write(`${JSON.stringify({ error: doc })}\n`);
+    return;
+  }
+  if (error instanceof RequestValidationError) {
+    out.error(`${error.message.split(':')[0]}:`);
+    for (const issue of error.issues)
+      out.info(`    ${out.errColor.bold(issue.path || '(request)')}: ${issue.message}`);
+    return;
+  }
+  if (code === EXIT.interrupted) {
+    out.info(message);
+    return;
+  }
+  out.error(message);
+  if (error instanceof TaskFailedError)
+    out.info(`  task ${error.taskId} ended failed; nothing was resubmitted.`);
+  if (error instanceof APIError && error.requestId) out.info(`  request ID: ${error.requestId}`);
+}
+
+/**
+ * Runs the program with `argv` (without the node and script paths) and resolves with the exit
+ * status. Never throws.
+ */
+export async function main(argv: string[], name = 'mediagw'): Promise<number> {
+  const program = buildProgram(name);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and --version end with code 0; parse errors have been printed by commander, and
+      // scripts that asked for --json get them as a document too.
+      if (error.exitCode === 0) return EXIT.ok;
+      if (argv.includes('--json')) {
+        const message = error.message.replace(/^error: /, '');
+        process.stdout.write(
+          `${JSON.stringify({ error: { type: 'UsageError', message, exit_code: EXIT.usage } })}\n`,
+        );
+      }
+      return EXIT.usage;
+    }
+    const ctx = activeContext ?? new Context(program.opts());
+    const code = exitCodeFor(error);
+    report(ctx, error, code);
+    if (
+      code === EXIT.usage &&
+      !(error instanceof CliError) &&
+      !(error instanceof RequestValidationError) &&
+      ctx.output.verbose
+    )
+      ctx.output.debug(String((error as Error)?.stack ?? error));
+    return code;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * What the dashboard shows: a JSON view of the gateway's state (requests, tasks, the ledger,
+ * webhook endpoints and deliveries, the media library), built fresh for each update. Secrets
+ * never leave here: request headers and bodies are redacted, endpoints show their key ID only.
+ */
+import type { GatewayState } from '../gateway-state.js';
+import { libraryStore } from '../routes/library-store.js';
+import type { RecordedRequest } from '../types.js';
+import { type MockWebhooks, mockWebhooks } from '../webhooks/index.js';
+
+/** The newest requests the dashboard lists; older ones stay in `gateway.requests`. */
+export const DASHBOARD_REQUESTS = 100;
+
+/** Header and body field names whose values are never shown. */
+const SECRET_NAME = /secret|api[-_]?key|password|token|authorization|cookie|signature/i;
+
+/** What the dashboard reads besides the state its routes get. */
+export interface DashboardSource {
+  /** The gateway's state. */
+  gateway: GatewayState;
+  /** The request log (`gateway.requests`). */
+  requests: () => readonly RecordedRequest[];
+  /** The account IDs, in order. */
+  accounts: () => readonly string[];
+}
+
+/** Copies a value with every field named like a secret replaced by `[redacted]`. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 8) return '[…]';
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value))
+      out[key] = SECRET_NAME.test(key) ? '[redacted]' : redact(v, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+function requestView(record: RecordedRequest) {
+  const headers: Record<string, string> = {};
+  // The log already masks Authorization; the dashboard shows no part of any credential.
+  for (const [name, value] of Object.entries(record.headers))
+    headers[name] = SECRET_NAME.test(name) ? '[redacted]' : value;
+  return {
+    id: record.id,
+    at: record.at,
+    origin: record.origin,
+    method: record.method,
+    path: record.path,
+    status: record.status ?? null,
+    fault: record.fault ?? null,
+    error: record.error ?? null,
+    invalidFields: record.invalidFields ?? [],
+    headers,
+    body: record.body === undefined ? null : redact(record.body),
+    parts: record.parts?.map((p) => ({ name: p.name, filename: p.filename ?? null, size: p.size })) ?? [],
+  };
+}
+
+function taskViews(gateway: GatewayState) {
+  return gateway.tasks
+    .list()
+    .reverse()
+    .map((task) => {
+      const state = gateway.tasks.state(task);
+      const entries = gateway.ledger.entriesFor(task.id);
+      const reserve = entries.find((e) => e.kind === 'reserve');
+      const closing = entries.find((e) => e.kind !== 'reserve');
+      return {
+        id: task.id,
+        kind: task.kind,
+        model: task.model,
+        account: task.account,
+        createdAt: task.createdAt,
+        status: state.status,
+        phase: state.phase,
+        progress: state.progress,
+        terminal: state.terminal,
+        error: state.error ?? null,
+        reservation: reserve ? { seconds: reserve.seconds, tier: reserve.tier } : null,
+        settlement: closing ? { kind: closing.kind, seconds: closing.seconds } : null,
+        outputs: gateway.media
+          .forTask(task.id)
+          .filter((m) => gateway.media.isAvailable(m))
+          .map((m) => ({ url: m.url, contentType: m.contentType })),
+      };
+    });
+}
+
+function ledgerView(source: DashboardSource) {
+  const { ledger } = source.gateway;
+  return source.accounts().map((account) => ({
+    account,
+    reserved: ledger.reservedTotal(account),
+    settled: ledger.settledTotal(account),
+    entries: ledger.entriesOf(account).map((e) => ({ ...e })),
+  }));
+}
+
+function endpointState(endpoint: { verified: boolean; enabled: boolean }) {
+  if (!endpoint.enabled) return 'paused';
+  return endpoint.verified ? 'verified' : 'unverified';
+}
+
+function webhookView(webhooks: MockWebhooks) {
+  return {
+    endpoints: [...webhooks.endpoints.values()].map((e) => ({
+      id: e.id,
+      account: e.account,
+      url: e.url,
+      state: endpointState(e),
+      pausedBy: e.pausedBy ?? null,
+      keyId: e.keyId,
+    })),
+    events: webhooks
+      .events()
+      .reverse()
+      .map((e) => ({
+        id: e.id,
+        type: e.type,
+        endpointId: e.endpointId,
+        taskIds: e.taskIds,
+        status: e.status,
+        nextAttemptAt: e.nextAttemptAt ?? null,
+        replays: e.replays.length,
+        attempts: e.attempts.map((a) => ({
+          id: a.id,
+          attempt: a.attempt,
+          startedAt: a.startedAt,
+          durationMs: a.finishedAt === undefined ? null : a.finishedAt - a.startedAt,
+          outcome: a.outcome,
+          statusCode: a.statusCode ?? null,
+          error: a.error ?? null,
+          keyId: a.keyId,
+          duplicate: a.duplicate,
+        })),
+      })),
+  };
+}
+
+function libraryView(gateway: GatewayState) {
+  const store = libraryStore(gateway);
+  const assets = [...store.assets.values()];
+  for (const asset of assets) store.refresh(asset);
+  return [...store.groups.values()].map((g) => ({
+    id: g.id,
+    account: g.account,
+    name: g.name,
+    model: g.model,
+    assets: assets
+      .filter((a) => a.group_id === g.id)
+      .map((a) => ({
+        id: a.id,
+        name: a.name,
+        type: a.asset_type,
+        status: a.status,
+        url: a.source_url,
+      })),
+  }));
+}
+
+/** The whole view the page renders. */
+export function snapshot(source: DashboardSource) {
+  const { gateway } = source;
+  const requests = source.requests();
+  return {
+    now: gateway.clock.now(),
+    clockMode: gateway.clock.mode,
+    requests: requests.slice(-DASHBOARD_REQUESTS).reverse().map(requestView),
+    tasks: taskViews(gateway),
+    ledger: ledgerView(source),
+    webhooks: webhookView(mockWebhooks(gateway)),
+    library: libraryView(gateway),
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * `mediagw webhooks sign|send` against a receiver built from the SDK's own handler, and
+ * `mediagw mock --forward-to` delivering task events to it.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MediaGateway } from '../../src/index.js';
+import { verifyWebhook } from '../../src/webhooks/index.js';
+import { startReceiver, type TestReceiver } from '../integration/webhooks-receiver.js';
+import { ensureBuilt, MOCK_BIN, run, start, stop, until } from './helpers.js';
+
+const SECRET = 'whsec_cli_test_secret';
+const OLD = 'whsec_cli_old_secret';
+let receiver: TestReceiver;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  receiver = await startReceiver({ secrets: { kid_local: SECRET, kid_old: OLD } });
+}, 180_000);
+afterAll(() => receiver?.close());
+
+const send = (...args: string[]) =>
+  run(['webhooks', 'send', receiver.url, '--secret', SECRET, '--json', ...args]);
+
+describe('mediagw webhooks sign', () => {
+  test.each([
+    ['task.completed', 'video'],
+    ['task.failed', 'image'],
+    ['batch.completed', 'image'],
+    ['webhook.endpoint_verification', 'video'],
+  ])('%s (%s): headers that verify against the body', async (type, kind) => {
+    const { code, stdout } = await run([
+      'webhooks',
+      'sign',
+      '--secret',
+      SECRET,
+      '--type',
+      type,
+      '--kind',
+      kind,
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const { headers, body } = JSON.parse(stdout);
+    const event = verifyWebhook({ body, headers, secrets: { kid_local: SECRET } });
+    expect(event.type).toBe(type);
+    expect(headers['X-Service-Event-ID']).toBe(event.id);
+    if (type.startsWith('task.')) expect((event.data as { kind: string }).kind).toBe(kind);
+    expect(stdout).not.toContain(SECRET);
+  });
+
+  test('no secret: a usage error naming the flag and the variable', async () => {
+    const { code, stderr } = await run(['webhooks', 'sign']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('--secret');
+    expect(stderr).toContain('MEDIAGW_WEBHOOK_SECRET');
+  });
+});
+
+describe('mediagw webhooks send', () => {
+  test('a receiver that accepts: 200, acknowledged, no retry, exit 0', async () => {
+    const { code, stdout } = await send('--type', 'task.completed', '--kind', 'image');
+    expect(code).toBe(0);
+    const doc = JSON.parse(stdout);
+    expect(doc).toMatchObject({ status: 200, acknowledged: true, retried: false, kid: 'kid_local' });
+    expect(receiver.events.map((e) => e.id)).toContain(doc.event_id);
+  });
+
+  test('signed with the previous secret during a rotation: accepted', async () => {
+    const { code, stdout } = await send(
+      '--previous-secret',
+      OLD,
+      '--previous-kid',
+      'kid_old',
+      '--use-previous',
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ status: 200, kid: 'kid_old' });
+  });
+
+  test('a timestamp 400 s old is refused by the receiver: the gateway would retry, exit 2', async () => {
+    const { code, stdout } = await send('--skew', '-400');
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout)).toMatchObject({ status: 400, acknowledged: false, retried: true });
+  });
+
+  test.each([
+    [{ status: 410 }, { retried: false, pauses_endpoint: true }, /410 pauses the endpoint/],
+    [{ status: 503, headers: { 'retry-after': '120' } }, { retried: true }, /retries after 120 s/],
+    [{ status: 302, headers: { location: 'http://127.0.0.1:1/' } }, { retried: true }, /redirect/],
+    [{ status: 404 }, { retried: true }, /404 is not a 2xx/],
+  ])('answer %j: what the gateway does', async (answer, verdict, explanation) => {
+    receiver.script.push(answer);
+    const { code, stdout } = await send();
+    expect(code).toBe(2);
+    const doc = JSON.parse(stdout);
+    expect(doc).toMatchObject({ status: answer.status, acknowledged: false, ...verdict });
+    expect(doc.explanation).toMatch(explanation);
+  });
+
+  test('a verification challenge: verified only when the receiver echoes it with a 200', async () => {
+    const echoed = await send('--type', 'webhook.endpoint_verification');
+    expect(echoed.code).toBe(0);
+    expect(JSON.parse(echoed.stdout)).toMatchObject({
+      status: 200,
+      acknowledged: true,
+      explanation: expect.stringContaining('verified'),
+    });
+    receiver.script.push({ status: 200, body: '{"challenge":"something else"}' });
+    const wrong = await send('--type', 'webhook.endpoint_verification');
+    expect(wrong.code).toBe(2);
+    expect(JSON.parse(wrong.stdout).explanation).toContain('verification would fail');
+  });
+
+  test('no receiver listening: no answer, retried', async () => {
+    const { code, stdout } = await run([
+      'webhooks',
+      'send',
+      'http://127.0.0.1:1/hooks',
+      '--secret',
+      SECRET,
+      '--json',
+    ]);
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout)).toMatchObject({ status: null, error: expect.any(String), retried: true });
+  });
+});
+
+describe('mediagw mock --forward-to', () => {
+  test('registers and verifies an endpoint, forwards every task event signed, and retries on the sped-up schedule', async () => {
+    const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
+    const mock = start(
+      ['--port', '0', '--speed', '600', '--forward-to', forwarded.url, '--webhook-secret', SECRET],
+      {},
+      MOCK_BIN,
+    );
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      expect(mock.output()).toContain(`verified:     ${forwarded.url} echoed the challenge`);
+      expect(mock.output()).not.toContain(SECRET);
+      // The first delivery fails: the retry (1 minute, at 600x: 0.1 s) is delivered.
+      forwarded.script.push({ status: 503 });
+      const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
+      // The dashboard is printed under the base URL, and answers there.
+      expect(mock.output()).toContain(`dashboard:    ${url}/_dashboard`);
+      expect((await fetch(`${url}/_dashboard`)).status).toBe(200);
+      const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
+      // A task whose request names no endpoint: its events still reach the receiver.
+      const client = new MediaGateway({ baseURL: url, apiKey });
+      const { task_id } = await client.videos.create({
+        model: 'vidmodel-2.0-mini',
+        prompt: 'a kite',
+        duration: 5,
+      });
+      await until(
+        () => forwarded.events.some((e) => (e.data as { task_id?: string }).task_id === task_id),
+        'the forwarded event',
+        20_000,
+      );
+      const event = forwarded.events.find((e) => (e.data as { task_id?: string }).task_id === task_id);
+      expect(event?.type).toBe('task.completed');
+      await until(() => mock.output().includes('attempt 2'), 'the retry to be printed');
+      const lines = mock.output().split('\n');
+      expect(lines.find((l) => l.includes(`${event?.id}`) && l.includes('attempt 1'))).toMatch(
+        /→ 503 .*retry in 1m\d\ds mock time/,
+      );
+      expect(lines.find((l) => l.includes(`${event?.id}`) && l.includes('attempt 2'))).toMatch(
+        /→ 200 .*delivered/,
+      );
+    } finally {
+      stop(mock.child);
+    }
+    const { code } = await mock.result;
+    expect(code).toBe(0);
+    await forwarded.close();
+  });
+
+  test('--json: one JSON document per delivery on stdout; the banner goes to stderr', async () => {
+    const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
+    const mock = start([
+      'mock',
+      '--json',
+      '--speed',
+      '600',
+      '--seed',
+      'cli-test',
+      '--forward-to',
+      forwarded.url,
+      '--webhook-secret',
+      SECRET,
+    ]);
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
+      const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
+      const client = new MediaGateway({ baseURL: url, apiKey });
+      const { task_id } = await client.images.generateAsync({ model: 'imgmodel-2', prompt: 'mock:fail' });
+      await until(() => mock.stdout().includes(task_id), 'the delivery document');
+      const docs = mock
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(docs).toEqual([
+        expect.objectContaining({
+          type: 'task.failed',
+          task_ids: [task_id],
+          attempt: 1,
+          status: 200,
+          event_status: 'delivered',
+        }),
+      ]);
+    } finally {
+      stop(mock.child);
+    }
+    await mock.result;
+    await forwarded.close();
+  });
+
+  test('--seed gives the same keys on every run', async () => {
+    const keys: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const mock = start(['mock', '--seed', 'repeat']);
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      keys.push(/acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '');
+      stop(mock.child);
+      await mock.result;
+    }
+    expect(keys[0]).toMatch(/^mgw_test_[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  test('--fault injects a fault: the next video submission answers 503 and the command exits 2', async () => {
+    const mock = start(['mock', '--fault', '503:/v1/videos/generations']);
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
+      const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
+      const env = { MEDIAGW_BASE_URL: url, MEDIAGW_API_KEY: apiKey };
+      const refused = await run(['videos', 'create', '-m', 'vidmodel-2.0-mini', '-p', 'x', '-d', '5'], {
+        env,
+      });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('503');
+      const accepted = await run(['videos', 'create', '-m', 'vidmodel-2.0-mini', '-p', 'x', '-d', '5'], {
+        env,
+      });
+      expect(accepted.code).toBe(0);
+    } finally {
+      stop(mock.child);
+    }
+    await mock.result;
+  });
+
+  test('a key given with --api-key is used and never printed', async () => {
+    const mock = start(['mock', '--api-key', 'mgw_my_own_key_1234']);
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      expect(mock.output()).not.toContain('mgw_my_own_key_1234');
+      const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
+      const ok = await run(['tasks', 'get', 'cgt-none'], {
+        env: { MEDIAGW_BASE_URL: url, MEDIAGW_API_KEY: 'mgw_my_own_key_1234' },
+      });
+      expect(ok.stderr).toContain('404');
+    } finally {
+      stop(mock.child);
+    }
+    await mock.result;
+  });
+});

@@ -1,0 +1,208 @@
+// The mock gateway's dashboard in a real browser: headless Chromium (Debian's, installed by
+// scripts/chromium-for-tests.sh) driven with playwright-core, which downloads no browser.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MediaGateway, TaskFailedError } from '../../src/index.js';
+import { type MockGateway, mockWebhooks, startMockGateway } from '../../src/testing/index.js';
+import { createNodeWebhookHandler } from '../../src/webhooks/index.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM = process.env.MEDIAGW_TEST_CHROMIUM ?? '/usr/bin/chromium';
+/** Set by .ci/run: a browser that cannot be installed or started fails the run instead of skipping. */
+const required = process.env.MEDIAGW_TEST_BROWSER_REQUIRED === '1';
+const screenshots = process.env.MEDIAGW_SCREENSHOTS === '1';
+
+/** The browser's path, installing it first when missing; or why there is none. */
+function findBrowser(): { path: string } | { reason: string } {
+  if (existsSync(CHROMIUM)) return { path: CHROMIUM };
+  const install = spawnSync('bash', [`${ROOT}scripts/chromium-for-tests.sh`], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    timeout: 600_000,
+  });
+  if (install.status === 0 && existsSync(CHROMIUM)) return { path: CHROMIUM };
+  return { reason: `${CHROMIUM} is missing and scripts/chromium-for-tests.sh could not install it` };
+}
+
+const found = findBrowser();
+if ('reason' in found && !required) console.warn(`skipping the dashboard browser tests: ${found.reason}`);
+
+/** A loopback webhook receiver built on the SDK's handler; it records each delivery and its answer. */
+async function startReceiver(secrets: Record<string, string>, now: () => number) {
+  const deliveries: Array<{ eventId: string; type: string; status: number }> = [];
+  const handler = createNodeWebhookHandler({ secrets, clock: now, onEvent: () => undefined });
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const envelope = JSON.parse(body.toString('utf8')) as { id: string; type: string };
+      // The endpoint's verification challenge is not a delivery of an event.
+      if (envelope.type !== 'webhook.endpoint_verification')
+        res.on('finish', () =>
+          deliveries.push({ eventId: envelope.id, type: envelope.type, status: res.statusCode }),
+        );
+      handler(Object.assign(req, { body }), res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    deliveries,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Waits for `check` to hold, polling every 20 ms, at most `tries` times. */
+async function until(what: string, check: () => boolean, tries = 250): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+describe.runIf('path' in found)('the dashboard in headless Chromium', () => {
+  let gateway: MockGateway;
+  let client: MediaGateway;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Browser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    gateway = await startMockGateway({ clock: 'manual' });
+    client = new MediaGateway({ baseURL: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
+    const url = 'https://hooks.example.com/mediagw';
+    const created = await client.webhooks.endpoints.create({ url });
+    receiver = await startReceiver({ [created.endpoint.key_id]: created.signing_secret }, () =>
+      gateway.clock.nowSeconds(),
+    );
+    mockWebhooks(gateway).configure({ jitter: false }).route(url, receiver.url);
+    await client.webhooks.endpoints.verify(created.endpoint.id);
+    browser = await chromium.launch({
+      executablePath: (found as { path: string }).path,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    // The page's policy allows its own script only; axe-core is injected by the test.
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    await page.goto(gateway.dashboardUrl);
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 10_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+    await receiver?.close();
+  });
+
+  test('a video failed from the page fails the SDK wait, and its delivery can be replayed', async () => {
+    const endpointId = [...mockWebhooks(gateway).endpoints.keys()][0] ?? '';
+    let taskId = '';
+    const submitted = (id: string) => {
+      taskId = id;
+    };
+    const waited = client.videos
+      .createAndWait(
+        {
+          model: 'vidmodel-2.5',
+          prompt: 'a lighthouse at dusk',
+          notifications: { webhook: { endpoint_id: endpointId, events: ['task.completed', 'task.failed'] } },
+        },
+        { interval: 50, timeout: 30_000, onSubmitted: submitted },
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+
+    // The task appears in the tasks view without a reload.
+    await until('the SDK has submitted', () => taskId !== '');
+    const failNow = page.getByRole('button', { name: `Fail now ${taskId}` });
+    await failNow.waitFor({ timeout: 10_000 });
+    if (screenshots)
+      await page.locator('#tasks').screenshot({ path: `${ROOT}docs/images/dashboard-tasks.png` });
+
+    // Chosen failure code, then "Fail now" from the keyboard.
+    await page.getByLabel('Failure code for “Fail now”').fill('content_policy');
+    await failNow.focus();
+    await page.keyboard.press('Enter');
+    const error = await waited;
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect((error as TaskFailedError).code).toBe('content_policy');
+    expect((error as TaskFailedError).taskId).toBe(taskId);
+
+    // The delivery reaches the receiver, and the page shows its attempt with the answer.
+    await until('the receiver got the event', () => receiver.deliveries.length === 1);
+    const [first] = receiver.deliveries;
+    expect(first).toMatchObject({ type: 'task.failed', status: 200 });
+    const eventId = first?.eventId ?? '';
+    const attempts = page.getByRole('list', { name: `Attempts of ${eventId}` });
+    await attempts.getByText(/#1 at .*: 200/).waitFor({ timeout: 10_000 });
+
+    // Replay: delivered again, same event ID; the page lists the second attempt.
+    await page.getByRole('button', { name: `Replay ${eventId}` }).click();
+    await until('the replay arrived', () => receiver.deliveries.length === 2);
+    expect(receiver.deliveries[1]).toMatchObject({ eventId, type: 'task.failed', status: 200 });
+    await attempts.getByText(/#2 at .*: 200/).waitFor({ timeout: 10_000 });
+    await page.getByText(`Event ${eventId} replayed`).waitFor({ timeout: 10_000 });
+
+    // "Finish now" on another video: its output plays from the page.
+    const { task_id: done } = await client.videos.create({ model: 'vidmodel-2.5', prompt: 'a paper crane' });
+    await page.getByRole('button', { name: `Finish now ${done}` }).click();
+    const output = page.getByRole('link', { name: `Open output 1 of ${done}` });
+    await output.waitFor({ timeout: 10_000 });
+    expect(await output.getAttribute('href')).toMatch(new RegExp(`^${gateway.mediaUrl}/media/`));
+    await page.locator(`video[aria-label="Play output 1 of ${done}"]`).waitFor({ timeout: 10_000 });
+    if (screenshots) {
+      await page.locator('#tasks').screenshot({ path: `${ROOT}docs/images/dashboard-tasks.png` });
+      await page.locator('#webhooks').screenshot({ path: `${ROOT}docs/images/dashboard-webhooks.png` });
+      await page.locator('#requests').screenshot({ path: `${ROOT}docs/images/dashboard-requests.png` });
+      await page.screenshot({ path: `${ROOT}docs/images/dashboard-page.png`, fullPage: true });
+    }
+  });
+
+  test('the page logs no errors and has no serious or critical accessibility violations', async () => {
+    const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+    await page.addScriptTag({ path: axe });
+    const violations = await page.evaluate(async () => {
+      const result = await (
+        window as unknown as {
+          axe: {
+            run(): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: unknown[] }> }>;
+          };
+        }
+      ).axe.run();
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+    });
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+// Where a browser is required (.ci/run), a missing one fails the run instead of skipping the
+// tests above.
+test('a browser is at hand wherever MEDIAGW_TEST_BROWSER_REQUIRED=1', () => {
+  const missing = 'reason' in found ? found.reason : undefined;
+  expect(required && missing ? `MEDIAGW_TEST_BROWSER_REQUIRED=1, but ${missing}` : undefined).toBeUndefined();
+});
