@@ -17,6 +17,7 @@ import * as coldImport from './cold-import.js';
 import * as downloadRss from './download-rss.js';
 import * as embeddingsRps from './embeddings-rps.js';
 import * as errorBody from './error-body.js';
+import * as fleet from './fleet.js';
 import { buildPackage } from './lib/build.js';
 import type { BenchContext, Measurement } from './lib/context.js';
 import { type BenchResults, type Budget, describeMachine, evaluate, type Verdict } from './lib/results.js';
@@ -43,6 +44,7 @@ export const MEASUREMENTS: readonly Measurement[] = [
   { name: 'validation', measure: validation.measure },
   { name: 'wait', measure: waitRequests.measure },
   { name: 'errors', measure: errorBody.measure },
+  { name: 'fleet', measure: fleet.measure },
 ];
 
 /** Options of {@link runBench}. */

@@ -1,6 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/errors.js';
+import type { RateLimiter, RequestLimits } from './core/limits.js';
 import { checkCount, checkDuration, InvalidOptionError } from './core/options.js';
+import { createLimiter } from './internal/limiter.js';
 import { type Hooks, LOG_LEVELS, type Logger, type LogLevel, resolveLogLevel } from './internal/observe.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './internal/request-spec.js';
 import { Transport } from './internal/transport.js';
@@ -62,13 +64,22 @@ export interface ClientOptions {
    * as a process warning without a logger).
    */
   hooks?: Hooks | undefined;
+  /**
+   * Client-side rate limits: requests per second and in flight, for the client, per model and
+   * per route family, the excess queued in order; a 429 with `Retry-After` pauses its model for
+   * every call. Pass a `RedisRateLimiter` (`mediagw/redis`) to share the limits among replicas.
+   * A client made by {@link MediaGateway.withOptions} shares this client's limiter (its queues,
+   * budgets and 429 pauses: one API key, one budget) unless `limits` is given to it, which
+   * builds its own (`limits: undefined` for none). See the Scaling guide. @default no limits
+   */
+  limits?: RequestLimits | RateLimiter | undefined;
 }
 
 /**
  * The Media Generation Gateway client.
  *
  * @throws MediaGatewayError when the key or base URL is missing, or the base URL is not http(s).
- * @throws InvalidOptionError when `timeout`, `maxRetries` or `maxResponseBytes` is not a whole number in its range.
+ * @throws InvalidOptionError when `timeout`, `maxRetries`, `maxResponseBytes` or a number of `limits` is not a whole number in its range.
  * @example
  * const client = new MediaGateway(); // reads MEDIAGW_API_KEY and MEDIAGW_BASE_URL
  * const task = await client.videos.createAndWait({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
@@ -108,11 +119,13 @@ export class MediaGateway {
     const maxResponseBytes =
       checkCount('maxResponseBytes', options.maxResponseBytes, 1) ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.baseURL = normalizeBaseURL(baseURL);
-    this.#options = { ...options, apiKey, baseURL };
     const logLevel = resolveLogLevel(options.logLevel, process.env.MEDIAGW_LOG, options.logger !== undefined);
     if (typeof logLevel === 'object') {
       throw new InvalidOptionError(logLevel.from, logLevel.refused, `one of ${LOG_LEVELS.join(', ')}`);
     }
+    // Built once per client; `withOptions` hands it on (see `limits`).
+    const limiter = createLimiter(options.limits);
+    this.#options = { ...options, apiKey, baseURL, limits: limiter };
     const transport = new Transport({
       apiKey,
       baseURL: this.baseURL,
@@ -124,6 +137,7 @@ export class MediaGateway {
       logger: options.logger ?? (logLevel === 'off' ? undefined : console),
       logLevel,
       hooks: options.hooks,
+      limiter,
     });
     Object.defineProperty(this, '_transport', { value: transport, enumerable: false });
     this.images = new Images(transport);
@@ -139,7 +153,8 @@ export class MediaGateway {
    * A client with other defaults that shares this one's connections: the same `dispatcher`
    * (or, without one, undici's global dispatcher, as this client does). Each option given
    * replaces this client's (`defaultHeaders` too, whole); the others, the key and base URL
-   * included, are kept. This client is not changed.
+   * included, are kept. This client is not changed. Its rate limiter is shared too (one key, one
+   * budget) unless `limits` is given: then the new client has its own, or none for `undefined`.
    *
    * @throws as the constructor does, for an option out of its range.
    * @example

@@ -58,6 +58,15 @@ export {
   fileFromURL,
   type Uploadable,
 } from './core/files.js';
+export {
+  type LimitedRequest,
+  type LimitPermit,
+  QueueTimeoutError,
+  type RateLimit,
+  type RateLimiter,
+  type RequestLimits,
+  type RouteFamily,
+} from './core/limits.js';
 export { InvalidOptionError } from './core/options.js';
 export { Page, type PageData, PagePromise } from './core/pagination.js';
 export type { TaskOutcome, WaitOptions } from './core/polling.js';

@@ -3,6 +3,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../src/client.js';
 import { InternalServerError } from '../src/core/errors.js';
+import { QueueTimeoutError } from '../src/core/limits.js';
 import { type MswServer, startMswServer } from './helpers/msw-server.js';
 import { rejection } from './helpers/rejection.js';
 
@@ -76,5 +77,37 @@ describe('client.withOptions()', () => {
       if (saved === undefined) delete process.env.MEDIAGW_API_KEY;
       else process.env.MEDIAGW_API_KEY = saved;
     }
+  });
+
+  test('shares the rate limiter unless limits are given: one in flight holds back the other client', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.get('*/v1/videos/:id', async () => {
+        await held;
+        return HttpResponse.json({ id: 'task_1', status: 'queued' });
+      }),
+    );
+    const client = new MediaGateway({
+      apiKey: 'k_opts',
+      baseURL: server.url,
+      limits: { maxInFlight: 1, maxQueueWaitMs: 50 },
+    });
+    const first = client.videos.retrieve('task_1');
+    // Shared: the derived client's call waits for the parent's permit, and times out in the queue.
+    const shared = client.withOptions({ timeout: 5_000 });
+    expect(await rejection(shared.videos.retrieve('task_1'))).toBeInstanceOf(QueueTimeoutError);
+    // Its own limits: its own budget, so it is sent while the parent's call is in flight.
+    const own = client.withOptions({ limits: { maxInFlight: 1, maxQueueWaitMs: 50 } });
+    const second = own.videos.retrieve('task_1');
+    // No limits at all.
+    const unlimited = client.withOptions({ limits: undefined });
+    const third = unlimited.videos.retrieve('task_1');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.requests).toHaveLength(3);
+    release();
+    await Promise.all([first, second, third]);
   });
 });

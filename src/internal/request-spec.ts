@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { ParsedAnswer } from '../core/api-promise.js';
+import type { RateLimiter } from '../core/limits.js';
 import type { CallTrace, Hooks, Logger, LogLevel } from './observe.js';
 
 export type { Logger } from './observe.js';
@@ -60,6 +61,11 @@ export interface RequestSpec {
    * body goes to undici's socket writer alone, so file chunks may be read into reused buffers.
    */
   stream?: ((options: StreamOptions) => Promise<StreamBody>) | undefined;
+  /**
+   * The model a streamed (multipart) body names, for the client's per-model rate limits; a JSON
+   * body's or the query's `model` is read from there.
+   */
+  model?: string | undefined;
   /** How the request may be retried. */
   retry: RetryClass;
   /** The operation's default timeout in milliseconds. */
@@ -106,6 +112,8 @@ export interface TransportConfig {
   logLevel?: LogLevel | undefined;
   /** Functions told of requests, answers, retries and failures. */
   hooks?: Hooks | undefined;
+  /** Decides when each attempt may be sent; none when the client has no `limits`. */
+  limiter?: RateLimiter | undefined;
 }
 
 /** The default of the client's `maxResponseBytes`: 32 MiB. */

@@ -14,6 +14,7 @@ import { checkCount, checkDuration } from '../core/options.js';
 import { VERSION } from '../version.js';
 import { Deadline } from './deadline.js';
 import { apiError, connectionError } from './error-mapping.js';
+import { limitedAttempt } from './limiter.js';
 import { Observer } from './observe.js';
 import { readCapped } from './read-capped.js';
 import { createRedactor } from './redact.js';
@@ -419,6 +420,9 @@ export class Transport {
       }
       timeout = options.timeout ?? timeout;
     }
+    // Rate limits: each attempt waits for a permit first (internal/limiter.ts); none when unset.
+    if (this.config.limiter)
+      attempt = limitedAttempt(this.config.limiter, spec, attempt, this.describe(spec));
     // Every attempt runs under its own Deadline (a timer, and the caller's signal through one
     // shared listener), which is also the signal undici watches: no AbortController per request.
     // The first attempt runs on its own, with nothing built for a retry: most calls succeed at

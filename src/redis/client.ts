@@ -10,7 +10,8 @@ import { MediaGatewayError } from '../core/base-error.js';
  * as `client.sendCommand(args)`; with ioredis pass `{ sendCommand: ([name, ...args]) => redis.call(name, ...args) }`.
  *
  * Commands sent: `SET key value NX EX s`, `SET key value EX s`, `GET key`, `DEL key`,
- * `PUBLISH channel message`, and `EVAL script 1 key arg...` (compare-and-delete, compare-and-set).
+ * `PUBLISH channel message`, `EVAL script 1 key arg...` (compare-and-delete, compare-and-set), and
+ * for the rate limiter `EVALSHA sha n key... arg...`, falling back to `EVAL` on `NOSCRIPT`.
  * Replies are read as RESP2 gives them: `'OK'` or `null` for `SET`, a string or `null` for
  * `GET`, an integer for `EVAL`.
  */
@@ -95,4 +96,29 @@ export function run(client: RedisCommandClient, args: string[], timeoutMs: numbe
     attempt(() => client.sendCommand(args)),
     timeoutMs,
   );
+}
+
+/** Hex digest of `text` by Web Crypto (`globalThis.crypto`, in Node 20 and edge runtimes alike). */
+export async function hexDigest(algorithm: 'SHA-1' | 'SHA-256', text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest(algorithm, new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** A Lua script sent by its SHA-1 once Redis has it (`EVALSHA`), with its text the first time. */
+export class LuaScript {
+  private sha: Promise<string> | undefined;
+
+  constructor(readonly source: string) {}
+
+  /** Runs the script; a Redis that does not know it yet (`NOSCRIPT`) gets its text (`EVAL`). */
+  async run(client: RedisCommandClient, keys: string[], args: string[], timeoutMs: number): Promise<unknown> {
+    this.sha ??= hexDigest('SHA-1', this.source);
+    const rest = [String(keys.length), ...keys, ...args];
+    try {
+      return await run(client, ['EVALSHA', await this.sha, ...rest], timeoutMs);
+    } catch (error) {
+      if (!(error instanceof RedisUnavailableError) || !/NOSCRIPT/.test(error.message)) throw error;
+      return run(client, ['EVAL', this.source, ...rest], timeoutMs);
+    }
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * `mediagw/redis`: webhook receivers and task waits spread over several processes, on a Redis
  * the application already runs. A dedupe store so that one replica handles each event, and a
- * task event hub so that a wait on any replica ends when any replica receives the event.
+ * task event hub so that a wait on any replica ends when any replica receives the event, and a
+ * rate limiter so that the replicas together keep to the gateway's limits.
  * Imports no Redis package: pass a connected node-redis client (4.x or 5.x) or an adapter
  * with the same few methods (see `RedisCommandClient` and `RedisSubscriberClient`).
  *
@@ -9,6 +10,7 @@
  */
 // The same class the `mediagw` entry exports, bundled into this entry: import it from the entry
 // whose code threw, or test `error.name === 'InvalidOptionError'`.
+export { QueueTimeoutError, type RequestLimits } from '../core/limits.js';
 export { InvalidOptionError } from '../core/options.js';
 export {
   type RedisCommandClient,
@@ -17,4 +19,5 @@ export {
   RedisUnavailableError,
 } from './client.js';
 export { RedisDedupeStore, type RedisDedupeStoreOptions } from './dedupe-store.js';
+export { RedisRateLimiter, type RedisRateLimiterOptions } from './rate-limiter.js';
 export { RedisTaskEventHub, type RedisTaskEventHubOptions } from './task-event-hub.js';

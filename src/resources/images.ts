@@ -135,6 +135,7 @@ export class Images extends APIResource {
         method: 'POST',
         path: '/images/edits',
         stream: (body) => buildMultipart(parts, body),
+        model: parsed.model,
         retry: 'billable',
         timeout: imageTimeout(parsed, 'edit'),
         options,
@@ -161,6 +162,7 @@ export class Images extends APIResource {
           method: 'POST',
           path: '/images/edits/async',
           stream: (body) => buildMultipart(parts, body),
+          model: parsed.model,
           retry: 'billable',
           // A synchronous upstream makes the gateway generate before it answers with the task ID.
           timeout: Math.max(TIMEOUTS.submission, imageTimeout(parsed, 'edit')),

@@ -21,6 +21,7 @@ import type {
   MockGatewayOptions,
   RouteContext,
 } from './mock-gateway.js';
+import { MockRateLimits } from './rate-limits.js';
 import { DEFAULT_REQUEST_LOG_LIMIT, RequestLog } from './request-log.js';
 import { registerRoutes } from './routes/index.js';
 import { TaskEngine } from './tasks.js';
@@ -31,7 +32,7 @@ import type { MockAccount, RecordedRequest } from './types.js';
  * second origin that serves media by signed URLs. Tasks move on `clock`; faults can be injected.
  *
  * @throws Error when a port cannot be bound or the accounts are invalid; InvalidOptionError for a
- * `requestLogLimit` that is not a whole number of 0 or more.
+ * `requestLogLimit` that is not a whole number of 0 or more, or a rate limit that is not 1 or more.
  * @example
  * const gateway = await startMockGateway({ clock: 'manual' });
  * const client = new MediaGateway({ baseURL: gateway.url, apiKey: gateway.apiKey });
@@ -57,6 +58,7 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     largeMediaBytes: config.largeMediaBytes,
   });
   const faults = new FaultTable();
+  const rateLimits = new MockRateLimits(options.rateLimits);
   const requests = new RequestLog(requestLogLimit);
   const closing = new AbortController();
   const router = new Router<RouteContext>();
@@ -73,8 +75,9 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     gateway: () => gateway!,
     nextRequestId: () => `req_${++requestCount}`,
   };
-  // The dashboard shares the gateway's port but not its pipeline's log or faults: watching the
-  // gateway must not change what a test reads in `gateway.requests` or which request a fault hits.
+  // The dashboard shares the gateway's port but not its pipeline's log, faults or rate limits:
+  // watching the gateway must not change what a test reads in `gateway.requests`, which request a
+  // fault hits, or which request is answered 429 (nor count in `rateLimits.stats`).
   const dashboardRouter = new Router<RouteContext>();
   let dashboardCount = 0;
   const dashboard = createRequestHandler({
@@ -85,7 +88,7 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     requests: new RequestLog(0),
     nextRequestId: () => `dash_${++dashboardCount}`,
   });
-  const apiHandler = createRequestHandler({ ...deps, origin: 'api', router });
+  const apiHandler = createRequestHandler({ ...deps, origin: 'api', router, rateLimits });
   const api = await listenOnLoopback(
     (req: IncomingMessage, res: ServerResponse) =>
       isDashboardPath(req.url) ? dashboard(req, res) : apiHandler(req, res),
@@ -114,6 +117,7 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     router,
     config,
     faults,
+    rateLimits,
     closing,
     onError,
   });
@@ -141,6 +145,7 @@ interface Parts {
   router: Router<RouteContext>;
   config: MockGatewayConfig;
   faults: FaultTable;
+  rateLimits: MockRateLimits;
   closing: AbortController;
   onError: (error: unknown) => void;
 }
@@ -168,6 +173,7 @@ function buildGateway(parts: Parts): MockGateway {
     router: parts.router,
     config: Object.freeze({ ...parts.config }),
     servers: { api: parts.api.server, media: parts.mediaServer.server },
+    rateLimits: parts.rateLimits,
     inject: (init) => parts.faults.add(init),
     clearFaults: () => parts.faults.clear(),
     store<T>(key: string, init: () => T): T {

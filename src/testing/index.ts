@@ -50,6 +50,14 @@ export type {
   RouteHandler,
   Router,
 } from './mock-gateway.js';
+// Rate limits: `startMockGateway({ rateLimits })` and `gateway.rateLimits`.
+export type {
+  MockRateLimit,
+  MockRateLimitOptions,
+  MockRateLimitStats,
+  MockRateLimits,
+  RateLimitedRequest,
+} from './rate-limits.js';
 // Library reviews decided by a test (or the dashboard): `reviewLibraryAsset(gateway, id, 'approve')`.
 export {
   type LibraryReviewDecision,

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import type { ClockMode } from './clock.js';
 import type { FaultHandle, FaultInit } from './faults.js';
 import type { GatewayState } from './gateway-state.js';
+import type { MockRateLimitOptions, MockRateLimits } from './rate-limits.js';
 import type { TaskDurations } from './task-kinds.js';
 import type { MockAccount, RecordedRequest, RequestContext, RouteOptions, RouteParams } from './types.js';
 
@@ -89,6 +90,12 @@ export interface MockGatewayOptions {
    * @default 1000
    */
   requestLogLimit?: number | undefined;
+  /**
+   * Rate limits per key and model, and per IP on creation and upload routes: past them the
+   * gateway answers 429 `rate_limit_exceeded` with `Retry-After`. The dashboard is never limited.
+   * @default none
+   */
+  rateLimits?: MockRateLimitOptions | undefined;
   /** Adds routes after the built-in ones. */
   routes?: ((router: Router, gateway: MockGateway) => void) | undefined;
   /** Told about errors thrown by timers and task listeners. @default prints to stderr */
@@ -140,6 +147,8 @@ export interface MockGateway extends GatewayState {
     /** The media origin's server (`mediaUrl`). */
     readonly media: Server;
   };
+  /** The rate limits and what they saw (`stats`): requests checked, 429s, peaks in flight. */
+  readonly rateLimits: MockRateLimits;
   /** Injects a fault. See `Fault` for the kinds. */
   inject(init: FaultInit): FaultHandle;
   /** Removes every injected fault. */

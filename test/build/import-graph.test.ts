@@ -108,7 +108,7 @@ function importGraph(root = SRC): Graph {
  * The tiers of the mock gateway (`src/testing/`), top to bottom. `gateway` composes the rest
  * (the composition file, the entry and the bin); `edge` is HTTP (server, router, bodies,
  * answers); `routes` are the resource handlers; `state` is what the gateway holds (accounts,
- * clock, tasks, ledger, media, request log, faults, webhook engine); `leaf` holds the types
+ * clock, tasks, ledger, media, request log, faults, rate limits, webhook engine); `leaf` holds the types
  * and error answers every tier shares.
  */
 type Tier = 'gateway' | 'edge' | 'routes' | 'state' | 'leaf';
@@ -139,6 +139,7 @@ const TESTING_ROOT_TIERS: Record<string, Tier> = {
   'media.ts': 'state',
   'media-fixtures.ts': 'state',
   'media-origin.ts': 'state',
+  'rate-limits.ts': 'state',
   'request-log.ts': 'state',
   'task-kinds.ts': 'state',
   'tasks.ts': 'state',

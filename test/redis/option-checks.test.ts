@@ -1,7 +1,7 @@
 // Option checks need no Redis: they run at construction, before any command.
 import { describe, expect, test } from 'vitest';
 import { InvalidOptionError } from '../../src/core/options.js';
-import { RedisDedupeStore, RedisTaskEventHub } from '../../src/redis/index.js';
+import { RedisDedupeStore, RedisRateLimiter, RedisTaskEventHub } from '../../src/redis/index.js';
 
 const client = {
   sendCommand: async () => {
@@ -49,5 +49,36 @@ describe.each([
         ? { ttlSeconds: 72 * 3_600, leaseSeconds: 1, timeoutMs: 2_147_483_647 }
         : { keepSeconds: 1, timeoutMs: 1 };
     expect(() => make(edges)).not.toThrow();
+  });
+});
+
+describe('RedisRateLimiter options', () => {
+  const make = (o: object) => new RedisRateLimiter({ client, apiKey: 'k', limits: {}, ...o });
+
+  test.each(
+    Object.entries({
+      expectedReplicas: [...BAD, 0],
+      leaseMs: [...BAD, 0, 2, 2_147_483_648],
+      pollMs: [...BAD, 0],
+      retryRedisMs: [...BAD, 0],
+      timeoutMs: [...BAD, 0, 2_147_483_648],
+    }),
+  )('refuses %s [%s], naming it and the value', (option, values) => {
+    for (const value of values) {
+      const error = refusal(() => make({ [option]: value }));
+      expect(error.option).toBe(`RedisRateLimiter.${option}`);
+      expect(Object.is(error.value, value)).toBe(true);
+    }
+  });
+
+  test('refuses a limit out of range, naming it as written', () => {
+    const error = refusal(() => make({ limits: { perModel: { '*': { maxInFlight: 0 } } } }));
+    expect(error.option).toBe('RedisRateLimiter.limits.perModel.*.maxInFlight');
+  });
+
+  test('takes the edges of each range', () => {
+    expect(() =>
+      make({ expectedReplicas: 1, leaseMs: 3, pollMs: 1, retryRedisMs: 2_147_483_647, timeoutMs: 1 }),
+    ).not.toThrow();
   });
 });

@@ -4,6 +4,7 @@ import type { AccountTable } from '../accounts.js';
 import type { MockClock } from '../clock.js';
 import { codeForStatus, describeFault, type Fault, type FaultTable } from '../faults.js';
 import { MockHttpError, specErrorBody } from '../http-error.js';
+import type { MockRateLimits } from '../rate-limits.js';
 import { recordHeaders, recordQuery } from '../request-log.js';
 import type { MockAccount, Origin, RecordedRequest, RequestContext } from '../types.js';
 import { modeForContentType, type ReadBody, readBody } from './body.js';
@@ -34,6 +35,11 @@ export interface PipelineDeps<G> {
   nextRequestId: () => string;
   /** Aborted when the gateway closes: ends delays and hangs. */
   closing: AbortSignal;
+  /**
+   * The gateway's rate limits (testing/rate-limits.ts): on the API origin's pipeline only, not
+   * the media origin's nor the dashboard's (which reuses the other inputs).
+   */
+  rateLimits?: MockRateLimits | undefined;
 }
 
 /**
@@ -120,6 +126,16 @@ async function handle<G>(deps: PipelineDeps<G>, req: IncomingMessage, res: Serve
   const auth = authenticate(deps.accounts, req.headers.authorization);
   if (match.route.options.auth && auth instanceof MockHttpError) return answerError(auth);
   if (read.error) return answerError(read.error);
+  // Rate limits: 429 with Retry-After before the route runs, so no task is created.
+  const admitted = deps.rateLimits?.admit({
+    method,
+    path: url.pathname,
+    authorization: req.headers.authorization,
+    model: modelOf(read),
+    ip: req.socket.remoteAddress,
+  });
+  if (admitted instanceof MockHttpError) return answerError(admitted);
+  if (admitted) res.once('close', admitted.done);
 
   const account: MockAccount | undefined = auth instanceof MockHttpError ? undefined : auth.account;
   const ctx = createContext({
@@ -147,6 +163,14 @@ async function handle<G>(deps: PipelineDeps<G>, req: IncomingMessage, res: Serve
     if (ctx.answered) return void res.destroy();
     return answerError(MockHttpError.spec(500, 'internal_error', `mock gateway error: ${record.error}`));
   }
+}
+
+/** The model a JSON body or a form names. */
+function modelOf(read: ReadBody): string | undefined {
+  const model =
+    (read.body as { model?: unknown } | undefined)?.model ??
+    read.parts?.find((part) => part.name === 'model')?.value;
+  return typeof model === 'string' ? model : undefined;
 }
 
 function logBody(record: RecordedRequest, read: ReadBody): void {

@@ -1,0 +1,154 @@
+/**
+ * Client-side rate limits: the option shapes, the limiter contract both the in-process limiter
+ * and `mediagw/redis`'s shared one fulfil, and the error a queued request gets when it waited
+ * too long. spec: Limits — "Rate limits apply per key and model, and upload and creation
+ * endpoints also limit requests per IP."
+ */
+import { MediaGatewayError } from './base-error.js';
+import { checkCount, checkDuration, InvalidOptionError } from './options.js';
+
+/** The kinds of request a limit can be set for: billable submissions, image uploads, everything else. */
+export type RouteFamily = 'creation' | 'upload' | 'query';
+
+/** One limit: any of a rate, its burst and a ceiling on requests in flight. */
+export interface RateLimit {
+  /** Requests started per second, a whole number of 1 or more. */
+  requestsPerSecond?: number | undefined;
+  /** Requests that may start at once after a quiet spell. @default requestsPerSecond */
+  burst?: number | undefined;
+  /** Requests awaiting their answer at once, a whole number of 1 or more. */
+  maxInFlight?: number | undefined;
+}
+
+/**
+ * The `limits` option of `MediaGateway`: a limit for the whole client (one API key), per model
+ * and per route family. A request waits, in arrival order, until every limit it falls under has
+ * room. A 429 answered with `Retry-After` pauses that model for every call of the client.
+ *
+ * @example
+ * new MediaGateway({ limits: { maxInFlight: 16, perModel: { '*': { requestsPerSecond: 5 } }, maxQueueWaitMs: 30_000 } });
+ */
+export interface RequestLimits extends RateLimit {
+  /** Limits per model; `'*'` applies to each model not named, one budget per model. */
+  perModel?: Readonly<Record<string, RateLimit>> | undefined;
+  /** Limits per route family: `creation` (billable submissions), `upload`, `query` (the rest). */
+  perRouteFamily?: Readonly<Partial<Record<RouteFamily, RateLimit>>> | undefined;
+  /**
+   * The longest a request waits for its turn, in milliseconds; past it the call rejects with
+   * {@link QueueTimeoutError} and nothing is sent. @default no limit
+   */
+  maxQueueWaitMs?: number | undefined;
+}
+
+/** What a limiter is told of a request. */
+export interface LimitedRequest {
+  /** The model the request names, when it names one. */
+  model: string | undefined;
+  /** The request's route family. */
+  family: RouteFamily;
+  /** The caller's signal: aborts the wait. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Room for one request; released once its answer's headers arrived or it failed. */
+export interface LimitPermit {
+  /** Gives the room back. Calling it again does nothing. */
+  release(): void;
+}
+
+/**
+ * Decides when a request may be sent. `MediaGateway` builds one from {@link RequestLimits}; a
+ * `RedisRateLimiter` from `mediagw/redis` is one shared by every replica.
+ */
+export interface RateLimiter {
+  /**
+   * Resolves once the request may be sent.
+   * @throws QueueTimeoutError past `maxQueueWaitMs`; the signal's reason when it aborts (the
+   * client reports that as `APIUserAbortError`).
+   */
+  acquire(request: LimitedRequest): Promise<LimitPermit>;
+  /** Holds back every request of `model` (or of `family` when there is none) for `ms`. */
+  pause(model: string | undefined, family: RouteFamily, ms: number): void;
+}
+
+/**
+ * A request waited longer than `maxQueueWaitMs` for room under the client's limits. Nothing was
+ * sent: the call may be made again later, or the limits raised.
+ */
+export class QueueTimeoutError extends MediaGatewayError {
+  /** Always `'QueueTimeoutError'`. */
+  override readonly name = 'QueueTimeoutError';
+  /** The wait allowed, in milliseconds. */
+  readonly waitedMs: number;
+
+  /** @param waitedMs - the `maxQueueWaitMs` that ran out. */
+  constructor(waitedMs: number) {
+    super(
+      `The request waited ${waitedMs} ms (maxQueueWaitMs) for room under the client's rate limits and was not sent; try again later or raise the limits.`,
+    );
+    this.waitedMs = waitedMs;
+  }
+}
+
+function checkLimit(name: string, limit: RateLimit | undefined): void {
+  if (limit === undefined) return;
+  if (typeof limit !== 'object' || limit === null) throw new InvalidOptionError(name, limit, 'an object');
+  checkCount(`${name}.requestsPerSecond`, limit.requestsPerSecond, 1);
+  checkCount(`${name}.burst`, limit.burst, 1);
+  checkCount(`${name}.maxInFlight`, limit.maxInFlight, 1);
+}
+
+/**
+ * Checks every number of `limits`, naming the option as written (`limits.perModel.x.burst`).
+ * @throws InvalidOptionError for a value that is not a whole number in range.
+ */
+export function checkLimits(limits: RequestLimits, name = 'limits'): RequestLimits {
+  checkLimit(name, limits);
+  checkDuration(`${name}.maxQueueWaitMs`, limits.maxQueueWaitMs);
+  for (const [model, limit] of Object.entries(limits.perModel ?? {}))
+    checkLimit(`${name}.perModel.${model}`, limit);
+  for (const [family, limit] of Object.entries(limits.perRouteFamily ?? {})) {
+    if (family !== 'creation' && family !== 'upload' && family !== 'query') {
+      throw new InvalidOptionError(`${name}.perRouteFamily`, family, `one of creation, upload, query`);
+    }
+    checkLimit(`${name}.perRouteFamily.${family}`, limit);
+  }
+  return limits;
+}
+
+/** Whether `value` is a limiter (it has `acquire`) rather than limits to build one from. */
+export function isRateLimiter(value: RequestLimits | RateLimiter): value is RateLimiter {
+  return typeof (value as RateLimiter).acquire === 'function';
+}
+
+/** The limit a model falls under: its own, else the `'*'` one. */
+export function modelLimit(limits: RequestLimits, model: string): RateLimit | undefined {
+  return limits.perModel?.[model] ?? limits.perModel?.['*'];
+}
+
+/**
+ * `limits` divided among `replicas` processes: each number becomes its share (rates may become
+ * fractional; a burst or in-flight ceiling is at least 1).
+ */
+export function shareOf(limits: RequestLimits, replicas: number): RequestLimits {
+  const share = (limit: RateLimit | undefined): RateLimit | undefined =>
+    limit && {
+      requestsPerSecond: limit.requestsPerSecond && limit.requestsPerSecond / replicas,
+      burst:
+        (limit.burst ?? limit.requestsPerSecond) &&
+        Math.max(1, Math.floor((limit.burst ?? limit.requestsPerSecond ?? 0) / replicas)),
+      maxInFlight: limit.maxInFlight && Math.max(1, Math.floor(limit.maxInFlight / replicas)),
+    };
+  const map = <K extends string>(record: Readonly<Partial<Record<K, RateLimit>>> | undefined) =>
+    record &&
+    (Object.fromEntries(Object.entries(record).map(([k, v]) => [k, share(v as RateLimit)])) as Record<
+      K,
+      RateLimit
+    >);
+  return {
+    ...share(limits),
+    perModel: map(limits.perModel),
+    perRouteFamily: map(limits.perRouteFamily),
+    maxQueueWaitMs: limits.maxQueueWaitMs,
+  };
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { checkLimits, QueueTimeoutError, shareOf } from '../../src/core/limits.js';
+import { LocalLimiter } from '../../src/core/local-limiter.js';
+import { InvalidOptionError } from '../../src/core/options.js';
+
+const creation = (model?: string) => ({ model, family: 'creation' as const });
+
+describe('LocalLimiter', () => {
+  it('grants waiting requests in arrival order as room frees up', async () => {
+    const limiter = new LocalLimiter({ maxInFlight: 1 });
+    const first = await limiter.acquire(creation('m'));
+    const order: number[] = [];
+    const waits = [1, 2, 3, 4].map((n) =>
+      limiter.acquire(creation('m')).then((permit) => {
+        order.push(n);
+        return permit;
+      }),
+    );
+    expect(limiter.waiting).toBe(4);
+    first.release();
+    for (const wait of waits) (await wait).release();
+    expect(order).toEqual([1, 2, 3, 4]);
+  });
+
+  it('never lets more than maxInFlight per model run, and other models pass a full one', async () => {
+    const limiter = new LocalLimiter({ perModel: { '*': { maxInFlight: 2 } } });
+    const a1 = await limiter.acquire(creation('a'));
+    const a2 = await limiter.acquire(creation('a'));
+    let a3Granted = false;
+    const a3 = limiter.acquire(creation('a')).then((p) => {
+      a3Granted = true;
+      return p;
+    });
+    const b = await limiter.acquire(creation('b'));
+    expect(a3Granted).toBe(false);
+    a1.release();
+    (await a3).release();
+    a2.release();
+    b.release();
+  });
+
+  it('holds requests to the bucket rate, counted on an injected clock', async () => {
+    let now = 0;
+    const limiter = new LocalLimiter({ requestsPerSecond: 10, burst: 2 }, () => now);
+    (await limiter.acquire(creation())).release();
+    (await limiter.acquire(creation())).release();
+    let third = false;
+    const pending = limiter.acquire(creation()).then((p) => {
+      third = true;
+      return p;
+    });
+    await Promise.resolve();
+    expect(third).toBe(false);
+    now = 100; // one token back at 10 per second
+    (await pending).release();
+    expect(third).toBe(true);
+  });
+
+  it('rejects with QueueTimeoutError past maxQueueWaitMs and grants the rest', async () => {
+    const limiter = new LocalLimiter({ maxInFlight: 1, maxQueueWaitMs: 20 });
+    const held = await limiter.acquire(creation());
+    await expect(limiter.acquire(creation())).rejects.toBeInstanceOf(QueueTimeoutError);
+    expect(limiter.waiting).toBe(0);
+    held.release();
+    (await limiter.acquire(creation())).release();
+  });
+
+  it('a pause holds its model only', async () => {
+    let now = 0;
+    const limiter = new LocalLimiter({}, () => now);
+    limiter.pause('a', 'creation', 1_000);
+    let a = false;
+    const pending = limiter.acquire(creation('a')).then((p) => {
+      a = true;
+      return p;
+    });
+    (await limiter.acquire(creation('b'))).release();
+    await Promise.resolve();
+    expect(a).toBe(false);
+    now = 1_000;
+    limiter.pause('x', 'creation', 1); // any call re-examines the queue
+    (await pending).release();
+  });
+});
+
+describe('limits options', () => {
+  it.each([
+    [{ requestsPerSecond: 0 }, 'limits.requestsPerSecond'],
+    [{ maxInFlight: 1.5 }, 'limits.maxInFlight'],
+    [{ maxQueueWaitMs: 0 }, 'limits.maxQueueWaitMs'],
+    [{ perModel: { m: { burst: Number.NaN } } }, 'limits.perModel.m.burst'],
+    [
+      { perRouteFamily: { upload: { requestsPerSecond: -1 } } },
+      'limits.perRouteFamily.upload.requestsPerSecond',
+    ],
+  ])('refuses %j naming %s', (limits, option) => {
+    expect(() => checkLimits(limits)).toThrow(InvalidOptionError);
+    expect(() => checkLimits(limits)).toThrow(option);
+  });
+
+  it('a replica share divides rates and ceilings, keeping at least one', () => {
+    expect(
+      shareOf({ requestsPerSecond: 10, maxInFlight: 3, perModel: { '*': { requestsPerSecond: 2 } } }, 4),
+    ).toEqual({
+      requestsPerSecond: 2.5,
+      burst: 2,
+      maxInFlight: 1,
+      perModel: { '*': { requestsPerSecond: 0.5, burst: 1, maxInFlight: undefined } },
+      perRouteFamily: undefined,
+      maxQueueWaitMs: undefined,
+    });
+  });
+});

@@ -1,0 +1,186 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  APIUserAbortError,
+  MediaGateway,
+  QueueTimeoutError,
+  RateLimitError,
+  type RequestLimits,
+} from '../../src/index.js';
+import { modelOf, routeFamilyOf } from '../../src/internal/limiter.js';
+import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
+
+const EMBEDDING = JSON.stringify({
+  object: 'list',
+  data: [{ object: 'embedding', index: 0, embedding: [1, 0] }],
+});
+
+let server: RawServer | undefined;
+let agent: Agent | undefined;
+afterEach(async () => {
+  await server?.close();
+  await agent?.close();
+  server = undefined;
+  agent = undefined;
+});
+
+async function clientFor(
+  handle: (req: IncomingMessage, res: ServerResponse, index: number) => void | Promise<void>,
+  limits: RequestLimits,
+) {
+  server = await startRawServer(handle);
+  agent = new Agent({ connections: 64 });
+  return new MediaGateway({ apiKey: 'k', baseURL: server.url, maxRetries: 0, dispatcher: agent, limits });
+}
+
+const embed = (client: MediaGateway, model: 'bge-m3' | 'text-embedding-3-small' = 'bge-m3') =>
+  client.embeddings.create({ model, input: 'x' });
+
+describe('client limits', () => {
+  it('keeps at most maxInFlight requests at the server and queues the rest in order', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const bodies: string[] = [];
+    const client = await clientFor(
+      async (req, res) => {
+        bodies.push(JSON.parse((await drain(req)).toString()).input);
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(EMBEDDING);
+      },
+      { perModel: { '*': { maxInFlight: 2 } } },
+    );
+    const inputs = Array.from({ length: 12 }, (_, i) => `t${i}`);
+    await Promise.all(inputs.map((input) => client.embeddings.create({ model: 'bge-m3', input })));
+    expect(peak).toBe(2);
+    expect(server?.received).toHaveLength(12);
+    expect(bodies.sort()).toEqual([...inputs].sort());
+  });
+
+  it('a request that waits past maxQueueWaitMs rejects with QueueTimeoutError and is not sent', async () => {
+    const answers: Array<() => void> = [];
+    const client = await clientFor(
+      (_req, res) => {
+        answers.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(EMBEDDING));
+      },
+      { maxInFlight: 1, maxQueueWaitMs: 30 },
+    );
+    const first = embed(client);
+    const second = embed(client);
+    await expect(second).rejects.toBeInstanceOf(QueueTimeoutError);
+    for (let i = 0; i < 100 && answers.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    answers[0]?.();
+    await first;
+    expect(server?.received).toHaveLength(1);
+  });
+
+  it('a call aborted while it waits its turn rejects with APIUserAbortError and is not sent', async () => {
+    const answers: Array<() => void> = [];
+    const client = await clientFor(
+      (_req, res) => {
+        answers.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(EMBEDDING));
+      },
+      { maxInFlight: 1 },
+    );
+    const first = embed(client);
+    const controller = new AbortController();
+    const second = client.embeddings.create({ model: 'bge-m3', input: 'x' }, { signal: controller.signal });
+    // Calls start on a later turn (APIPromise): abort once the second one is queued, not before.
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort(new Error('no longer needed'));
+    const error = await second.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as APIUserAbortError).cause).toEqual(new Error('no longer needed'));
+    expect((error as APIUserAbortError).message).toMatch(
+      /was not sent: it was aborted while it waited for its turn/,
+    );
+    for (let i = 0; i < 100 && answers.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    answers[0]?.();
+    await first;
+    expect(server?.received).toHaveLength(1);
+  });
+
+  it("a 429's Retry-After pauses its model for every call of the client, not other models", async () => {
+    const client = await clientFor(
+      async (req, res, index) => {
+        await drain(req);
+        if (index === 0) {
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+          res.end(JSON.stringify({ code: 'rate_limit_exceeded', message: 'slow down', data: null }));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(EMBEDDING);
+      },
+      { maxInFlight: 8 },
+    );
+    await expect(embed(client, 'bge-m3')).rejects.toBeInstanceOf(RateLimitError);
+    const limitedAt = Date.now();
+    const same = [embed(client, 'bge-m3'), embed(client, 'bge-m3'), embed(client, 'bge-m3')];
+    await embed(client, 'text-embedding-3-small');
+    // The other model went through while the paused one had sent nothing.
+    expect(server?.received).toHaveLength(2);
+    await Promise.all(same);
+    const received = server?.received ?? [];
+    expect(received).toHaveLength(5);
+    for (const request of received.slice(2)) expect(request.at - limitedAt).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe('the limits option', () => {
+  it('refuses a number out of range where the client is made, naming it', () => {
+    expect(
+      () =>
+        new MediaGateway({
+          apiKey: 'k',
+          baseURL: 'http://127.0.0.1:1',
+          limits: { perModel: { 'bge-m3': { requestsPerSecond: 0 } } },
+        }),
+    ).toThrow('limits.perModel.bge-m3.requestsPerSecond');
+  });
+
+  it('without limits the transport holds no limiter, so requests take no extra step', () => {
+    const client = new MediaGateway({ apiKey: 'k', baseURL: 'http://127.0.0.1:1' });
+    expect(
+      (client._transport as unknown as { config: { limiter?: unknown } }).config.limiter,
+    ).toBeUndefined();
+  });
+});
+
+describe('what a request is limited as', () => {
+  const spec = (over: Partial<RequestSpec>): RequestSpec => ({
+    method: 'POST',
+    path: '/x',
+    retry: 'safe',
+    timeout: 1,
+    ...over,
+  });
+  it.each([
+    [
+      'a billable JSON submission',
+      spec({ path: '/videos/generations', retry: 'billable', body: { model: 'vidmodel-2.5' } }),
+      'creation',
+      'vidmodel-2.5',
+    ],
+    [
+      'a multipart edit',
+      spec({ path: '/images/edits', retry: 'billable', model: 'imgmodel-2' }),
+      'creation',
+      'imgmodel-2',
+    ],
+    ['an upload', spec({ path: '/uploads/images', retry: 'create' }), 'upload', undefined],
+    [
+      'a task query',
+      spec({ method: 'GET', path: '/tasks/t1', query: { model: 'imgmodel-2' } }),
+      'query',
+      'imgmodel-2',
+    ],
+    ['embeddings', spec({ path: '/embeddings', body: { model: 'bge-m3' } }), 'query', 'bge-m3'],
+  ])('%s', (_name, request, family, model) => {
+    expect(routeFamilyOf(request)).toBe(family);
+    expect(modelOf(request)).toBe(model);
+  });
+});
