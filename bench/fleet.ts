@@ -1,5 +1,5 @@
 /**
- * (10) A fleet sharing one key: 4 worker processes submit 800 videos in all against the mock
+ * (11) A fleet sharing one key: 4 worker processes submit 800 videos in all against the mock
  * gateway limited to RATE requests per second per key and model. Once with a `RedisRateLimiter`
  * shared through Redis, once with no limiter (the SDK's retries alone), in the same run.
  * Figures: the share of requests answered 429, throughput against the gateway's limit, and the
@@ -212,14 +212,14 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   await loadMediagw();
   const redis = await benchRedis();
   if (!redis) {
-    ctx.note('(10) fleet: skipped, no Redis (set MEDIAGW_BENCH_REDIS_URL or install redis-server)');
+    ctx.note('(11) fleet: skipped, no Redis (set MEDIAGW_BENCH_REDIS_URL or install redis-server)');
     return [];
   }
   try {
     const shared = await runMode('shared', redis.url, ctx);
     const unshared = await runMode('unshared', redis.url, ctx);
     ctx.note(
-      `(10) fleet: ${WORKERS} processes, ${SUBMISSIONS} videos.create in all, one key, the mock limited to ${RATE}/s (burst ${GATEWAY_BURST}) per key and model. ` +
+      `(11) fleet: ${WORKERS} processes, ${SUBMISSIONS} videos.create in all, one key, the mock limited to ${RATE}/s (burst ${GATEWAY_BURST}) per key and model. ` +
         `Shared RedisRateLimiter (${RATE}/s, burst ${CLIENT_BURST}): ${shared.requests} requests, ${shared.limited} answered 429, ${shared.throughput.toFixed(1)}/s, ` +
         `completions p5-p95 ${shared.spread.toFixed(1)} s, median ${shared.p50.toFixed(1)} s. ` +
         `No limiter (retries after Retry-After only): ${unshared.requests} requests, ${unshared.limited} answered 429, ${unshared.throughput.toFixed(1)}/s, ` +
@@ -228,7 +228,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     return [
       {
         id: 'fleet.shared.429-share',
-        figure: `(10) fleet of ${WORKERS} processes, ${SUBMISSIONS} submissions, shared RedisRateLimiter: requests answered 429`,
+        figure: `(11) fleet of ${WORKERS} processes, ${SUBMISSIONS} submissions, shared RedisRateLimiter: requests answered 429`,
         unit: '%',
         better: 'lower',
         mediagw: shared.share,
@@ -238,7 +238,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
       },
       {
         id: 'fleet.shared.throughput',
-        figure: `(10) fleet, shared RedisRateLimiter: accepted submissions per second`,
+        figure: `(11) fleet, shared RedisRateLimiter: accepted submissions per second`,
         unit: 'req/s',
         better: 'higher',
         mediagw: shared.throughput,
@@ -250,7 +250,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
       },
       {
         id: 'fleet.spread',
-        figure: '(10) fleet: completion times p5 to p95, from the common start',
+        figure: '(11) fleet: completion times p5 to p95, from the common start',
         unit: 's',
         better: 'lower',
         mediagw: shared.spread,

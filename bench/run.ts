@@ -24,6 +24,7 @@ import { type BenchResults, type Budget, describeMachine, evaluate, type Verdict
 import { markdownTable, missingLines, textTable } from './lib/table.js';
 import * as uploadRss from './upload-rss.js';
 import * as validation from './validation.js';
+import * as validationCold from './validation-cold.js';
 import * as waitRequests from './wait-requests.js';
 import * as webhookVerify from './webhook-verify.js';
 
@@ -42,6 +43,7 @@ export const MEASUREMENTS: readonly Measurement[] = [
   { name: 'import', measure: coldImport.measure },
   { name: 'size', measure: bundleSize.measure },
   { name: 'validation', measure: validation.measure },
+  { name: 'cold', measure: validationCold.measure },
   { name: 'wait', measure: waitRequests.measure },
   { name: 'errors', measure: errorBody.measure },
   { name: 'fleet', measure: fleet.measure },

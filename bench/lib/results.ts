@@ -24,6 +24,12 @@ export interface Row {
   ratio?: number | undefined;
   /** `mediagw / peer`, from the same run. */
   peerRatio?: number | undefined;
+  /**
+   * How far mediagw sits above the limit, in `unit`: the median of round-by-round differences
+   * where the measurement pairs its samples, else `mediagw - limit`. For budgets stated against
+   * a floor no client can go under on the machine (raw undici's memory, an empty ES module).
+   */
+  overLimit?: number | undefined;
   /** Every sample behind the medians. */
   samples?: Record<string, number[]> | undefined;
   /** Anything a reader needs to read the figure right. */
@@ -33,7 +39,7 @@ export interface Row {
 /** One condition of a budget: a field of the row compared with a bound. */
 export interface BudgetCheck {
   /** The row's field the bound applies to. */
-  of: 'mediagw' | 'ratio' | 'peerRatio';
+  of: 'mediagw' | 'ratio' | 'peerRatio' | 'overLimit';
   /** Smallest allowed value. */
   min?: number | undefined;
   /** Largest allowed value. */
@@ -107,7 +113,7 @@ export function evaluate(rows: readonly Row[], budgets: Record<string, Budget>):
     const row = rows.find((r) => r.id === id);
     if (!row) return { id, text: budget.text, pass: false, reason: 'not measured' };
     for (const check of budget.checks) {
-      const value = row[check.of];
+      const value = check.of === 'overLimit' ? overLimit(row) : row[check.of];
       if (value === undefined || !Number.isFinite(value)) {
         return { id, text: budget.text, pass: false, reason: `${check.of} is missing` };
       }
@@ -120,6 +126,12 @@ export function evaluate(rows: readonly Row[], budgets: Record<string, Budget>):
     }
     return { id, text: budget.text, pass: true };
   });
+}
+
+/** {@link Row.overLimit}, or `mediagw - limit` when the measurement did not pair its samples. */
+export function overLimit(row: Row): number | undefined {
+  if (row.overLimit !== undefined) return row.overLimit;
+  return row.limit === undefined ? undefined : row.mediagw - row.limit;
 }
 
 function round(value: number): string {

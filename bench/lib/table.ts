@@ -1,4 +1,4 @@
-import type { BenchResults, Row, Verdict } from './results.js';
+import { type BenchResults, overLimit, type Row, type Verdict } from './results.js';
 
 /** A number with a sensible count of digits for its size, thousands grouped. */
 export function formatNumber(value: number | undefined): string {
@@ -16,6 +16,10 @@ function withUnit(value: number | undefined, unit: string, label?: string): stri
 
 function ratios(row: Row): string {
   const parts: string[] = [];
+  if (row.overLimit !== undefined) {
+    const over = overLimit(row) as number;
+    parts.push(`${over >= 0 ? '+' : ''}${formatNumber(over)} ${row.unit} over limit`);
+  }
   if (row.ratio !== undefined) parts.push(`${row.ratio.toFixed(2)}x limit`);
   if (row.peerRatio !== undefined) parts.push(`${row.peerRatio.toFixed(2)}x peer`);
   return parts.join(', ') || '—';

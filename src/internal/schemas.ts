@@ -1,4 +1,7 @@
+import { plainImageGenerateRequest } from '../schemas/images-plain.js';
+import { plainAssetSubmitRequest, plainGroupCreateRequest } from '../schemas/library-plain.js';
 import type { ReservationEstimate, ReservationHints } from '../schemas/reservation-tiers.js';
+import { plainVideo25Request } from '../schemas/video-2-5-plain.js';
 import type { VideoCreateParams } from '../schemas/video-types.js';
 import { type SchemaFamily, schemaFamilies } from './schemas-loader.js';
 
@@ -12,16 +15,37 @@ const lazy = <F extends SchemaFamily, K extends CheckerName<F>>(family: F, name:
   ((...args: unknown[]) =>
     ((schemaFamilies[family]() as Family<F>)[name] as (...a: unknown[]) => unknown)(...args)) as Family<F>[K];
 
+/**
+ * `check`, after a plain check that lets valid requests through without zod (each family's
+ * `*-plain.ts` in schemas/); whatever it leaves, valid or not, the schema decides and words.
+ */
+const plainFirst =
+  <P, R>(plain: (params: unknown) => R | undefined, check: (params: P) => R) =>
+  (params: P): R =>
+    plain(params) ?? check(params);
+
 // The request checks the resources call.
 export const parseEmbeddingCreateParams = lazy('embeddings', 'parseEmbeddingCreateParams');
 export const parseImageEditAsyncParams = lazy('images', 'parseImageEditAsyncParams');
 export const parseImageEditParams = lazy('images', 'parseImageEditParams');
-export const parseImageGenerateAsyncParams = lazy('images', 'parseImageGenerateAsyncParams');
-export const parseImageGenerateParams = lazy('images', 'parseImageGenerateParams');
+export const parseImageGenerateAsyncParams = plainFirst(
+  (params) => plainImageGenerateRequest(params, true),
+  lazy('images', 'parseImageGenerateAsyncParams'),
+);
+export const parseImageGenerateParams = plainFirst(
+  (params) => plainImageGenerateRequest(params, false),
+  lazy('images', 'parseImageGenerateParams'),
+);
 export const parseAssetListParams = lazy('library', 'parseAssetListParams');
-export const parseAssetSubmitParams = lazy('library', 'parseAssetSubmitParams');
+export const parseAssetSubmitParams = plainFirst(
+  plainAssetSubmitRequest,
+  lazy('library', 'parseAssetSubmitParams'),
+);
 export const parseAssetUpdateParams = lazy('library', 'parseAssetUpdateParams');
-export const parseGroupCreateParams = lazy('library', 'parseGroupCreateParams');
+export const parseGroupCreateParams = plainFirst(
+  plainGroupCreateRequest,
+  lazy('library', 'parseGroupCreateParams'),
+);
 export const parseGroupUpdateParams = lazy('library', 'parseGroupUpdateParams');
 export const parseListParams = lazy('library', 'parseListParams');
 export const parseMidjourneyGenerateParams = lazy('midjourney', 'parseMidjourneyGenerateParams');
@@ -41,7 +65,8 @@ export const parseWebhookEventListParams = lazy('webhookEndpoints', 'parseWebhoo
  * parseVideoRequest({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
  */
 export function parseVideoRequest(params: unknown): VideoCreateParams {
-  return schemaFamilies.video().parseVideoRequest(params);
+  // A plain valid vidmodel-2.5 body is checked without zod; the schema decides everything else.
+  return plainVideo25Request(params) ?? schemaFamilies.video().parseVideoRequest(params);
 }
 
 /**

@@ -1,11 +1,8 @@
+import { SUBSCRIBABLE_EVENTS } from './constants.js';
+import { isHttpUrl, isMediaRef, utf8Length } from './plain-rules.js';
 import { z } from './zod.js';
 
-const utf8 = new TextEncoder();
-
-/** Byte length of a string in UTF-8. */
-export function utf8Length(value: string): number {
-  return utf8.encode(value).byteLength;
-}
+export { SUBSCRIBABLE_EVENTS, utf8Length };
 
 // spec: Video — "Base64 or data-URL images are not accepted; upload first."
 const INLINE_DATA_HINT =
@@ -17,7 +14,7 @@ function looksInline(value: string): boolean {
 
 /** A reference to media for a generation request: an `http(s)://` URL or an `asset://` ID. */
 export const mediaUrl = z.string().superRefine((value, ctx) => {
-  if (/^https?:\/\/[^\s/]+/i.test(value) || /^asset:\/\/\S+$/.test(value)) return;
+  if (isMediaRef(value)) return;
   ctx.addIssue({
     code: 'custom',
     message: looksInline(value) ? INLINE_DATA_HINT : 'must be an http(s):// URL or an asset:// reference',
@@ -26,15 +23,12 @@ export const mediaUrl = z.string().superRefine((value, ctx) => {
 
 /** A public `http(s)://` URL (no `asset://`). */
 export const httpUrl = z.string().superRefine((value, ctx) => {
-  if (/^https?:\/\/[^\s/]+/i.test(value)) return;
+  if (isHttpUrl(value)) return;
   ctx.addIssue({
     code: 'custom',
     message: looksInline(value) ? INLINE_DATA_HINT : 'must be a public http(s):// URL',
   });
 });
-
-/** The task event types a request may subscribe to. */
-export const SUBSCRIBABLE_EVENTS = ['task.completed', 'task.failed', 'batch.completed'] as const;
 
 /** spec: Webhook management — `{webhook: {endpoint_id: string, events: string[]}}`. */
 export const notificationsSchema = z.strictObject({

@@ -21,6 +21,15 @@ export const VIDEO_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '21:9', 'adapt
 /** Output proportion of a video, or `adaptive` (the first image or source video sets it). */
 export type VideoRatio = (typeof VIDEO_RATIOS)[number];
 
+/** spec: Video — roles of `image_with_roles` items. */
+export const IMAGE_ROLES = ['first_frame', 'last_frame', 'reference_image'] as const;
+
+/** Role of one `image_with_roles` item. */
+export type ImageRole = (typeof IMAGE_ROLES)[number];
+
+/** spec: Limits — vidmodel-2.5: 4-30 s or -1, 30 images, 10 videos, 10 audios. */
+export const V25_LIMITS = { minDuration: 4, maxDuration: 30, images: 30, videos: 10, audios: 10 } as const;
+
 /** spec: Limits — the reference video's length by `character_orientation`: 3-10 s or 3-30 s. */
 export const MOTION_ORIENTATION_CEILING = { image: 10, video: 30 } as const;
 
@@ -55,6 +64,9 @@ export const UPGRADE_INHERITED_FIELDS = [
   'negative_prompt',
   'metadata',
 ] as const;
+
+/** The task event types a request may subscribe to (spec: Webhook management). */
+export const SUBSCRIBABLE_EVENTS = ['task.completed', 'task.failed', 'batch.completed'] as const;
 
 /** spec: What the service does, 2 — the image model IDs; the 2.5 IDs are not aliases of `imgmodel-2`. */
 export const IMAGE_MODELS = ['imgmodel-2', 'imgmodel-2.5-sunburst', 'imgmodel-2.5-flare'] as const;

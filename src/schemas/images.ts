@@ -15,6 +15,7 @@ import type {
   ImageGenerateParams,
 } from './image-types.js';
 import { ALWAYS, refuseUnknownFields } from './unknown-fields.js';
+import { IMAGE_SIZE } from './images-plain.js';
 import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
@@ -64,9 +65,7 @@ const countSchema = z
 // A value with digits is meant as dimensions and must have that form, so `1024*1024` is caught.
 const SIZE_MESSAGE =
   'must be <W>x<H> with positive integer pixel counts (e.g. 1024x1024), or a word the route supports (e.g. auto)';
-const sizeSchema = z
-  .string({ error: SIZE_MESSAGE })
-  .regex(/^(?:[1-9]\d*x[1-9]\d*|[A-Za-z][A-Za-z_-]*)$/, SIZE_MESSAGE);
+const sizeSchema = z.string({ error: SIZE_MESSAGE }).regex(IMAGE_SIZE, SIZE_MESSAGE);
 
 const text = z.string({ error: 'must be a string' });
 

@@ -1,4 +1,5 @@
 import { refuseFields } from './common.js';
+import { V25_LIMITS } from './constants.js';
 import { video25UpgradeSchema } from './video-2-5-upgrade.js';
 import { aliasConflicts, givenNames, inputDuration, writtenName } from './video-inputs.js';
 import {
@@ -22,8 +23,7 @@ import { z } from './zod.js';
 
 const MODEL = 'vidmodel-2.5';
 
-/** spec: Limits — vidmodel-2.5: 4-30 s or -1, 30 images, 10 videos, 10 audios. */
-export const V25_LIMITS = { minDuration: 4, maxDuration: 30, images: 30, videos: 10, audios: 10 } as const;
+export { V25_LIMITS };
 
 /** The three request shapes of `vidmodel-2.5`, chosen by the body. */
 export type Video25RequestKind = 'ordinary' | 'preview' | 'upgrade';

@@ -107,3 +107,39 @@ export function referenceCounts(body: Body): { images: number; videos: number; a
     audios: inputList(body, 'audio_urls').length,
   };
 }
+
+const REFERENCE_KINDS = {
+  图片: { count: 'images', noun: 'image' },
+  视频: { count: 'videos', noun: 'video' },
+  音频: { count: 'audios', noun: 'audio' },
+} as const;
+
+/** A prompt reference with no matching media: the token as written, its kind, index and the count. */
+export interface PromptReferenceProblem {
+  token: string;
+  noun: 'image' | 'video' | 'audio';
+  index: number;
+  available: number;
+}
+
+// spec: Video — "Reference indexes start at 1 in array order and are written in prompts as `@图片<n>`,
+// `@视频<n>`, `@音频<n>`; an absent index must not be referenced."
+/** Each distinct `@图片<n>` / `@视频<n>` / `@音频<n>` of `prompt` that `counts` holds no media for. */
+export function promptReferenceProblems(
+  prompt: string,
+  counts: { images: number; videos: number; audios: number },
+): PromptReferenceProblem[] {
+  const out: PromptReferenceProblem[] = [];
+  if (!prompt.includes('@')) return out;
+  const seen = new Set<string>();
+  for (const match of prompt.matchAll(/@(图片|视频|音频)(\d+)/g)) {
+    const token = match[0];
+    if (seen.has(token)) continue;
+    seen.add(token);
+    const kind = REFERENCE_KINDS[match[1] as keyof typeof REFERENCE_KINDS];
+    const index = Number(match[2]);
+    const available = counts[kind.count];
+    if (index < 1 || index > available) out.push({ token, noun: kind.noun, index, available });
+  }
+  return out;
+}

@@ -4,17 +4,18 @@ import {
   notificationsSchema,
   refuseLegacyWebhookWithNotifications,
 } from './common.js';
-import { VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio } from './constants.js';
-import { referenceCounts } from './video-inputs.js';
+import {
+  IMAGE_ROLES,
+  type ImageRole,
+  VIDEO_MODELS,
+  VIDEO_RATIOS,
+  type VideoModel,
+  type VideoRatio,
+} from './constants.js';
+import { promptReferenceProblems, referenceCounts } from './video-inputs.js';
 import { z } from './zod.js';
 
-export { VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio };
-
-/** spec: Video — roles of `image_with_roles` items. */
-export const IMAGE_ROLES = ['first_frame', 'last_frame', 'reference_image'] as const;
-
-/** Role of one `image_with_roles` item. */
-export type ImageRole = (typeof IMAGE_ROLES)[number];
+export { IMAGE_ROLES, type ImageRole, VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio };
 
 /** `aspect_ratio` / `ratio` / `size`: one of the seven ratios. */
 export const ratioSchema = z.enum(VIDEO_RATIOS, { error: `must be one of ${VIDEO_RATIOS.join(', ')}` });
@@ -102,34 +103,22 @@ type Body = Record<string, unknown>;
 
 export { referenceCounts };
 
-const REFERENCE_KINDS = {
-  图片: { count: 'images', noun: 'image' },
-  视频: { count: 'videos', noun: 'video' },
-  音频: { count: 'audios', noun: 'audio' },
-} as const;
-
 // spec: Video — "Reference indexes start at 1 in array order and are written in prompts as `@图片<n>`,
 // `@视频<n>`, `@音频<n>`; an absent index must not be referenced."
 /** Adds an issue at `prompt` for each `@图片<n>` / `@视频<n>` / `@音频<n>` with no matching reference. */
 export function checkPromptReferences(body: Body, ctx: z.RefinementCtx): void {
   if (typeof body.prompt !== 'string') return;
-  const counts = referenceCounts(body);
-  const seen = new Set<string>();
-  for (const match of body.prompt.matchAll(/@(图片|视频|音频)(\d+)/g)) {
-    const token = match[0];
-    if (seen.has(token)) continue;
-    seen.add(token);
-    const kind = REFERENCE_KINDS[match[1] as keyof typeof REFERENCE_KINDS];
-    const index = Number(match[2]);
-    const available = counts[kind.count];
-    if (index >= 1 && index <= available) continue;
+  for (const { token, noun, index, available } of promptReferenceProblems(
+    body.prompt,
+    referenceCounts(body),
+  )) {
     ctx.addIssue({
       code: 'custom',
       path: ['prompt'],
       message:
         index < 1
           ? `${token} is not a valid reference: indexes start at 1`
-          : `${token} refers to ${kind.noun} ${index}, but the request has ${available} ${kind.noun} reference(s) (indexes start at 1 in array order)`,
+          : `${token} refers to ${noun} ${index}, but the request has ${available} ${noun} reference(s) (indexes start at 1 in array order)`,
     });
   }
 }
