@@ -55,9 +55,45 @@ function timeProcess(args: string[], cwd: string): number {
   return ms;
 }
 
+/** Packages only the `mediagw` command uses: importing the library must load none of them. */
+const CLI_DEPENDENCIES = ['commander', 'picocolors', 'cli-progress'];
+
+/**
+ * Fails the bench when importing an entry of the package (ESM or CommonJS) loads a dependency
+ * of the command line: a resolve hook refuses them, so the timings below never include one.
+ */
+export function checkNoCliDependencies(list: Target[], tmp: string, cwd: string): void {
+  const hooks = join(tmp, 'no-cli-hooks.mjs');
+  writeFileSync(
+    hooks,
+    `const refused = new Set(${JSON.stringify(CLI_DEPENDENCIES)});\n` +
+      'export async function resolve(specifier, context, next) {\n' +
+      "  if (refused.has(specifier)) throw new Error('the command line dependency ' + specifier + ' was loaded');\n" +
+      '  return next(specifier, context);\n}\n',
+  );
+  const register = join(tmp, 'no-cli-register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  // The hook sees ES module imports; a CommonJS entry's own requires are read off require.cache.
+  const cjsCheck =
+    ' const bad = Object.keys(require.cache).filter((f) => /[\\\\/]node_modules[\\\\/](' +
+    CLI_DEPENDENCIES.join('|') +
+    ")[\\\\/]/.test(f)); if (bad.length) { console.error('loaded ' + bad.join(', ')); process.exit(1); }";
+  for (const target of list.filter((t) => /^(mediagw|webhooks)-/.test(t.key))) {
+    const [flag = '', code = ''] = target.args;
+    const own = flag === '-e' ? ['-e', code + cjsCheck] : target.args;
+    const args = ['--import', pathToFileURL(register).href, ...own];
+    const result = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    if (result.status !== 0) throw new Error(`${target.key}: ${result.stderr}`);
+  }
+}
+
 /** Runs in the parent: every target spawned in rotating order, one fresh process each time. */
 export async function measure(ctx: BenchContext): Promise<Row[]> {
   const list = targets(ctx.dist, ctx.tmp);
+  checkNoCliDependencies(list, ctx.tmp, ctx.root);
   const rounds = reps(ctx, 41, 5);
   for (const target of list) timeProcess(target.args, ctx.root); // fill the file cache
   const samples = await interleave(
