@@ -14,8 +14,8 @@ import type {
   ImageGenerateAsyncParams,
   ImageGenerateParams,
 } from './image-types.js';
-import { ALWAYS, refuseUnknownFields } from './unknown-fields.js';
 import { IMAGE_SIZE } from './images-plain.js';
+import { ALWAYS, refuseUnknownFields } from './unknown-fields.js';
 import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
