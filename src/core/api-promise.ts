@@ -59,6 +59,7 @@ function settleNow(resolve: (value: never) => void): void {
  * console.log(response.status, response.headers.get('x-ratelimit-remaining'), task.status);
  */
 export class APIPromise<T> extends Promise<T> {
+  /** Chained promises (`then`, `catch`, `finally`) are plain Promises that hold no request. */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }

@@ -27,7 +27,7 @@ export const PROGRESS_INTERVAL_MS = 100;
 /** Options of {@link MediaDownload.saveTo}. */
 export interface SaveOptions {
   /**
-   * Called as bytes are written: at most every {@link PROGRESS_INTERVAL_MS} (100 ms, so about
+   * Called as bytes are written: at most every 100 ms (so about
    * 10 times a second however small the chunks), and once more when the last byte is written.
    */
   onProgress?: ((progress: DownloadProgress) => void) | undefined;
