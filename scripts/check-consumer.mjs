@@ -80,10 +80,15 @@ async function pack() {
   const outside = info.files
     .map((f) => f.path)
     .filter(
-      (p) => !/^(dist\/|docs\/[^/]+\.md$|examples\/[^/]+\.ts$|package\.json$|[A-Z]+\.md$|LICENSE$)/.test(p),
+      (p) =>
+        !/^(dist\/|docs\/[^/]+\.md$|docs\/images\/[^/]+\.png$|examples\/[^/]+\.ts$|package\.json$|[A-Z]+\.md$|LICENSE$)/.test(
+          p,
+        ),
     );
   if (outside.length)
-    throw new Error(`the tarball holds files outside dist/, docs/ and examples/: ${outside.join(', ')}`);
+    throw new Error(
+      `the tarball holds files outside dist/, docs/ (guides and their images) and examples/: ${outside.join(', ')}`,
+    );
   for (const shipped of ['LICENSE', 'docs/getting-started.md'])
     if (!info.files.some((f) => f.path === shipped)) throw new Error(`the tarball lacks ${shipped}`);
   return join(tmp, info.filename);

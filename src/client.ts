@@ -162,6 +162,14 @@ export class MediaGateway {
    * const edited = await patient.images.edit(params);
    */
   withOptions(options: ClientOptions): MediaGateway {
-    return new MediaGateway({ ...this.#options, ...options });
+    return createClient({ ...this.#options, ...options });
   }
+}
+
+/**
+ * Builds a {@link MediaGateway} from outside its class: a class that names itself in its own
+ * body is emitted as `class _MediaGateway`, and its `name` would be that.
+ */
+function createClient(options: ClientOptions): MediaGateway {
+  return new MediaGateway(options);
 }

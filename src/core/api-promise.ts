@@ -82,7 +82,7 @@ export class APIPromise<T> extends Promise<T> {
   /** @internal A promise of `transform(result)` over the same request. */
   _thenUnwrap<U>(transform: (data: T) => U): APIPromise<U> {
     const map = this.#map;
-    return new APIPromise(this.#answer, (answer) => transform(map(answer)));
+    return apiPromise(this.#answer, (answer) => transform(map(answer)));
   }
 
   #parse(): Promise<T> {
@@ -117,4 +117,15 @@ export class APIPromise<T> extends Promise<T> {
   override finally(onfinally?: (() => void) | null): Promise<T> {
     return this.#parse().finally(onfinally);
   }
+}
+
+/**
+ * Builds an {@link APIPromise} from outside its class: a class that names itself in its own body
+ * is emitted as `class _APIPromise`, and its `name` would be that.
+ */
+function apiPromise<T>(
+  answer: Promise<ParsedAnswer<unknown>>,
+  map: (answer: ParsedAnswer<unknown>) => T,
+): APIPromise<T> {
+  return new APIPromise(answer, map);
 }
