@@ -55,6 +55,31 @@ function timeProcess(args: string[], cwd: string): number {
   return ms;
 }
 
+/**
+ * Milliseconds one fresh process spends importing `entry` and, for the floor, a second empty ES
+ * module file, both after a first empty module has started Node's ES module loader (4-5 ms of
+ * Node's own that any ES module pays). Timed inside the process, the figure holds the entry's
+ * own cost (reading, compiling and running it, with the builtins it imports) without the
+ * spawn-to-exit jitter of two processes, which on a busy machine is larger than the figure.
+ */
+function timeImportAfterLoader(entry: string, tmp: string, cwd: string, entryFirst: boolean): number {
+  const warm = pathToFileURL(join(tmp, 'loader-warm.mjs')).href;
+  const floor = pathToFileURL(join(tmp, 'loader-floor.mjs')).href;
+  writeFileSync(join(tmp, 'loader-warm.mjs'), 'export {};\n');
+  writeFileSync(join(tmp, 'loader-floor.mjs'), 'export {};\n');
+  const code =
+    `await import(${JSON.stringify(warm)});\n` +
+    'const time = async (url) => { const t = performance.now(); await import(url); return performance.now() - t; };\n' +
+    (entryFirst
+      ? `const entry = await time(${JSON.stringify(entry)}); const floor = await time(${JSON.stringify(floor)});\n`
+      : `const floor = await time(${JSON.stringify(floor)}); const entry = await time(${JSON.stringify(entry)});\n`) +
+    'process.stdout.write(JSON.stringify({ entry, floor }));\n';
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`timing ${entry} failed: ${result.stderr}`);
+  const { entry: ms, floor: floorMs } = JSON.parse(result.stdout) as { entry: number; floor: number };
+  return ms - floorMs;
+}
+
 /** Packages only the `mediagw` command uses: importing the library must load none of them. */
 const CLI_DEPENDENCIES = ['commander', 'picocolors', 'cli-progress'];
 
@@ -118,7 +143,11 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     }
     return out;
   };
-  const webhooksEsmOverModule = backToBack('webhooks-esm', 'empty-module-esm');
+  const webhooksEsmBackToBack = backToBack('webhooks-esm', 'empty-module-esm');
+  const webhooksUrl = pathToFileURL(join(ctx.dist, 'webhooks/index.js')).href;
+  const webhooksEsmOverModule: number[] = [];
+  for (let i = 0; i < reps(ctx, 61, 11); i++)
+    webhooksEsmOverModule.push(timeImportAfterLoader(webhooksUrl, ctx.tmp, ctx.root, i % 2 === 0));
   const webhooksCjsOverEmpty = backToBack('webhooks-cjs', 'empty');
   const empty = median(emptySamples);
   // Each target minus the empty process of the same round: a machine that slows down for a
@@ -130,7 +159,7 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
   );
   ctx.note(
     `(5) cold import: ${rounds} fresh processes per target in rotating order; a figure is the median over the rounds of the wall time from spawn to exit minus that of the same round's \`node -e ''\` (median ${empty.toFixed(0)} ms); ` +
-      `an empty ES module file costs +${over('empty-module-esm').toFixed(1)} ms of Node's own, the floor of every ESM figure; mediagw/webhooks was also timed back to back with its floor, ${webhooksEsmOverModule.length} pairs in alternating order: ESM over an empty ES module file, CJS over \`node -e ''\`; ` +
+      `an empty ES module file costs +${over('empty-module-esm').toFixed(1)} ms of Node's own, the floor of every ESM figure; mediagw/webhooks (ESM) over an empty ES module file is timed inside ${webhooksEsmOverModule.length} fresh processes, each of which first imports an empty module (starting Node's ES module loader) and then times the entry and a second empty module, in alternating order: +${median(webhooksEsmOverModule).toFixed(2)} ms (spawn to exit, back to back with an empty module file: +${median(webhooksEsmBackToBack).toFixed(2)} ms); mediagw/webhooks (CJS) was timed back to back with \`node -e ''\`, ${webhooksCjsOverEmpty.length} pairs in alternating order; ` +
       `for reference in the same run, alone: zod +${over('zod-esm').toFixed(0)} ms, undici +${over('undici-esm').toFixed(0)} ms, ` +
       `form-data-encoder +${over('form-data-esm').toFixed(0)} ms, p-retry +${over('p-retry-esm').toFixed(0)} ms (ESM).`,
   );

@@ -11,7 +11,7 @@ import { type BenchContext, modulePath, reps } from './lib/context.js';
 import { loadMediagw, loadTesting } from './lib/package.js';
 import type { Row } from './lib/results.js';
 import { type PeakRss, SETTLE_MS, settleAfterWarmUp, startPeakRss } from './lib/rss.js';
-import { interleave, MiB, median, pairedDifference, ratio } from './lib/stats.js';
+import { interleave, MiB, median, pairedDifference, pairedRatio, ratio } from './lib/stats.js';
 
 type Client = 'mediagw' | 'undici';
 const BYTES = 500_000_000;
@@ -122,7 +122,9 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
         mediagw: throughput,
         limit: throughputLimit,
         limitLabel: 'undici.request + pipeline',
-        ratio: ratio(throughput, throughputLimit),
+        // Paired by round, as the memory figure is: the disk and the machine's load drift between
+        // rounds by more than the difference between the two clients.
+        ratio: pairedRatio(speed('mediagw'), speed('undici')),
         samples: { mediagw: speed('mediagw'), limit: speed('undici') },
       },
     ];
