@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
@@ -262,7 +261,9 @@ async function createTemporary(path: string, mode: number): Promise<{ path: stri
   if (target?.isDirectory()) throw refuse('is a folder, not a file');
   const folder = dirname(path);
   for (let attempt = 1; ; attempt++) {
-    const temporary = join(folder, `.mediagw-${randomUUID()}.part`);
+    // The global Web Crypto loads `node:crypto` on first use; a top-level import would cost every
+    // import of the SDK about 1.5 ms.
+    const temporary = join(folder, `.mediagw-${globalThis.crypto.randomUUID()}.part`);
     try {
       return { path: temporary, handle: await open(temporary, CREATE_FLAGS, mode) };
     } catch (error) {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { constants, openAsBlob, type ReadStream, rmSync } from 'node:fs';
 import { type FileHandle, open, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -310,7 +309,9 @@ const tempFiles = new FinalizationRegistry<string>(removeTemp);
 
 function newTempPath(dir: string): string {
   if (liveTemps.size === 0) process.once('exit', removeAllTemps);
-  const path = join(dir, `mediagw-download-${randomUUID()}`);
+  // The global Web Crypto loads `node:crypto` on first use; a top-level import would cost every
+  // import of the SDK about 1.5 ms.
+  const path = join(dir, `mediagw-download-${globalThis.crypto.randomUUID()}`);
   liveTemps.add(path);
   return path;
 }
