@@ -143,7 +143,8 @@ export class MediaDownload {
    * elsewhere); APIConnectionError when the transfer breaks off or ends short of
    * `Content-Length`; APIUserAbortError when the caller's signal aborts it; InvalidOptionError
    * for a `mode` that is not a permission mode; MediaGatewayError when the download was already
-   * read.
+   * read, or when `onProgress` throws (the download stops, no file is written, `cause` holds the
+   * callback's error).
    * @example
    * try { await video.saveTo('/mnt/media/video.mp4') }
    * catch (e) { if (e instanceof FileWriteError && e.unread) await video.saveTo('./video.mp4'); else throw e }
@@ -183,6 +184,20 @@ export class MediaDownload {
     // A 200 MB file comes in thousands of chunks: a progress bar wants a few updates a second.
     let reported = -1;
     let reportedAt = Number.NEGATIVE_INFINITY;
+    // A callback that throws stops the download (nothing is lost: it can be downloaded again) and
+    // rejects the call; thrown inside the stream, it would be an uncaught exception.
+    const report = (progress: { bytes: number; total: number | undefined }) => {
+      reported = progress.bytes;
+      try {
+        onProgress?.(progress);
+      } catch (cause) {
+        throw new MediaGatewayError(
+          `saveTo's onProgress threw after ${progress.bytes} bytes (${cause instanceof Error ? cause.message : String(cause)}); ` +
+            `the download stopped and ${path} was not written.`,
+          { cause },
+        );
+      }
+    };
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         bytes += chunk.length;
@@ -190,8 +205,12 @@ export class MediaDownload {
           const now = performance.now();
           if (now - reportedAt >= PROGRESS_INTERVAL_MS) {
             reportedAt = now;
-            reported = bytes;
-            onProgress({ bytes, total });
+            try {
+              report({ bytes, total });
+            } catch (error) {
+              done(error as Error);
+              return;
+            }
           }
         }
         done(null, chunk);
@@ -213,7 +232,7 @@ export class MediaDownload {
         throw new APIConnectionError(`The download ended after ${bytes} of ${total} bytes`);
       }
       // The last call always gives the final count.
-      if (onProgress && reported !== bytes) onProgress({ bytes, total });
+      if (onProgress && reported !== bytes) report({ bytes, total });
       await rename(temporary.path, path).catch((error: unknown) => {
         throw new FileWriteError(path, `could not be replaced: ${describeFsError(error)}`, {
           unread: false,

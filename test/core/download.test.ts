@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { MediaDownload } from '../../src/core/download.js';
-import { APIConnectionError, APIUserAbortError, FileWriteError } from '../../src/core/errors.js';
+import { APIConnectionError, APIUserAbortError, FileWriteError, MediaGatewayError } from '../../src/core/errors.js';
 
 // The CommonJS module object: patched, then synced into the ESM bindings the SDK imports.
 const fsp: typeof import('node:fs/promises') = createRequire(import.meta.url)('node:fs/promises');
@@ -26,6 +26,40 @@ describe('MediaDownload', () => {
     expect(readFileSync(join(dir, 'a.mp4'), 'utf8')).toBe('abcdef');
     // The first chunk at once, the last count at the end; the middle one came within 100 ms.
     expect(progress).toEqual([2, 6]);
+  });
+
+  test('an onProgress that throws rejects saveTo, stops the download and leaves no file', async () => {
+    const thrown = new Error('progress bar gone');
+    const download = new MediaDownload(chunks(['ab', 'cd', 'ef']), { contentLength: 6 });
+    const error = await download
+      .saveTo(join(dir, 'callback.mp4'), {
+        onProgress: () => {
+          throw thrown;
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaGatewayError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toMatch(/onProgress threw after 2 bytes \(progress bar gone\)/);
+    expect((error as Error).cause).toBe(thrown);
+    expect(readdirSync(dir).filter((f) => f.includes('callback') || f.endsWith('.part'))).toEqual([]);
+  });
+
+  test('an onProgress that throws on the final count rejects saveTo and leaves no file', async () => {
+    const download = new MediaDownload(chunks(['ab', 'cd']), { contentLength: 4 });
+    const seen: number[] = [];
+    const error = await download
+      .saveTo(join(dir, 'final.mp4'), {
+        onProgress: ({ bytes }) => {
+          seen.push(bytes);
+          if (bytes === 4) throw new Error('at the end');
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(seen).toEqual([2, 4]);
+    expect(error).toBeInstanceOf(MediaGatewayError);
+    expect((error as Error).message).toMatch(/after 4 bytes \(at the end\)/);
+    expect(existsSync(join(dir, 'final.mp4'))).toBe(false);
   });
 
   test('saveTo reports progress at most every 100 ms, and the final count once', async () => {
