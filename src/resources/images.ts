@@ -205,15 +205,16 @@ export class Images extends APIResource {
   }
 
   /**
-   * Polls an image task every 3-5 s (with jitter) until it ends, calling `onProgress` after each
-   * poll. Never resubmits: at the deadline keep the task ID and query it later.
+   * Polls an image task every 3-5 s (with jitter; `options.interval` or the client's
+   * `pollInterval` instead when set) until it ends, calling `onProgress` after each poll. Never resubmits: at the deadline keep the task ID and query it later.
    *
    * @throws TaskFailedError (`kind: 'image'`, `task` an `ImageTask`) when the task failed;
    * WaitTimeoutError (`kind: 'image'`) at the deadline (10 minutes by default, interrupting a
    * query in flight), holding the task ID and the last task seen;
    * APIUserAbortError when `signal` aborts, with its reason as `cause`.
    * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
-   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
+   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, or an
+   * `onProgress` that is not a function, before any request.
    * @example
    * const task = await client.images.waitForTask(taskId, { model: 'imgmodel-2', onProgress: (t) => console.log(t.status) });
    */
@@ -227,6 +228,7 @@ export class Images extends APIResource {
         outcome: imageTaskOutcome,
         failure: (task) => task.error ?? {},
         defaultInterval: IMAGE_INTERVAL,
+        clientInterval: this.settings.pollInterval,
       },
       wait,
     );
