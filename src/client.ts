@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/errors.js';
 import type { RateLimiter, RequestLimits } from './core/limits.js';
-import { checkCount, checkDuration, InvalidOptionError } from './core/options.js';
+import { checkCount, checkDuration, checkInterval, InvalidOptionError } from './core/options.js';
 import { createLimiter } from './internal/limiter.js';
 import { type Hooks, LOG_LEVELS, type Logger, type LogLevel, resolveLogLevel } from './internal/observe.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './internal/request-spec.js';
@@ -73,13 +73,24 @@ export interface ClientOptions {
    * builds its own (`limits: undefined` for none). See the Scaling guide. @default no limits
    */
   limits?: RequestLimits | RateLimiter | undefined;
+  /**
+   * Milliseconds between the polls of every wait of this client (`waitForTask`, `createAndWait`,
+   * review tasks), in place of the spec's figures per task kind: a number, or `[min, max]` for a
+   * jittered interval, whole numbers from 1 to 2147483647. A wait's own `interval` wins; the
+   * fallback polls of a wait on `events` keep `fallbackInterval`. Not checked against the spec's
+   * figures (3-5 s for images and `vidmodel-2.0-mini`, 5-10 s for `vidmodel-2.5` and review tasks):
+   * keep to them against the gateway; shorter intervals are for a local mock, e.g.
+   * `gateway.clientOptions()` of `mediagw/testing`, which sets it from the mock's clock.
+   * @default the spec's figure for each task kind
+   */
+  pollInterval?: number | readonly [number, number] | undefined;
 }
 
 /**
  * The Media Generation Gateway client.
  *
  * @throws MediaGatewayError when the key or base URL is missing, or the base URL is not http(s).
- * @throws InvalidOptionError when `timeout`, `maxRetries`, `maxResponseBytes` or a number of `limits` is not a whole number in its range.
+ * @throws InvalidOptionError when `timeout`, `maxRetries`, `maxResponseBytes`, `pollInterval` or a number of `limits` is not a whole number in its range.
  * @example
  * const client = new MediaGateway(); // reads MEDIAGW_API_KEY and MEDIAGW_BASE_URL
  * const task = await client.videos.createAndWait({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
@@ -118,6 +129,7 @@ export class MediaGateway {
     const timeout = checkDuration('timeout', options.timeout);
     const maxResponseBytes =
       checkCount('maxResponseBytes', options.maxResponseBytes, 1) ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const pollInterval = checkInterval('pollInterval', options.pollInterval);
     this.baseURL = normalizeBaseURL(baseURL);
     const logLevel = resolveLogLevel(options.logLevel, process.env.MEDIAGW_LOG, options.logger !== undefined);
     if (typeof logLevel === 'object') {
@@ -140,11 +152,15 @@ export class MediaGateway {
       limiter,
     });
     Object.defineProperty(this, '_transport', { value: transport, enumerable: false });
-    this.images = new Images(transport);
-    this.videos = new Videos(transport);
+    // Copied, so that changing the caller's array later does not move this client's waits.
+    const settings = {
+      pollInterval: typeof pollInterval === 'object' ? ([...pollInterval] as const) : pollInterval,
+    };
+    this.images = new Images(transport, settings);
+    this.videos = new Videos(transport, settings);
     this.embeddings = new Embeddings(transport);
     this.uploads = new Uploads(transport);
-    this.library = new Library(transport);
+    this.library = new Library(transport, settings);
     this.webhooks = new Webhooks(transport);
     this.midjourney = new Midjourney(transport);
   }

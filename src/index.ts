@@ -89,7 +89,7 @@ export {
   type RequestOperation,
   validateRequest,
 } from './internal/validate-request.js';
-export type { BatchOptions, Embeddings } from './resources/embeddings.js';
+export type { BatchOptions, BatchProgress, Embeddings } from './resources/embeddings.js';
 export {
   cosineSimilarity,
   type Embedding,
@@ -104,7 +104,7 @@ export type { ReviewTasks } from './resources/library/review-tasks.js';
 export { type Asset, assetReference, type Group, type ReviewTask } from './resources/library/types.js';
 export type { Midjourney } from './resources/midjourney.js';
 export type { SubmissionEnvelope, TaskSubmission } from './resources/submission.js';
-export type { UploadedImage, Uploads } from './resources/uploads.js';
+export type { UploadedImage, UploadOptions, UploadProgress, Uploads } from './resources/uploads.js';
 export type { VideoTask, VideoTaskCompat } from './resources/video-task.js';
 export type { CreateAndWaitOptions, Videos, VideoWaitOptions } from './resources/videos.js';
 export type { Endpoints } from './resources/webhooks/endpoints.js';

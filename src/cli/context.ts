@@ -44,11 +44,12 @@ export class Context {
     if (this.client) return this.client;
     let apiKey = this.globals.apiKey ?? process.env.MEDIAGW_API_KEY;
     let baseURL = this.globals.baseUrl ?? process.env.MEDIAGW_BASE_URL;
+    let pollInterval: readonly [number, number] | undefined;
     if (this.globals.mock) {
       const { startMockGateway } = await import('../testing/index.js');
       this.gateway = await startMockGateway({ speed: 10 });
-      apiKey = this.gateway.apiKey;
-      baseURL = this.gateway.url;
+      // Waits poll at the mock's pace (3-5 mock seconds), not 3-5 real seconds for a 1 s task.
+      ({ apiKey, baseURL, pollInterval } = this.gateway.clientOptions());
       this.output.debug(`embedded mock gateway at ${baseURL}`);
     }
     if (!apiKey) throw new CliError('no API key: pass --api-key or set MEDIAGW_API_KEY (or use --mock)');
@@ -58,6 +59,7 @@ export class Context {
       apiKey,
       baseURL,
       ...(this.globals.maxRetries === undefined ? {} : { maxRetries: this.globals.maxRetries }),
+      ...(pollInterval === undefined ? {} : { pollInterval }),
       // The SDK's log lines never hold the key; --verbose shows them on stderr.
       logger: out.verbose
         ? {

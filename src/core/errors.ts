@@ -651,7 +651,7 @@ export class ProgressCallbackError<K extends TaskKind = TaskKind> extends MediaG
 }
 
 /** A callback's failure in a few words, for a message; the error itself stays in `cause`. */
-function describeCause(cause: unknown): string {
+export function describeCause(cause: unknown): string {
   let text: string;
   try {
     text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);

@@ -1,8 +1,8 @@
 import { MediaGatewayError } from './base-error.js';
 
 /**
- * A numeric option (a timeout, an interval, a retry count, a store's limit) was refused where
- * it was given, before anything was sent. `option` names it as the caller wrote it
+ * An option (a timeout, an interval, a retry count, a store's limit, a callback) was refused
+ * where it was given, before anything was sent. `option` names it as the caller wrote it
  * (`timeout`, `interval[1]`, `RedisDedupeStore.leaseSeconds`) and `value` is what was passed.
  *
  * The rules, the same for every option of the SDK:
@@ -11,6 +11,7 @@ import { MediaGatewayError } from './base-error.js';
  *   "no deadline", and a deadline of 0 could never be met.
  * - counts are whole numbers from their stated minimum (`maxRetries: 0` means one attempt).
  * - `NaN`, `Infinity`, negative and fractional values are refused.
+ * - callbacks (`onProgress`) are functions.
  *
  * @example
  * new MediaGateway({ timeout: Number.NaN }); // InvalidOptionError: timeout must be a whole number of milliseconds from 1 to 2147483647; got NaN
@@ -99,4 +100,15 @@ export function checkInterval<T extends number | readonly [number, number] | und
     throw new InvalidOptionError(option, value, `a [min, max] pair with min <= max`);
   }
   return value;
+}
+
+/**
+ * Checks a callback option: a function, or `undefined` (none). Checked where the option is
+ * given, so that a misspelt callback fails before anything is sent, not at its first call.
+ *
+ * @throws InvalidOptionError naming `option` and the value.
+ */
+export function checkCallback(option: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'function')
+    throw new InvalidOptionError(option, value, 'a function');
 }

@@ -6,7 +6,7 @@ import {
   WaitTimeoutError,
 } from './errors.js';
 import type { TaskEventSource } from './events-hub.js';
-import { checkDuration, checkInterval } from './options.js';
+import { checkCallback, checkDuration, checkInterval } from './options.js';
 import { sleep } from './sleep.js';
 import type { WebhookEventLike } from './task-events.js';
 import type { AnyTask, TaskKind } from './task-types.js';
@@ -21,8 +21,8 @@ export interface WaitOptions<T = unknown> {
   timeout?: number | undefined;
   /**
    * Milliseconds between polls: a number, or `[min, max]` for a jittered interval; whole
-   * numbers from 1.
-   * @default the spec's figure for the task kind (images and vidmodel-2.0-mini 3-5 s, vidmodel-2.5 and review tasks 5-10 s)
+   * numbers from 1. Wins over the client's `pollInterval`.
+   * @default the client's `pollInterval`, else the spec's figure for the task kind (images and vidmodel-2.0-mini 3-5 s, vidmodel-2.5 and review tasks 5-10 s)
    */
   interval?: number | readonly [number, number] | undefined;
   /**
@@ -69,6 +69,11 @@ export interface PollSpec<T> {
    * read, asked before every sleep, for kinds whose interval depends on what the task says.
    */
   defaultInterval: readonly [number, number] | ((task: T | undefined) => readonly [number, number]);
+  /**
+   * The client's `pollInterval`: replaces `defaultInterval` for every kind, and yields to the
+   * wait's own `interval`. Not used between the fallback polls of a wait on `events`.
+   */
+  clientInterval?: number | readonly [number, number] | undefined;
   /** Whether a failed task resolves instead of throwing (review batches can partly succeed). */
   resolveOnFailure?: boolean | undefined;
 }
@@ -85,7 +90,7 @@ const LAST_POLL_RESERVE = 100;
 
 /**
  * Checks the options of a wait: `timeout` a duration, `interval` and `fallbackInterval` a
- * duration or a `[min, max]` pair of them. Called before anything is sent, so that a bad
+ * duration or a `[min, max]` pair of them, `onProgress` a function. Called before anything is sent, so that a bad
  * option of `createAndWait` refuses the call before the submission.
  *
  * @throws InvalidOptionError naming the option and the value.
@@ -94,6 +99,7 @@ export function checkWaitOptions(options: WaitOptions<never>): void {
   checkDuration('timeout', options.timeout);
   checkInterval('interval', options.interval);
   checkInterval('fallbackInterval', options.fallbackInterval);
+  checkCallback('onProgress', options.onProgress);
 }
 
 function pick(interval: number | readonly [number, number]): number {
@@ -107,7 +113,8 @@ function pick(interval: number | readonly [number, number]): number {
  * `WaitTimeoutError` at the deadline, which interrupts a poll in flight and the retry sleeps
  * of its request. Never resubmits anything.
  *
- * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
+ * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, or an
+ * `onProgress` that is not a function, before any request.
  * @throws ProgressCallbackError when `onProgress` throws or rejects.
  * @throws APIUserAbortError when `options.signal` aborts, with its reason as `cause`.
  */
@@ -136,7 +143,9 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
     timeout,
   );
   const events = options.events;
-  const chosen = events ? (options.fallbackInterval ?? EVENT_FALLBACK_INTERVAL) : options.interval;
+  const chosen = events
+    ? (options.fallbackInterval ?? EVENT_FALLBACK_INTERVAL)
+    : (options.interval ?? spec.clientInterval);
   const defaultInterval = spec.defaultInterval;
   // With events, the first query waits for the event (or the fallback interval).
   let pollNow = !events;

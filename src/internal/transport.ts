@@ -108,6 +108,16 @@ export class Transport {
   }
 
   /**
+   * Reports a failure that does not change the call (a callback that threw): logged at `warn`
+   * when the client logs that level, else emitted as a process warning with `code`, as a
+   * failing hook is.
+   */
+  warn(message: string, code: string): void {
+    if (this.observer?.logs.warn) this.log('warn', message);
+    else process.emitWarning(this.redact(message), { code });
+  }
+
+  /**
    * Sends a request and parses its JSON answer; the request ID is kept on the result, and the
    * answer itself is there through `withResponse()` and `asResponse()`. A function in place of
    * the spec is called first, once, so that a request refused while being built (validation,

@@ -1,5 +1,11 @@
 import { APIPromise } from '../core/api-promise.js';
-import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import {
+  describeCause,
+  MediaGatewayError,
+  RequestValidationError,
+  type ValidationIssue,
+} from '../core/errors.js';
+import { checkCallback } from '../core/options.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { parseEmbeddingCreateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
@@ -19,12 +25,31 @@ function positiveInteger(path: string, value: unknown): ValidationIssue[] {
     : [{ path, message: 'must be a positive integer' }];
 }
 
+/** How far {@link Embeddings.createBatched} is, told to its `onProgress` after each batch. */
+export interface BatchProgress {
+  /** Texts embedded so far (the batches that answered, in the order they answered). */
+  done: number;
+  /** Texts in all. */
+  total: number;
+  /** Batches that answered so far. */
+  batchesDone: number;
+  /** Batches in all. */
+  batches: number;
+}
+
 /** Options of {@link Embeddings.createBatched}. */
 export interface BatchOptions extends RequestOptions {
   /** Texts per request. Keep batches small (spec: Limits). @default 16 */
   batchSize?: number | undefined;
   /** Requests in flight at once. @default 4 */
   concurrency?: number | undefined;
+  /**
+   * Called after each batch answers, one call at a time, `done` rising to `total`. A promise it
+   * returns is awaited before that batch's worker goes on. When it throws or rejects, no
+   * further batch is sent and `createBatched` rejects with a `MediaGatewayError` holding the
+   * error as `cause` (embedding creates nothing, so the call can simply be made again).
+   */
+  onProgress?: ((progress: BatchProgress) => unknown) | undefined;
 }
 
 /**
@@ -64,27 +89,35 @@ export class Embeddings extends APIResource {
    *
    * @throws RequestValidationError before anything is sent, for an empty list, an empty text, or a
    *   `batchSize` or `concurrency` that is not a positive integer.
-   * @throws the first failing batch's error (an APIError subclass, APIConnectionError, ...).
+   * @throws InvalidOptionError before anything is sent, for an `onProgress` that is not a function.
+   * @throws the first failing batch's error (an APIError subclass, APIConnectionError, ...), or a
+   *   MediaGatewayError when `onProgress` threw or rejected (its error is the `cause`).
    * @example
-   * const { data } = await client.embeddings.createBatched(chunks, { model: 'bge-m3' }, { batchSize: 32 });
+   * const { data } = await client.embeddings.createBatched(chunks, { model: 'bge-m3' }, {
+   *   batchSize: 32,
+   *   onProgress: ({ done, total }) => console.log(`${done}/${total} texts embedded`),
+   * });
    */
   async createBatched(
     texts: readonly string[],
     params: EmbeddingBatchParams,
     options: BatchOptions = {},
   ): Promise<EmbeddingsResponse> {
-    const { batchSize = 16, concurrency = 4, ...request } = options;
+    const { batchSize = 16, concurrency = 4, onProgress, ...request } = options;
     const issues = [
       ...positiveInteger('batchSize', batchSize),
       ...positiveInteger('concurrency', concurrency),
     ];
     if (issues.length > 0) throw new RequestValidationError('embeddings.createBatched', issues);
+    checkCallback('onProgress', onProgress);
     // Validate the whole input once, before any request is sent.
     parseEmbeddingCreateParams({ ...params, input: [...texts] } as EmbeddingCreateParams);
-    const batches = await inBatches(texts, batchSize, concurrency, async (batch, offset) => ({
-      offset,
-      response: await this.create({ ...params, input: batch } as EmbeddingCreateParams, request),
-    }));
+    const report = onProgress && progressReporter(onProgress, texts.length, batchSize);
+    const batches = await inBatches(texts, batchSize, concurrency, async (batch, offset) => {
+      const response = await this.create({ ...params, input: batch } as EmbeddingCreateParams, request);
+      await report?.(batch.length);
+      return { offset, response };
+    });
     const responses = batches.map((b) => b.response);
     const data: Embedding[] = [];
     let promptTokens = 0;
@@ -101,4 +134,36 @@ export class Embeddings extends APIResource {
       usage: { prompt_tokens: promptTokens, total_tokens: totalTokens },
     };
   }
+}
+
+/**
+ * Counts the texts of each batch that answered and calls `onProgress` with the totals, one call
+ * at a time: batches answer out of order and together, and an awaited callback must not be
+ * entered twice at once. Each batch's worker waits for its own call; what the callback throws
+ * fails that batch, which stops the others from starting.
+ */
+function progressReporter(
+  onProgress: (progress: BatchProgress) => unknown,
+  total: number,
+  batchSize: number,
+): (texts: number) => Promise<void> {
+  const batches = Math.ceil(total / batchSize);
+  let done = 0;
+  let batchesDone = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  return (texts) => {
+    done += texts;
+    batchesDone += 1;
+    const progress: BatchProgress = { done, total, batchesDone, batches };
+    const call = queue.then(() => onProgress(progress));
+    // A failed call ends the run; the calls already queued behind it are not made.
+    queue = call;
+    return call.then(undefined, (cause: unknown) => {
+      throw new MediaGatewayError(
+        `embeddings.createBatched: onProgress failed after ${progress.done} of ${total} texts ` +
+          `(${describeCause(cause)}); no further batch was sent. Embedding creates nothing: call again.`,
+        { cause },
+      );
+    });
+  };
 }

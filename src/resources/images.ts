@@ -5,7 +5,7 @@ import { MediaGatewayError, RequestValidationError } from '../core/errors.js';
 import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
 import { pollTask, type WaitOptions } from '../core/polling.js';
 import { openDownload } from '../internal/download.js';
-import { buildMultipart, imageEditParts } from '../internal/multipart.js';
+import { buildMultipart, imageEditParts, type MultipartField } from '../internal/multipart.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import {
   parseImageEditAsyncParams,
@@ -14,6 +14,12 @@ import {
   parseImageGenerateParams,
 } from '../internal/schemas.js';
 import { imageTimeout, TIMEOUTS } from '../internal/timeouts.js';
+import {
+  progressFailed,
+  reportingProgress,
+  splitUploadOptions,
+  type UploadOptions,
+} from '../internal/upload-progress.js';
 import { path } from '../internal/url.js';
 import type {
   ImageEditAsyncParams,
@@ -118,8 +124,10 @@ export class Images extends APIResource {
 
   /**
    * Edits with real uploaded files (`POST /v1/images/edits`, streamed multipart): one file is
-   * sent as `image`, several as repeated `image[]` in your order.
+   * sent as `image`, several as repeated `image[]` in your order. `options.onProgress` is told
+   * the bytes sent, about 10 times a second and once at the end.
    *
+   * @throws InvalidOptionError before sending when `onProgress` is not a function.
    * @throws RequestValidationError for a bare string as a file (use `fileFromPath`, `fileFromURL`,
    * `fileFromBase64`), a mask with a 2.5 model, or a mask that is not a PNG with alpha of the input's size.
    * @throws APIError (a subclass by status) when the gateway refuses the request.
@@ -127,46 +135,49 @@ export class Images extends APIResource {
    * @example
    * const edited = await client.images.edit({ model: 'imgmodel-2', prompt: 'make it night', image: await fileFromPath('day.png') });
    */
-  edit(params: ImageEditParams, options?: RequestOptions): APIPromise<ImagesResponse> {
+  edit(params: ImageEditParams, options?: UploadOptions): APIPromise<ImagesResponse> {
     return this.transport.json<ImagesResponse>(async () => {
+      const { onProgress, request } = splitUploadOptions(options);
       const parsed = parseImageEditParams(params);
       const parts = await imageEditParts(parsed, 'images.edit');
       return {
         method: 'POST',
         path: '/images/edits',
-        stream: (body) => buildMultipart(parts, body),
+        stream: this.multipart(parts, onProgress, 'images.edit'),
         model: parsed.model,
         retry: 'billable',
         timeout: imageTimeout(parsed, 'edit'),
-        options,
+        options: request,
       };
     });
   }
 
   /**
    * Submits an edit task (`POST /v1/images/edits/async`): `notifications` goes as one
-   * JSON-string field and `client_reference_id` as its own field.
+   * JSON-string field and `client_reference_id` as its own field. `options.onProgress` as for `edit`.
    *
+   * @throws InvalidOptionError before sending when `onProgress` is not a function.
    * @throws RequestValidationError as `edit`, and for bad `notifications` or `client_reference_id`.
    * @throws APIError (a subclass by status) when the gateway refuses the request.
    * @throws AmbiguousSubmissionError when the outcome is unknown (timeout, reset, no task ID).
    * @example
    * const { task_id } = await client.images.editAsync({ model: 'imgmodel-2', prompt: 'add snow', image: await fileFromPath('a.png') });
    */
-  editAsync(params: ImageEditAsyncParams, options?: RequestOptions): APIPromise<TaskSubmission> {
+  editAsync(params: ImageEditAsyncParams, options?: UploadOptions): APIPromise<TaskSubmission> {
     return this.transport
       .json<SubmissionEnvelope>(async () => {
+        const { onProgress, request } = splitUploadOptions(options);
         const parsed = parseImageEditAsyncParams(params);
         const parts = await imageEditParts(parsed, 'images.editAsync');
         return {
           method: 'POST',
           path: '/images/edits/async',
-          stream: (body) => buildMultipart(parts, body),
+          stream: this.multipart(parts, onProgress, 'images.editAsync'),
           model: parsed.model,
           retry: 'billable',
           // A synchronous upstream makes the gateway generate before it answers with the task ID.
           timeout: Math.max(TIMEOUTS.submission, imageTimeout(parsed, 'edit')),
-          options,
+          options: request,
         };
       })
       ._thenUnwrap(toEditSubmission);
@@ -205,15 +216,16 @@ export class Images extends APIResource {
   }
 
   /**
-   * Polls an image task every 3-5 s (with jitter) until it ends, calling `onProgress` after each
-   * poll. Never resubmits: at the deadline keep the task ID and query it later.
+   * Polls an image task every 3-5 s (with jitter; `options.interval` or the client's
+   * `pollInterval` instead when set) until it ends, calling `onProgress` after each poll. Never resubmits: at the deadline keep the task ID and query it later.
    *
    * @throws TaskFailedError (`kind: 'image'`, `task` an `ImageTask`) when the task failed;
    * WaitTimeoutError (`kind: 'image'`) at the deadline (10 minutes by default, interrupting a
    * query in flight), holding the task ID and the last task seen;
    * APIUserAbortError when `signal` aborts, with its reason as `cause`.
    * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
-   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
+   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, or an
+   * `onProgress` that is not a function, before any request.
    * @example
    * const task = await client.images.waitForTask(taskId, { model: 'imgmodel-2', onProgress: (t) => console.log(t.status) });
    */
@@ -227,6 +239,7 @@ export class Images extends APIResource {
         outcome: imageTaskOutcome,
         failure: (task) => task.error ?? {},
         defaultInterval: IMAGE_INTERVAL,
+        clientInterval: this.settings.pollInterval,
       },
       wait,
     );
@@ -261,5 +274,14 @@ export class Images extends APIResource {
       throw new MediaGatewayError('images.download needs an entry with url or b64_json, or a URL string');
     }
     return openDownload(this.transport, { path: '/', url: item.url }, options);
+  }
+
+  /** The streamed body of an edit, each attempt's bytes told to `onProgress` when given. */
+  private multipart(parts: MultipartField[], onProgress: UploadOptions['onProgress'], operation: string) {
+    return reportingProgress(
+      (body) => buildMultipart(parts, body),
+      onProgress,
+      progressFailed(this.transport, operation),
+    );
   }
 }

@@ -106,9 +106,9 @@ export class Videos extends APIResource {
   }
 
   /**
-   * Polls a task (`GET /v1/videos/{id}`) until it completes, at the model's interval (mini
-   * 3-5 s, `vidmodel-2.5` 5-10 s, others 4-6 s; the model the first answer shows, else
-   * `options.model`) or `options.interval`; with `options.events` it ends on the
+   * Polls a task (`GET /v1/videos/{id}`) until it completes, at `options.interval`, else the
+   * client's `pollInterval`, else the model's interval (mini 3-5 s, `vidmodel-2.5` 5-10 s,
+   * others 4-6 s; the model the first answer shows, else `options.model`); with `options.events` it ends on the
    * task's webhook event and polls only every 60-120 s. Never resubmits.
    *
    * @throws TaskFailedError (`kind: 'video'`, `task` a `VideoTask`) when the task failed, with
@@ -116,7 +116,8 @@ export class Videos extends APIResource {
    * @throws WaitTimeoutError (`kind: 'video'`) at the deadline (default 10 minutes), holding the
    * task ID and the last task seen; the deadline interrupts a query in flight and its retry sleeps.
    * @throws ProgressCallbackError (`kind: 'video'`) when `onProgress` throws or rejects (it is awaited).
-   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
+   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, or an
+   * `onProgress` that is not a function, before any request.
    * @throws APIUserAbortError when `options.signal` aborts, with its reason as `cause`.
    * @example
    * const task = await client.videos.waitForTask(taskId, { model: 'vidmodel-2.5', onProgress: (t) => console.log(t.progress) });
@@ -141,6 +142,7 @@ export class Videos extends APIResource {
         }),
         defaultInterval: (task) =>
           (interval ??= videoPollInterval(typeof task?.model === 'string' ? task.model : model)),
+        clientInterval: this.settings.pollInterval,
       },
       wait,
     );
@@ -151,7 +153,8 @@ export class Videos extends APIResource {
    * unknown raises `AmbiguousSubmissionError` and the wait never starts. The wait's `timeout`
    * starts once `onSubmitted` has returned.
    *
-   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before the submission.
+   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, or an
+   * `onProgress` that is not a function, before the submission.
    * @throws SubmittedCallbackError when `onSubmitted` throws or rejects: the task exists and is
    * billed; wait for it with `waitForTask(error.taskId)` instead of submitting again.
    * @throws everything {@link Videos.create} and {@link Videos.waitForTask} throw.

@@ -4,7 +4,7 @@
  * front of it on two loopback ports. Nothing else in testing/ imports this file.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkCount } from '../core/options.js';
+import { checkCount, MAX_TIMER_MS } from '../core/options.js';
 import { AccountTable, defaultAccounts, newApiKey } from './accounts.js';
 import { MockClock } from './clock.js';
 import { DASHBOARD_PATH, isDashboardPath, registerDashboardRoutes } from './dashboard/index.js';
@@ -16,6 +16,7 @@ import { Ledger } from './ledger.js';
 import { MediaStore } from './media-origin.js';
 import type {
   MockAccountInit,
+  MockClientOptions,
   MockGateway,
   MockGatewayConfig,
   MockGatewayOptions,
@@ -160,6 +161,11 @@ function buildGateway(parts: Parts): MockGateway {
     dashboardUrl: `${parts.api.url}${DASHBOARD_PATH}`,
     mediaUrl: parts.mediaServer.url,
     apiKey: first.apiKey,
+    clientOptions: () => ({
+      baseURL: parts.api.url,
+      apiKey: first.apiKey,
+      pollInterval: pollIntervalFor(parts.clock),
+    }),
     accounts: parts.accounts.list,
     account: (id) => parts.accounts.get(id),
     clock: parts.clock,
@@ -200,6 +206,22 @@ function buildGateway(parts: Parts): MockGateway {
       return closed;
     },
   };
+}
+
+/** spec: Limits — images and `vidmodel-2.0-mini` are polled every 3-5 s. */
+const SPEC_POLL_INTERVAL = [3_000, 5_000] as const;
+/** With a manual clock: often enough to see an `advance()` soon, seldom enough not to spin. */
+const MANUAL_POLL_INTERVAL = 10;
+
+/**
+ * The real milliseconds between polls that make a client poll this clock's tasks every 3-5 s of
+ * mock time. A manual clock moves only when told: real time says nothing of it, so waits poll
+ * at a short, fixed pace instead.
+ */
+function pollIntervalFor(clock: MockClock): MockClientOptions['pollInterval'] {
+  if (clock.mode === 'manual') return [MANUAL_POLL_INTERVAL, MANUAL_POLL_INTERVAL];
+  const scale = (ms: number) => Math.min(MAX_TIMER_MS, Math.max(1, Math.round(ms / clock.speed)));
+  return [scale(SPEC_POLL_INTERVAL[0]), scale(SPEC_POLL_INTERVAL[1])];
 }
 
 function resolveAccounts(init: readonly MockAccountInit[] | undefined): MockAccount[] {

@@ -43,6 +43,7 @@ export {
 // The gateway's options and the running gateway; routes added by users, their context and handlers.
 export type {
   MockAccountInit,
+  MockClientOptions,
   MockGateway,
   MockGatewayConfig,
   MockGatewayOptions,

@@ -102,6 +102,23 @@ export interface MockGatewayOptions {
   onError?: ((error: unknown) => void) | undefined;
 }
 
+/**
+ * What a `MediaGateway` needs to talk to a mock gateway: spread it into the client's options
+ * (`new MediaGateway({ ...gateway.clientOptions(), maxRetries: 0 })`). See
+ * {@link MockGateway.clientOptions}.
+ */
+export interface MockClientOptions {
+  /** The gateway's base URL, `gateway.url`. */
+  baseURL: string;
+  /** The first account's full-access key, `gateway.apiKey`. */
+  apiKey: string;
+  /**
+   * Milliseconds between the polls of the client's waits, `[min, max]`: the spec's 3-5 s in
+   * mock time, divided by the clock's `speed` (at least 1 ms); 10 ms with a `manual` clock.
+   */
+  pollInterval: readonly [number, number];
+}
+
 /** Settings the gateway runs with, after defaults. */
 export interface MockGatewayConfig {
   /** Whether content routes answer 302 to the media origin (else they serve the bytes). */
@@ -128,6 +145,19 @@ export interface MockGateway extends GatewayState {
   readonly mediaUrl: string;
   /** The first account's full-access key. */
   readonly apiKey: string;
+  /**
+   * Options for a `MediaGateway` of the first account whose waits keep pace with this gateway's
+   * clock: its URL, its key, and a `pollInterval` of the spec's 3-5 s in mock time, so a wait
+   * takes about the task's mock time divided by `speed` in real time, in about as many polls as
+   * against the gateway. With a `manual` clock, waits poll every 10 ms, so they see each
+   * `clock.advance()` soon after it. A wait's own `interval` still wins. A new object each call.
+   *
+   * @example
+   * const gateway = await startMockGateway({ speed: 100 });
+   * const client = new MediaGateway({ ...gateway.clientOptions(), maxRetries: 0 });
+   * await client.videos.createAndWait({ model: 'vidmodel-2.0-mini', prompt: 'a kite' }); // ~0.1 s, not 10 s
+   */
+  clientOptions(): MockClientOptions;
   /** Every account, in the order given (`acct_1`, `acct_2` by default). */
   readonly accounts: readonly MockAccount[];
   /** The account with this ID. @throws Error for an unknown ID */

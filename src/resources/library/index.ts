@@ -1,4 +1,5 @@
 import type { Transport } from '../../internal/transport.js';
+import type { ResourceSettings } from '../resource.js';
 import { Assets } from './assets.js';
 import { Groups } from './groups.js';
 import { ReviewTasks } from './review-tasks.js';
@@ -13,9 +14,9 @@ export class Library {
   readonly reviewTasks: ReviewTasks;
 
   /** Built by {@link MediaGateway}; reach it as `client.library`. */
-  constructor(transport: Transport) {
+  constructor(transport: Transport, settings?: ResourceSettings) {
     this.groups = new Groups(transport);
     this.assets = new Assets(transport);
-    this.reviewTasks = new ReviewTasks(transport);
+    this.reviewTasks = new ReviewTasks(transport, settings);
   }
 }

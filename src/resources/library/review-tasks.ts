@@ -35,7 +35,8 @@ export class ReviewTasks extends APIResource {
    * @throws WaitTimeoutError (`kind: 'review'`) at the deadline (default 10 minutes, interrupting a query in
    * flight), with the last task seen; nothing is resubmitted.
    * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
-   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, before any request.
+   * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, or an
+   * `onProgress` that is not a function, before any request.
    * @throws APIUserAbortError when `options.signal` aborts, with its reason as `cause`.
    * @example
    * const task = await client.library.reviewTasks.waitForTask(review.id);
@@ -52,6 +53,7 @@ export class ReviewTasks extends APIResource {
           task.status === 'completed' ? 'succeeded' : task.status === 'failed' ? 'failed' : 'pending',
         failure: () => ({}),
         defaultInterval: REVIEW_INTERVAL,
+        clientInterval: this.settings.pollInterval,
         resolveOnFailure: true,
       },
       options,
