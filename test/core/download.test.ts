@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { MediaDownload } from '../../src/core/download.js';
-import { APIConnectionError, APIUserAbortError, FileWriteError, MediaGatewayError } from '../../src/core/errors.js';
+import {
+  APIConnectionError,
+  APIUserAbortError,
+  FileWriteError,
+  MediaGatewayError,
+} from '../../src/core/errors.js';
 
 // The CommonJS module object: patched, then synced into the ESM bindings the SDK imports.
 const fsp: typeof import('node:fs/promises') = createRequire(import.meta.url)('node:fs/promises');
