@@ -81,7 +81,7 @@ export type {
   Logger,
   LogLevel,
 } from './internal/observe.js';
-export type { RequestOptions } from './internal/request-spec.js';
+export type { FetchInit, FetchLike, FetchResponseLike, RequestOptions } from './internal/request-spec.js';
 export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
 export {
   operationForModel,

@@ -3,9 +3,11 @@
  * resolved options, an answer. Kept apart from the transport so that the resources, the
  * retry loop and the redirect rules can name them without importing the machinery.
  */
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ParsedAnswer } from '../core/api-promise.js';
 import type { RateLimiter } from '../core/limits.js';
+import type { Deadline } from './deadline.js';
 import type { CallTrace, Hooks, Logger, LogLevel } from './observe.js';
 
 export type { Logger } from './observe.js';
@@ -85,10 +87,86 @@ export interface RawResponse {
   /** `X-Service-Request-Id`, when present. */
   requestId: string | undefined;
   /** The body, not yet read. */
-  body: Dispatcher.ResponseData['body'];
+  body: ResponseBody;
   /** The URL that answered (after redirects). */
   url: string;
 }
+
+/**
+ * An answer's body as the rest of the SDK reads it, whichever way it was fetched: a Node
+ * `Readable` (for `pipeline`, `saveTo`, the capped reader) with undici's two readers. undici's
+ * own body is one as it is; an answer of a `fetch` is wrapped into one (internal/fetch-body.ts).
+ */
+export interface ResponseBody extends Readable {
+  /** The whole body as UTF-8 text, a leading byte order mark dropped. */
+  text(): Promise<string>;
+  /** Discards the rest of the body. */
+  dump(): Promise<void>;
+}
+
+/** One request as the transport hands it to undici or to a fetch: everything resolved. */
+export interface OutgoingRequest {
+  /** The origin (`scheme://host:port`) the request goes to. */
+  origin: string;
+  /** The path and query, encoded. */
+  path: string;
+  /** HTTP method. */
+  method: string;
+  /** Every header, lower-cased names. */
+  headers: Record<string, string>;
+  /** JSON text, a streamed body's chunks, or nothing. */
+  body: string | AsyncIterable<Uint8Array> | undefined;
+  /** The attempt's timeout in ms, which also bounds each pause of a streamed answer's body. */
+  timeout: number;
+  /** The attempt's deadline: the timer and the caller's signal. */
+  deadline: Deadline;
+}
+
+/**
+ * What the SDK gives a `fetch` as its second argument. The first is the URL, as a string. The
+ * body is JSON text or, for uploads, a `ReadableStream` pulled chunk by chunk (so `duplex` is
+ * `'half'`); redirects are `'manual'` because the SDK follows them itself, with its own rules
+ * for which headers go to another origin.
+ */
+export interface FetchInit {
+  /** HTTP method. */
+  method: string;
+  /** Every header, lower-cased names. */
+  headers: Record<string, string>;
+  /** JSON text, a streamed (multipart) body, or none. */
+  body?: string | ReadableStream<Uint8Array> | undefined;
+  /** Always `'manual'`: a 3xx must come back as it is. */
+  redirect: 'manual';
+  /** Aborts with the attempt's timeout or the caller's signal. */
+  signal: AbortSignal;
+  /** `'half'`, for a streamed body (Node's fetch requires it). */
+  duplex?: 'half' | undefined;
+}
+
+/**
+ * The part of a WHATWG `Response` the SDK reads. `body` may also be an async iterable of byte
+ * chunks (a Node stream, as node-fetch answers).
+ */
+export interface FetchResponseLike {
+  /** HTTP status. */
+  status: number;
+  /** `'opaqueredirect'` from a fetch that hides a redirect (a browser's): refused. */
+  type?: string | undefined;
+  /** The headers; a repeated header's values are joined with `, `. */
+  headers: {
+    /** Calls `callback` with each header's value and name. */
+    forEach(callback: (value: string, key: string) => void): void;
+  };
+  /** The body, not yet read. */
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null;
+}
+
+/**
+ * A WHATWG `fetch`: the runtime's `globalThis.fetch` (Node, Bun, Deno), a wrapper around it, or
+ * a test double. Called with a URL string and a {@link FetchInit}; must answer a 3xx as it is
+ * under `redirect: 'manual'` (a server-side fetch does) and take a `ReadableStream` body.
+ */
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponseLike>;
 
 /** What the client hands the transport: its resolved options. */
 export interface TransportConfig {
@@ -104,6 +182,8 @@ export interface TransportConfig {
   maxResponseBytes?: number | undefined;
   /** An undici dispatcher. */
   dispatcher?: Dispatcher | undefined;
+  /** A fetch to send every request with, in place of undici. */
+  fetch?: FetchLike | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
   /** Where requests and retries are logged. */
