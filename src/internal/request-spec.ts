@@ -134,13 +134,13 @@ export interface FetchInit {
   /** Every header, lower-cased names. */
   headers: Record<string, string>;
   /** JSON text, a streamed (multipart) body, or none. */
-  body?: string | ReadableStream<Uint8Array> | undefined;
+  body?: string | ReadableStream<Uint8Array>;
   /** Always `'manual'`: a 3xx must come back as it is. */
   redirect: 'manual';
   /** Aborts with the attempt's timeout or the caller's signal. */
   signal: AbortSignal;
   /** `'half'`, for a streamed body (Node's fetch requires it). */
-  duplex?: 'half' | undefined;
+  duplex?: 'half';
 }
 
 /**
