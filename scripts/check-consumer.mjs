@@ -398,7 +398,12 @@ async function bunChecks(bun) {
       const { checks, runtime } = JSON.parse(line);
       const given = checks.filter((c) => c.startsWith('fetch: ')).map((c) => c.split(': ').at(-1));
       const picked = checks.filter((c) => c.startsWith('no fetch option')).map((c) => c.split(': ').at(-1));
-      if (given.length < 7 || given.join() !== picked.join() || !checks.includes('mediagw/webhooks verify'))
+      if (
+        given.length < 7 ||
+        given.join() !== picked.join() ||
+        !checks.includes('mediagw/webhooks verify') ||
+        !checks.includes('fileFromURL with no fetch option')
+      )
         throw new Error(`${runtime}: an incomplete set of checks ran: ${checks.join(', ')}`);
       console.log(`     ${runtime}: ${checks.length} checks`);
     });

@@ -50,6 +50,7 @@ export {
 } from './core/errors.js';
 export { TaskEventHub, type TaskEventHubOptions, type TaskEventSource } from './core/events-hub.js';
 export { type WithExtraFields, withExtraFields } from './core/extra-fields.js';
+export type { FetchInit, FetchLike, FetchResponseLike } from './core/fetch-like.js';
 export {
   type FileFromURLOptions,
   type FileOptions,
@@ -81,7 +82,7 @@ export type {
   Logger,
   LogLevel,
 } from './internal/observe.js';
-export type { FetchInit, FetchLike, FetchResponseLike, RequestOptions } from './internal/request-spec.js';
+export type { RequestOptions } from './internal/request-spec.js';
 export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
 export {
   operationForModel,

@@ -136,6 +136,12 @@ async function run(format, load) {
     assert.ok(calls > 10, `the given fetch sent the requests (${calls})`);
     for (const name of await clientChecks(sdk, testing, gateway, new sdk.MediaGateway(base), folder))
       checks.push(`no fetch option (Bun's fetch picked): ${name}`);
+    // fileFromURL, a helper beside the client, also falls back to Bun's fetch.
+    const png = testing.pngImage({ seed: 11 });
+    const { url } = await new sdk.MediaGateway(base).uploads.image(png);
+    const file = await sdk.fileFromURL(url);
+    assert.ok(Buffer.from(await file.arrayBuffer()).equals(png), 'fileFromURL got the uploaded bytes');
+    checks.push('fileFromURL with no fetch option');
     // undici's own API is not Bun's: a dispatcher cannot be used here, and the error says so.
     const withDispatcher = new sdk.MediaGateway({ ...base, dispatcher: {} });
     const refused = await rejection(withDispatcher.embeddings.create({ model: 'bge-m3', input: 'x' }));

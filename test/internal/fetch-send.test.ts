@@ -459,7 +459,7 @@ describe('against the mock gateway through fetch', () => {
 });
 
 describe('undici is never loaded on the fetch path', () => {
-  test('a child process with undici trapped runs calls, an upload and a download through a counting fetch', async () => {
+  test('a child process with undici trapped runs calls, an upload, fileFromURL and a download through a counting fetch', async () => {
     const gateway = await startMockGateway({ clock: 'real', speed: 1000 });
     try {
       const here = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -477,6 +477,7 @@ describe('undici is never loaded on the fetch path', () => {
         embeddings: 1,
         task: 'completed',
         uploaded: 'string',
+        fetchedBytes: pngImage({ seed: 3 }).length,
         savedBytes: mp4Video().length,
         undiciLoaded: false,
         trapped: true,
