@@ -167,7 +167,7 @@ export class Transport {
    * Sends a GET whose answer is streamed (downloads). Redirects are followed (at most 5, never
    * from https to http). The attempt's deadline covers every hop up to the final answer's
    * headers; the body then streams under undici's `bodyTimeout` (the longest pause between
-   * chunks) and the caller's signal. `Authorization` is sent only while the URL is on
+   * chunks; through a fetch, the same limit in fetch-body.ts) and the caller's signal. `Authorization` is sent only while the URL is on
    * `authOrigin`; the caller's other headers only while it is on the first URL's origin, and a
    * hop to any other origin gets {@link CROSS_ORIGIN_HEADERS} alone.
    */
