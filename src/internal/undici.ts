@@ -30,9 +30,10 @@ export function undiciIfLoaded(): Undici | undefined {
 
 /**
  * Sends `request` through `dispatcher` with undici's request API, as `undici.request` calls it,
- * without that wrapper's URL parse and options copy (a few µs a request).
+ * without that wrapper's URL parse and options copy (a few µs a request). Not `async`: the
+ * answer is shaped in one `then`, with no async frame of its own per request.
  */
-export async function undiciRequest(
+export function undiciRequest(
   undici: Undici,
   dispatcher: Dispatcher,
   request: OutgoingRequest,
@@ -55,15 +56,16 @@ export async function undiciRequest(
     // undici takes an EventEmitter as the signal (its docs say so): the deadline is one.
     signal: request.deadline as unknown as EventEmitter,
   };
-  const response = await undici.Dispatcher.prototype.request.call(dispatcher, options);
-  const headers = flattenHeaders(response.headers);
-  return {
-    status: response.statusCode,
-    headers,
-    requestId: headers['x-service-request-id'],
-    body: response.body as ResponseBody,
-    url,
-  };
+  return undici.Dispatcher.prototype.request.call(dispatcher, options).then((response) => {
+    const headers = flattenHeaders(response.headers);
+    return {
+      status: response.statusCode,
+      headers,
+      requestId: headers['x-service-request-id'],
+      body: response.body as ResponseBody,
+      url,
+    };
+  });
 }
 
 /** An answer's headers with one string each: a repeated header's values joined with `, `. */
