@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { rememberFileOnDisk, whyUnreadable } from './disk-file.js';
 import { APIUserAbortError, abortedBy, FileInputError } from './errors.js';
-import type { FetchLike } from './fetch-like.js';
+import type { FetchInit, FetchLike } from './fetch-like.js';
 import { defaultName, defaultNameForType, OCTET_STREAM, sniffType } from './file-type.js';
 import {
   type ByteReader,
@@ -280,7 +280,7 @@ export async function fileFromURL(url: string | URL, options: FileFromURLOptions
     rememberFileOnDisk(file, { path: tempPath, start: 0, size: file.size, mtimeMs });
     return file;
   } catch (error) {
-    await response.discard();
+    response.destroy();
     await discardTemp(tempPath);
     throw failed(error);
   }
@@ -348,7 +348,10 @@ interface Downloaded {
   status: number;
   contentType: string | undefined;
   body: AsyncIterable<Uint8Array> | NodeJS.ReadableStream;
+  /** Reads out the rest of an answer not wanted (a refusal), so its connection can be reused. */
   discard(): Promise<void>;
+  /** Drops the body at once, after a failure. */
+  destroy(): void;
 }
 
 const MAX_DOWNLOAD_REDIRECTS = 5;
@@ -373,13 +376,14 @@ async function download(target: URL, options: FileFromURLOptions): Promise<Downl
       contentType: headerValue(response.headers['content-type']),
       body: response.body,
       discard: () => response.body.dump().catch(() => undefined),
+      destroy: () => response.body.destroy(),
     };
   }
   // Bun answers `import('undici')` with a stand-in whose Agent cannot compose: its fetch serves.
   const fetch = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
   let url = target;
   for (let hop = 0; ; hop++) {
-    const init: Parameters<FetchLike>[1] = { method: 'GET', headers: {}, redirect: 'manual' };
+    const init: FetchInit = { method: 'GET', headers: {}, redirect: 'manual' };
     if (options.signal) init.signal = options.signal;
     const response = await fetch(url.href, init);
     const body = response.body;
@@ -401,6 +405,6 @@ async function download(target: URL, options: FileFromURLOptions): Promise<Downl
     }
     // A web ReadableStream is async-iterable in every runtime the SDK supports (Node 20+, Bun).
     const chunks = (body ?? Readable.from([])) as AsyncIterable<Uint8Array>;
-    return { status: response.status, contentType, body: chunks, discard };
+    return { status: response.status, contentType, body: chunks, discard, destroy: () => void discard() };
   }
 }
