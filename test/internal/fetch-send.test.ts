@@ -442,6 +442,38 @@ describe('against the mock gateway through fetch', () => {
     expect(request?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
   });
 
+  test('a 503 is retried through the same fetch, and hooks and logs see each attempt', async () => {
+    const { calls, fetch } = recordingFetch();
+    const lines: string[] = [];
+    const statuses: number[] = [];
+    const client = new MediaGateway({
+      apiKey: gateway.apiKey,
+      baseURL: gateway.url,
+      maxRetries: 1,
+      fetch,
+      logger: {
+        debug: (message: string) => lines.push(message),
+        warn: (message: string) => lines.push(message),
+      },
+      logLevel: 'debug',
+      hooks: { onResponse: (info) => statuses.push(info.status) },
+    });
+    gateway.inject({
+      match: { method: 'POST', path: '/v1/embeddings' },
+      times: 1,
+      fault: { status: 503, headers: { 'Retry-After': '0' } },
+    });
+    const answer = await client.embeddings.create({ model: 'bge-m3', input: 'again' });
+    expect(answer.data).toHaveLength(1);
+    expect(calls).toHaveLength(2);
+    expect(statuses).toEqual([503, 200]);
+    expect(lines.filter((line) => line.startsWith('← '))).toEqual([
+      `← 503 POST ${gateway.url}/v1/embeddings`,
+      `← 200 POST ${gateway.url}/v1/embeddings`,
+    ]);
+    expect(lines.some((line) => /retry 1 in 0 ms/.test(line))).toBe(true);
+  });
+
   test('a multipart upload through globalThis.fetch arrives whole', async () => {
     const client = new MediaGateway({
       apiKey: gateway.apiKey,
