@@ -11,6 +11,8 @@
 //    .cts) and bundler, and an edge consumer of mediagw/webhooks without @types/node;
 // 4. bundle mediagw/webhooks (verifyWebhookAsync and createWebhookHandler) for browser and neutral
 //    targets, assert no `node:` reference, and run the bundle in a context with no Node API.
+// 5. with CONSUMER_BUN set to a Bun binary (scripts/bun-for-tests.sh): the client checks under Bun,
+//    with `import` and with `require` (scripts/consumer/bun-checks.cjs).
 // Exits non-zero, naming each failed check. `--keep` leaves the temporary project in place.
 // With CONSUMER_JSON_REPORT set, also writes { numPassedTests, numFailedTests } there, one per
 // check, for the summary line of .ci/run (which runs this under several Node versions).
@@ -106,7 +108,8 @@ function install(tarball) {
     );
     run('npm', [...flags, '--prefer-offline']);
   }
-  for (const name of ['checks.cjs', 'esm.mjs', 'cjs.cjs', 'edge.ts', 'edge-entry.mjs']) {
+  const files = ['checks.cjs', 'esm.mjs', 'cjs.cjs', 'edge.ts', 'edge-entry.mjs'];
+  for (const name of [...files, 'bun-checks.cjs', 'bun-esm.mjs', 'bun-cjs.cjs']) {
     copyFileSync(join(fixtures, name), join(project, name));
   }
 }
@@ -379,6 +382,34 @@ async function edgeBundle() {
   });
 }
 
+/**
+ * The client checks under Bun, its binary given as CONSUMER_BUN: the same seven with
+ * `fetch: globalThis.fetch` and with no fetch option, a refused dispatcher, and webhooks.
+ */
+async function bunChecks(bun) {
+  for (const [format, file] of [
+    ['import', 'bun-esm.mjs'],
+    ['require', 'bun-cjs.cjs'],
+  ]) {
+    await check(`Bun, ${format}: client against the mock gateway with and without fetch, webhooks`, () => {
+      if (!existsSync(bun))
+        throw new Error(`CONSUMER_BUN=${bun} is not a file: scripts/bun-for-tests.sh failed?`);
+      const line = run(bun, [file], { timeout: 120_000 }).trim().split('\n').at(-1);
+      const { checks, runtime } = JSON.parse(line);
+      const given = checks.filter((c) => c.startsWith('fetch: ')).map((c) => c.split(': ').at(-1));
+      const picked = checks.filter((c) => c.startsWith('no fetch option')).map((c) => c.split(': ').at(-1));
+      if (
+        given.length < 7 ||
+        given.join() !== picked.join() ||
+        !checks.includes('mediagw/webhooks verify') ||
+        !checks.includes('fileFromURL with no fetch option')
+      )
+        throw new Error(`${runtime}: an incomplete set of checks ran: ${checks.join(', ')}`);
+      console.log(`     ${runtime}: ${checks.length} checks`);
+    });
+  }
+}
+
 const started = performance.now();
 console.log(`check-consumer: node ${process.version}`);
 try {
@@ -395,6 +426,7 @@ await cliDependencyCheck();
 await binCheck();
 await typeChecks();
 await edgeBundle();
+if (process.env.CONSUMER_BUN) await bunChecks(process.env.CONSUMER_BUN);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 if (process.env.CONSUMER_JSON_REPORT) {
   const report = { numPassedTests: passed, numFailedTests: failures.length };

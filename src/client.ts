@@ -4,7 +4,7 @@ import type { RateLimiter, RequestLimits } from './core/limits.js';
 import { checkCount, checkDuration, checkInterval, InvalidOptionError } from './core/options.js';
 import { createLimiter } from './internal/limiter.js';
 import { type Hooks, LOG_LEVELS, type Logger, type LogLevel, resolveLogLevel } from './internal/observe.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from './internal/request-spec.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, type FetchLike } from './internal/request-spec.js';
 import { Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
 import { Embeddings } from './resources/embeddings.js';
@@ -40,8 +40,17 @@ export interface ClientOptions {
    * @default 33554432 (32 MiB)
    */
   maxResponseBytes?: number | undefined;
-  /** An undici `Dispatcher` (pool, proxy, MockAgent). @default undici's global dispatcher */
+  /** An undici `Dispatcher` (pool, proxy, MockAgent). Not with `fetch`. @default undici's global dispatcher */
   dispatcher?: Dispatcher | undefined;
+  /**
+   * A WHATWG `fetch` to send every request with, in place of undici: `globalThis.fetch`, a
+   * wrapper around it, or a test double. The rules stay the same (timeouts, retries, redirects and
+   * their header rules, `maxResponseBytes`, errors); undici is then never loaded. undici remains
+   * the faster path on Node. See the Runtimes guide.
+   * @throws InvalidOptionError when it is not a function, or given with `dispatcher`.
+   * @default undici; the runtime's `fetch` where `import('undici')` gives no dispatcher API (Bun)
+   */
+  fetch?: FetchLike | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
   /**
@@ -90,7 +99,7 @@ export interface ClientOptions {
  * The Media Generation Gateway client.
  *
  * @throws MediaGatewayError when the key or base URL is missing, or the base URL is not http(s).
- * @throws InvalidOptionError when `timeout`, `maxRetries`, `maxResponseBytes`, `pollInterval` or a number of `limits` is not a whole number in its range.
+ * @throws InvalidOptionError when `timeout`, `maxRetries`, `maxResponseBytes`, `pollInterval` or a number of `limits` is not a whole number in its range, or `fetch` is not a function or is given with `dispatcher`.
  * @example
  * const client = new MediaGateway(); // reads MEDIAGW_API_KEY and MEDIAGW_BASE_URL
  * const task = await client.videos.createAndWait({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
@@ -131,6 +140,7 @@ export class MediaGateway {
       checkCount('maxResponseBytes', options.maxResponseBytes, 1) ?? DEFAULT_MAX_RESPONSE_BYTES;
     const pollInterval = checkInterval('pollInterval', options.pollInterval);
     this.baseURL = normalizeBaseURL(baseURL);
+    checkSender(options);
     const logLevel = resolveLogLevel(options.logLevel, process.env.MEDIAGW_LOG, options.logger !== undefined);
     if (typeof logLevel === 'object') {
       throw new InvalidOptionError(logLevel.from, logLevel.refused, `one of ${LOG_LEVELS.join(', ')}`);
@@ -145,6 +155,7 @@ export class MediaGateway {
       maxRetries,
       maxResponseBytes,
       dispatcher: options.dispatcher,
+      fetch: options.fetch,
       defaultHeaders: options.defaultHeaders,
       logger: options.logger ?? (logLevel === 'off' ? undefined : console),
       logLevel,
@@ -169,7 +180,8 @@ export class MediaGateway {
    * A client with other defaults that shares this one's connections: the same `dispatcher`
    * (or, without one, undici's global dispatcher, as this client does). Each option given
    * replaces this client's (`defaultHeaders` too, whole); the others, the key and base URL
-   * included, are kept. This client is not changed. Its rate limiter is shared too (one key, one
+   * included, are kept, but for `fetch` and `dispatcher`, one choice: either given alone replaces
+   * the other. This client is not changed. Its rate limiter is shared too (one key, one
    * budget) unless `limits` is given: then the new client has its own, or none for `undefined`.
    *
    * @throws as the constructor does, for an option out of its range.
@@ -178,7 +190,29 @@ export class MediaGateway {
    * const edited = await patient.images.edit(params);
    */
   withOptions(options: ClientOptions): MediaGateway {
-    return createClient({ ...this.#options, ...options });
+    const merged = { ...this.#options, ...options };
+    if (options.fetch !== undefined && options.dispatcher === undefined) merged.dispatcher = undefined;
+    if (options.dispatcher !== undefined && options.fetch === undefined) merged.fetch = undefined;
+    return createClient(merged);
+  }
+}
+
+/** Requests go through undici (a `dispatcher`) or through a `fetch`, never both. */
+function checkSender({ fetch, dispatcher }: ClientOptions): void {
+  if (fetch === undefined) return;
+  if (typeof fetch !== 'function') {
+    throw new InvalidOptionError(
+      'fetch',
+      fetch,
+      'a function called as fetch(url, init), such as globalThis.fetch',
+    );
+  }
+  if (dispatcher !== undefined) {
+    throw new InvalidOptionError(
+      'fetch',
+      fetch,
+      'left out when `dispatcher` is given (a dispatcher is undici’s, a fetch replaces undici): pass one of them',
+    );
   }
 }
 

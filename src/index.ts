@@ -50,6 +50,7 @@ export {
 } from './core/errors.js';
 export { TaskEventHub, type TaskEventHubOptions, type TaskEventSource } from './core/events-hub.js';
 export { type WithExtraFields, withExtraFields } from './core/extra-fields.js';
+export type { FetchInit, FetchLike, FetchResponseLike } from './core/fetch-like.js';
 export {
   type FileFromURLOptions,
   type FileOptions,

@@ -2,10 +2,12 @@ import { constants, openAsBlob, type ReadStream, rmSync } from 'node:fs';
 import { type FileHandle, open, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { rememberFileOnDisk, whyUnreadable } from './disk-file.js';
 import { APIUserAbortError, abortedBy, FileInputError } from './errors.js';
+import type { FetchInit, FetchLike } from './fetch-like.js';
 import { defaultName, defaultNameForType, OCTET_STREAM, sniffType } from './file-type.js';
 import {
   type ByteReader,
@@ -14,6 +16,7 @@ import {
   SNIFF_BYTES,
   sniffImageFormat,
 } from './image-header.js';
+import { InvalidOptionError } from './options.js';
 
 /**
  * A file to upload: a `Blob`/`File`, a `Buffer`/`Uint8Array`/`ArrayBuffer`, an `fs.ReadStream`,
@@ -43,8 +46,13 @@ export interface FileOptions {
 
 /** Options of {@link fileFromURL}. */
 export interface FileFromURLOptions extends FileOptions {
-  /** undici dispatcher for the download (proxy, pool, MockAgent). @default undici's global dispatcher */
+  /** undici dispatcher for the download (proxy, pool, MockAgent). Not with `fetch`. @default an undici Agent of its own */
   dispatcher?: Dispatcher | undefined;
+  /**
+   * A WHATWG `fetch` to download with, in place of undici (redirects still followed, at most 5).
+   * @default undici; the runtime's `fetch` where `import('undici')` gives a stand-in (Bun's)
+   */
+  fetch?: FetchLike | undefined;
   /** Aborts the download. */
   signal?: AbortSignal | undefined;
   /** Directory that holds the download until it is no longer used. @default os.tmpdir() */
@@ -190,7 +198,8 @@ let downloadAgent: import('undici').Agent | undefined;
  * (mode 0o600), and removed on any failure. Messages name the URL without its query, fragment or
  * credentials, so a presigned URL's signature stays out of errors and logs.
  *
- * @throws FileInputError when the URL is malformed (or its path's percent-encoding is), not
+ * @throws InvalidOptionError when `fetch` is not a function or is given with `dispatcher`;
+ * FileInputError when the URL is malformed (or its path's percent-encoding is), not
  * `http(s):`, cannot be downloaded (refused connection, reset, too many redirects), answers other
  * than 2xx or with an empty body, or the temporary file cannot be written; APIUserAbortError
  * when `signal` aborts it (`cause` holds the signal's reason).
@@ -238,21 +247,18 @@ export async function fileFromURL(url: string | URL, options: FileFromURLOptions
       error,
     );
   };
-  const { Agent, request, interceptors } = await import('undici');
-  // Not the global dispatcher: once Node's own fetch has run, that slot can hold the older
-  // undici bundled with Node 20 and 22, which refuses undici 7's redirect handler.
-  downloadAgent ??= new Agent();
-  const dispatcher = (options.dispatcher ?? downloadAgent).compose(
-    interceptors.redirect({ maxRedirections: 5 }),
-  );
-  const response = await request(target, { method: 'GET', dispatcher, signal: options.signal ?? null }).catch(
-    (error: unknown) => {
-      throw failed(error);
-    },
-  );
-  if (response.statusCode < 200 || response.statusCode >= 300) {
-    await response.body.dump().catch(() => undefined);
-    throw refuse(`answered HTTP ${response.statusCode}`);
+  if (
+    options.fetch !== undefined &&
+    (typeof options.fetch !== 'function' || options.dispatcher !== undefined)
+  ) {
+    throw new InvalidOptionError('fetch', options.fetch, 'a function, and given without `dispatcher`');
+  }
+  const response = await download(target, options).catch((error: unknown) => {
+    throw failed(error);
+  });
+  if (response.status < 200 || response.status >= 300) {
+    await response.discard();
+    throw refuse(`answered HTTP ${response.status}`);
   }
   const tempDir = options.tempDir ?? tmpdir();
   const tempPath = newTempPath(tempDir);
@@ -264,7 +270,7 @@ export async function fileFromURL(url: string | URL, options: FileFromURLOptions
     const { mtimeMs, size } = await stat(tempPath);
     if (size === 0) throw refuse('answered with an empty body: there is nothing to upload');
     const blob = (await openAsBlob(tempPath)) as Blob;
-    const header = headerValue(response.headers['content-type'])?.split(';')[0]?.trim();
+    const header = response.contentType?.split(';')[0]?.trim();
     const sniffed = await sniffType(blobReader(blob));
     const type =
       options.contentType ?? (header && header !== OCTET_STREAM ? header : (sniffed ?? header ?? ''));
@@ -273,7 +279,7 @@ export async function fileFromURL(url: string | URL, options: FileFromURLOptions
     rememberFileOnDisk(file, { path: tempPath, start: 0, size: file.size, mtimeMs });
     return file;
   } catch (error) {
-    response.body.destroy();
+    response.destroy();
     await discardTemp(tempPath);
     throw failed(error);
   }
@@ -336,4 +342,70 @@ function removeAllTemps(): void {
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** A download's answer, whichever way it was fetched; the body is a stream or an async iterable. */
+interface Downloaded {
+  status: number;
+  contentType: string | undefined;
+  body: AsyncIterable<Uint8Array> | NodeJS.ReadableStream;
+  /** Reads out the rest of an answer not wanted (a refusal), so its connection can be reused. */
+  discard(): Promise<void>;
+  /** Drops the body at once, after a failure. */
+  destroy(): void;
+}
+
+const MAX_DOWNLOAD_REDIRECTS = 5;
+
+/** GETs `target` through undici, or through a fetch where one is given or undici cannot run. */
+async function download(target: URL, options: FileFromURLOptions): Promise<Downloaded> {
+  const undici = options.fetch ? undefined : await import('undici');
+  if (undici && typeof undici.Agent?.prototype?.compose === 'function') {
+    // Not the global dispatcher: once Node's own fetch has run, that slot can hold the older
+    // undici bundled with Node 20 and 22, which refuses undici 7's redirect handler.
+    downloadAgent ??= new undici.Agent();
+    const dispatcher = (options.dispatcher ?? downloadAgent).compose(
+      undici.interceptors.redirect({ maxRedirections: MAX_DOWNLOAD_REDIRECTS }),
+    );
+    const response = await undici.request(target, {
+      method: 'GET',
+      dispatcher,
+      signal: options.signal ?? null,
+    });
+    return {
+      status: response.statusCode,
+      contentType: headerValue(response.headers['content-type']),
+      body: response.body,
+      discard: () => response.body.dump().catch(() => undefined),
+      destroy: () => response.body.destroy(),
+    };
+  }
+  // Bun answers `import('undici')` with a stand-in whose Agent cannot compose: its fetch serves.
+  const fetch = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+  let url = target;
+  for (let hop = 0; ; hop++) {
+    const init: FetchInit = { method: 'GET', headers: {}, redirect: 'manual' };
+    if (options.signal) init.signal = options.signal;
+    const response = await fetch(url.href, init);
+    const body = response.body;
+    const discard = async () => {
+      const cancel = (body as { cancel?: () => Promise<void> } | null)?.cancel;
+      await cancel?.call(body).catch(() => undefined);
+    };
+    let location: string | undefined;
+    let contentType: string | undefined;
+    response.headers.forEach((value, key) => {
+      if (key.toLowerCase() === 'location') location = value;
+      if (key.toLowerCase() === 'content-type') contentType = value;
+    });
+    if (response.status >= 300 && response.status < 400 && location !== undefined) {
+      await discard();
+      if (hop >= MAX_DOWNLOAD_REDIRECTS) throw new Error(`more than ${MAX_DOWNLOAD_REDIRECTS} redirects`);
+      url = new URL(location, url);
+      continue;
+    }
+    // A web ReadableStream is async-iterable in every runtime the SDK supports (Node 20+, Bun).
+    const chunks = (body ?? Readable.from([])) as AsyncIterable<Uint8Array>;
+    return { status: response.status, contentType, body: chunks, discard, destroy: () => void discard() };
+  }
 }

@@ -10,7 +10,7 @@ type Listener = () => void;
 
 /**
  * The deadline of one attempt: a timer started with it, and the caller's signal. It is also
- * the `signal` given to undici's request API, whose documentation takes an EventEmitter there:
+ * the `signal` given to undici's request API (a `fetch` gets {@link Deadline.abortSignal}), whose documentation takes an EventEmitter there:
  * undici reads `aborted` and `reason` and listens with `once('abort')`. That is all an attempt
  * needs, without an AbortController and its EventTarget for every request.
  *
@@ -24,6 +24,8 @@ export class Deadline implements AbortSubscriber {
   reason: MediaGatewayError | undefined = undefined;
   private listener: Listener | undefined = undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Made only for a fetch, which needs a real AbortSignal: undici's path never builds one. */
+  private controller: AbortController | undefined = undefined;
 
   /**
    * @param operation - `METHOD /v1/path`, for the timeout's message.
@@ -59,6 +61,19 @@ export class Deadline implements AbortSubscriber {
     return this;
   }
 
+  /**
+   * The deadline as an `AbortSignal`, for a `fetch` (which takes nothing else): it aborts with
+   * {@link Deadline.reason} when the deadline ends. Built on first use, so requests through
+   * undici, which listens to the deadline itself, pay nothing for it.
+   */
+  get abortSignal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
   /** The caller's signal aborted: its reason becomes the `cause`, and the message says it. */
   onSignalAbort(reason: unknown): void {
     this.abort(
@@ -75,6 +90,7 @@ export class Deadline implements AbortSubscriber {
     const listener = this.listener;
     this.listener = undefined;
     listener?.();
+    this.controller?.abort(reason);
   }
 
   /** The attempt is over (or, for a download, its headers arrived): stops the timer and the watch. */

@@ -3,11 +3,15 @@
  * resolved options, an answer. Kept apart from the transport so that the resources, the
  * retry loop and the redirect rules can name them without importing the machinery.
  */
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ParsedAnswer } from '../core/api-promise.js';
+import type { FetchLike } from '../core/fetch-like.js';
 import type { RateLimiter } from '../core/limits.js';
+import type { Deadline } from './deadline.js';
 import type { CallTrace, Hooks, Logger, LogLevel } from './observe.js';
 
+export type { FetchInit, FetchLike, FetchResponseLike } from '../core/fetch-like.js';
 export type { Logger } from './observe.js';
 
 import type { RetryClass } from './retry-policy.js';
@@ -85,9 +89,39 @@ export interface RawResponse {
   /** `X-Service-Request-Id`, when present. */
   requestId: string | undefined;
   /** The body, not yet read. */
-  body: Dispatcher.ResponseData['body'];
+  body: ResponseBody;
   /** The URL that answered (after redirects). */
   url: string;
+}
+
+/**
+ * An answer's body as the rest of the SDK reads it, whichever way it was fetched: a Node
+ * `Readable` (for `pipeline`, `saveTo`, the capped reader) with undici's two readers. undici's
+ * own body is one as it is; an answer of a `fetch` is wrapped into one (internal/fetch-body.ts).
+ */
+export interface ResponseBody extends Readable {
+  /** The whole body as UTF-8 text, a leading byte order mark dropped. */
+  text(): Promise<string>;
+  /** Discards the rest of the body. */
+  dump(): Promise<void>;
+}
+
+/** One request as the transport hands it to undici or to a fetch: everything resolved. */
+export interface OutgoingRequest {
+  /** The origin (`scheme://host:port`) the request goes to. */
+  origin: string;
+  /** The path and query, encoded. */
+  path: string;
+  /** HTTP method. */
+  method: string;
+  /** Every header, lower-cased names. */
+  headers: Record<string, string>;
+  /** JSON text, a streamed body's chunks, or nothing. */
+  body: string | AsyncIterable<Uint8Array> | undefined;
+  /** The attempt's timeout in ms, which also bounds each pause of a streamed answer's body. */
+  timeout: number;
+  /** The attempt's deadline: the timer and the caller's signal. */
+  deadline: Deadline;
 }
 
 /** What the client hands the transport: its resolved options. */
@@ -104,6 +138,8 @@ export interface TransportConfig {
   maxResponseBytes?: number | undefined;
   /** An undici dispatcher. */
   dispatcher?: Dispatcher | undefined;
+  /** A fetch to send every request with, in place of undici. */
+  fetch?: FetchLike | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
   /** Where requests and retries are logged. */

@@ -1,6 +1,3 @@
-import type { EventEmitter } from 'node:events';
-import type { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
 import { APIPromise } from '../core/api-promise.js';
 import {
   APIConnectionError,
@@ -14,6 +11,7 @@ import { checkCount, checkDuration } from '../core/options.js';
 import { VERSION } from '../version.js';
 import { Deadline } from './deadline.js';
 import { apiError, connectionError } from './error-mapping.js';
+import { fetchRequest, runtimeFetch } from './fetch-send.js';
 import { limitedAttempt } from './limiter.js';
 import { Observer } from './observe.js';
 import { readCapped } from './read-capped.js';
@@ -21,8 +19,10 @@ import { createRedactor } from './redact.js';
 import { crossOriginHeaders, MAX_REDIRECTS, redirectTarget } from './redirects.js';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
+  type FetchLike,
   type JSONAnswer,
   type Logger,
+  type OutgoingRequest,
   type RawResponse,
   type RequestSpec,
   type TransportConfig,
@@ -30,7 +30,7 @@ import {
 import { retryAfterFailure } from './retry.js';
 import { forBillable } from './retry-policy.js';
 import { writesOnlyToSockets } from './socket-writer.js';
-import { flattenHeaders, loadUndici, undiciIfLoaded } from './undici.js';
+import { loadUndici, undiciIfLoaded, undiciRequest } from './undici.js';
 import { buildPath } from './url.js';
 
 /**
@@ -52,7 +52,7 @@ const ignore = () => undefined;
 const RESOLVED = Promise.resolve();
 
 /**
- * The one HTTP path of the SDK, on undici: auth, JSON, timeouts, error mapping and redaction.
+ * The one HTTP path of the SDK, on undici (or a `fetch`: internal/fetch-send.ts): auth, JSON, timeouts, error mapping and redaction.
  * Resources describe requests; this sends them, and hands a failed attempt to the retry loop
  * (retry.ts), which asks the retry policy (retry-policy.ts) whether and when to try again.
  */
@@ -79,9 +79,12 @@ export class Transport {
   private readonly defaultHeaders: Record<string, string> | undefined;
   /** The logger and hooks; `undefined` when nothing is logged and no hook is set, so calls build nothing for them. */
   private readonly observer: Observer | undefined;
+  /** The client's `fetch`, or the runtime's once undici turned out not to run here; else undici sends. */
+  private fetch: FetchLike | undefined;
 
   constructor({ apiKey, ...config }: TransportConfig) {
     this.config = config;
+    this.fetch = config.fetch;
     this.#authorization = `Bearer ${apiKey}`;
     this.baseURL = config.baseURL;
     const base = new URL(config.baseURL);
@@ -174,7 +177,7 @@ export class Transport {
    * Sends a GET whose answer is streamed (downloads). Redirects are followed (at most 5, never
    * from https to http). The attempt's deadline covers every hop up to the final answer's
    * headers; the body then streams under undici's `bodyTimeout` (the longest pause between
-   * chunks) and the caller's signal. `Authorization` is sent only while the URL is on
+   * chunks; through a fetch, the same limit in fetch-body.ts) and the caller's signal. `Authorization` is sent only while the URL is on
    * `authOrigin`; the caller's other headers only while it is on the first URL's origin, and a
    * hop to any other origin gets {@link CROSS_ORIGIN_HEADERS} alone.
    */
@@ -265,8 +268,10 @@ export class Transport {
     withAuth = true,
     sameOrigin = true,
   ): Promise<RawResponse> {
-    const undici = undiciIfLoaded() ?? (await loadUndici());
-    const dispatcher = this.config.dispatcher ?? undici.getGlobalDispatcher();
+    // undici, the fast path, unless the client was given a fetch or the runtime has no undici.
+    const undici = this.fetch === undefined ? (undiciIfLoaded() ?? (await loadUndici())) : undefined;
+    const dispatcher = undici && (this.config.dispatcher ?? undici.getGlobalDispatcher());
+    if (dispatcher === undefined) this.fetch ??= runtimeFetch(this.config.dispatcher);
     // The SDK's own paths are built encoded and need no URL parser; only a full URL (a download
     // link, a redirect) is parsed.
     const path = url === undefined ? buildPath(this.basePath, spec.path, spec.query) : undefined;
@@ -274,9 +279,9 @@ export class Transport {
     let body: string | AsyncIterable<Uint8Array> | undefined;
     let extra: Record<string, string> | undefined;
     if (spec.stream) {
-      const built = await spec.stream({ reuseChunks: writesOnlyToSockets(undici, dispatcher) });
-      // undici takes the encoder's async iterable as it is: it asks for the next chunk only once
-      // the last one is written or has drained, so nothing is read ahead of the socket.
+      const reuseChunks =
+        undici !== undefined && dispatcher !== undefined && writesOnlyToSockets(undici, dispatcher);
+      const built = await spec.stream({ reuseChunks });
       body = built.body;
       extra = built.headers;
     } else if (spec.body !== undefined) {
@@ -298,39 +303,32 @@ export class Transport {
         origin = parsed.origin;
         targetPath = parsed.pathname + parsed.search;
       }
-      const options: Dispatcher.RequestOptions = {
+      const request: OutgoingRequest = {
         origin,
         path: targetPath,
         method: spec.method,
         headers: this.headersFor(spec, withAuth, extra, sameOrigin),
-        // undici's types omit async iterables, which it sends as they come (its docs list them).
-        body: (body ?? null) as string | Readable | null,
-        // undici's own 300 s defaults would cut a 600 s edit short: follow the operation's timeout.
-        // The deadline is what ends a JSON call; for a download's body, streamed after the
-        // deadline is released, the body timeout is the longest pause between chunks.
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-        // undici takes an EventEmitter as the signal (its docs say so): the deadline is one.
-        signal: deadline as unknown as EventEmitter,
+        body,
+        timeout,
+        deadline,
       };
-      // undici's request API on the dispatcher, as `undici.request` calls it, without that
-      // wrapper's URL parse and options copy (a few µs a request).
-      const response = await undici.Dispatcher.prototype.request.call(dispatcher, options);
-      const headers = flattenHeaders(response.headers);
-      const requestId = headers['x-service-request-id'];
+      const response =
+        undici && dispatcher
+          ? await undiciRequest(undici, dispatcher, request, target)
+          : await fetchRequest(this.fetch as FetchLike, request, target, this.describe(spec));
       if (debug) {
-        const length = Number(headers['content-length']);
-        this.log('debug', `← ${response.statusCode} ${spec.method} ${target}`, {
+        const length = Number(response.headers['content-length']);
+        this.log('debug', `← ${response.status} ${spec.method} ${target}`, {
           method: spec.method,
           path: target,
-          status: response.statusCode,
+          status: response.status,
           attempt: spec.trace?.attempt,
           durationMs: spec.trace && Math.round(performance.now() - spec.trace.attemptStart),
-          requestId,
+          requestId: response.requestId,
           bytes: length >= 0 ? length : undefined,
         });
       }
-      return { status: response.statusCode, headers, requestId, body: response.body, url: target };
+      return response;
     } catch (error) {
       throw this.connectionError(spec, error, deadline);
     }

@@ -65,3 +65,33 @@ describe('Deadline', () => {
     expect(listener).not.toHaveBeenCalled();
   });
 });
+
+describe('Deadline.abortSignal, for a fetch', () => {
+  test('aborts with the deadline’s reason when it ends', () => {
+    vi.useFakeTimers();
+    try {
+      const deadline = new Deadline('GET /v1/x', 100, undefined);
+      const signal = deadline.abortSignal;
+      expect(signal.aborted).toBe(false);
+      expect(deadline.abortSignal).toBe(signal);
+      vi.advanceTimersByTime(100);
+      expect(signal.aborted).toBe(true);
+      expect(signal.reason).toBeInstanceOf(APIConnectionTimeoutError);
+      expect(signal.reason).toBe(deadline.reason);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('asked for after the end, it is aborted already; released, it never aborts', () => {
+    const ended = new Deadline('GET /v1/x', 60_000, AbortSignal.abort('gone'));
+    expect(ended.abortSignal.aborted).toBe(true);
+    expect(ended.abortSignal.reason).toBeInstanceOf(APIUserAbortError);
+    const controller = new AbortController();
+    const released = new Deadline('GET /v1/y', 60_000, controller.signal);
+    const signal = released.abortSignal;
+    released.release();
+    controller.abort();
+    expect(signal.aborted).toBe(false);
+  });
+});
