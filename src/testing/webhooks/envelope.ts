@@ -94,7 +94,8 @@ function outputsOf(gateway: GatewayState, task: MockTask<unknown>) {
 
 /**
  * The `task.completed` or `task.failed` envelope of a finished task. Failures carry
- * `result: null` and `error: {code: 'generation_failed', message}`. spec: Events 3.
+ * `result: null` and the task's own `error` (`code` and `message`), the same object a query of
+ * the task answers with, so a receiver and a poller see one failure. spec: Events 3.
  */
 export function taskEventPayload(
   gateway: GatewayState,
@@ -119,7 +120,7 @@ export function taskEventPayload(
   data.error =
     task.outcome === 'succeeded'
       ? null
-      : { code: 'generation_failed', message: task.outcome.failed.message || 'generation failed' };
+      : { code: task.outcome.failed.code, message: task.outcome.failed.message };
   return {
     id: eventId,
     type: succeeded ? 'task.completed' : 'task.failed',
