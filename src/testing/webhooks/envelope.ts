@@ -94,8 +94,7 @@ function outputsOf(gateway: GatewayState, task: MockTask<unknown>) {
 
 /**
  * The `task.completed` or `task.failed` envelope of a finished task. Failures carry
- * `result: null` and the task's own `error` (`code` and `message`), the same object a query of
- * the task answers with, so a receiver and a poller see one failure. spec: Events 3.
+ * `result: null` and `error: {code: 'generation_failed', message}`. spec: Events 3.
  */
 export function taskEventPayload(
   gateway: GatewayState,
@@ -120,7 +119,7 @@ export function taskEventPayload(
   data.error =
     task.outcome === 'succeeded'
       ? null
-      : { code: task.outcome.failed.code, message: task.outcome.failed.message };
+      : { code: 'generation_failed', message: task.outcome.failed.message || 'generation failed' };
   return {
     id: eventId,
     type: succeeded ? 'task.completed' : 'task.failed',
