@@ -84,5 +84,12 @@ export async function measure(ctx: BenchContext): Promise<Row[]> {
     row('size.webhooks', '(6) mediagw/webhooks, min+gz', webhooks, standard, 'standardwebhooks with deps'),
     row('size.mediagw', '(6) mediagw own code (deps external), min+gz', own, openai, 'openai'),
     row('size.mediagw.deps', '(6) mediagw with its dependencies, min+gz', withDeps, openai, 'openai'),
+    {
+      id: 'size.redis',
+      figure: '(6) mediagw/redis, min+gz',
+      unit: 'KB',
+      better: 'lower',
+      mediagw: kb(redis),
+    },
   ];
 }

@@ -7,9 +7,7 @@ import {
   checkLimits,
   type LimitedRequest,
   type LimitPermit,
-  modelLimit,
   QueueTimeoutError,
-  type RateLimit,
   type RateLimiter,
   type RequestLimits,
   type RouteFamily,
@@ -17,92 +15,41 @@ import {
 } from '../core/limits.js';
 import { LocalLimiter } from '../core/local-limiter.js';
 import { checkCount, checkDuration } from '../core/options.js';
-import { sleep } from '../core/sleep.js';
 import {
   DEFAULT_PREFIX,
   DEFAULT_TIMEOUT_MS,
   hexDigest,
-  LuaScript,
   type RedisCommandClient,
   type RedisKeyOptions,
+  type RedisSubscriberClient,
   RedisUnavailableError,
-  run,
 } from './client.js';
-
-/**
- * Takes room in every scope at once, or says how long to wait. KEYS[1] is the pause key, then a
- * bucket and a slot set per scope; ARGV: slot ID, lease ms, then rate, burst, maxInFlight per
- * scope (0: none). Returns 0 (granted), the ms to wait, or -1 (full: wait for a release).
- * Time is Redis's own (TIME), so replicas with skewed clocks share one bucket fairly.
- */
-const ACQUIRE = new LuaScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local paused = redis.call('PTTL', KEYS[1])
-if paused > 0 then return paused end
-local n = (#KEYS - 1) / 2
-local lease = tonumber(ARGV[2])
-local wait = 0
-local full = false
-local tokens = {}
-for i = 1, n do
-  local rate = tonumber(ARGV[3 * i])
-  local burst = tonumber(ARGV[3 * i + 1])
-  local max = tonumber(ARGV[3 * i + 2])
-  if max > 0 then
-    redis.call('ZREMRANGEBYSCORE', KEYS[2 * i + 1], '-inf', now)
-    if redis.call('ZCARD', KEYS[2 * i + 1]) >= max then full = true end
-  end
-  if rate > 0 then
-    local b = redis.call('HMGET', KEYS[2 * i], 't', 'ts')
-    local tk = tonumber(b[1]) or burst
-    local ts = tonumber(b[2]) or now
-    tk = math.min(burst, tk + math.max(0, now - ts) * rate / 1000)
-    tokens[i] = tk
-    if tk < 1 then wait = math.max(wait, math.ceil((1 - tk) * 1000 / rate)) end
-  end
-end
-if wait > 0 then return wait end
-if full then return -1 end
-for i = 1, n do
-  local rate = tonumber(ARGV[3 * i])
-  local burst = tonumber(ARGV[3 * i + 1])
-  local max = tonumber(ARGV[3 * i + 2])
-  if rate > 0 then
-    redis.call('HSET', KEYS[2 * i], 't', tostring(tokens[i] - 1), 'ts', tostring(now))
-    redis.call('PEXPIRE', KEYS[2 * i], math.ceil(burst * 1000 / rate) + 1000)
-  end
-  if max > 0 then
-    redis.call('ZADD', KEYS[2 * i + 1], now + lease, ARGV[1])
-    redis.call('PEXPIRE', KEYS[2 * i + 1], lease * 2)
-  end
-end
-return 0`);
-
-/** Gives a slot back: removes ARGV[1] from every slot set in KEYS. */
-const RELEASE = new LuaScript(`for i = 1, #KEYS do redis.call('ZREM', KEYS[i], ARGV[1]) end return 0`);
-
-/** Extends a held slot's lease to now + ARGV[2] ms, in every slot set that still holds it. */
-const RENEW = new LuaScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-for i = 1, #KEYS do
-  if redis.call('ZSCORE', KEYS[i], ARGV[1]) then
-    redis.call('ZADD', KEYS[i], 'XX', now + tonumber(ARGV[2]), ARGV[1])
-    redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[2]) * 2)
-  end
-end
-return 0`);
-
-/** Sets the pause key for ARGV[1] ms, unless it is already set for longer. */
-const PAUSE = new LuaScript(`
-if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
-return 0`);
+import { RedisReachability } from './rate-limiter-fallback.js';
+import { Pauses, pauseName } from './rate-limiter-pauses.js';
+import { ArrivalLines, sleepFor, waitUntilDue } from './rate-limiter-queue.js';
+import {
+  ACQUIRE,
+  acquireArgs,
+  acquireKeys,
+  RELEASE,
+  RENEW,
+  type ScopeKey,
+  scopesOf,
+} from './rate-limiter-scripts.js';
 
 /** Options of {@link RedisRateLimiter}. */
 export interface RedisRateLimiterOptions extends RedisKeyOptions {
   /** A connected node-redis client (4.x or 5.x), or an adapter with `sendCommand`. */
   client: RedisCommandClient;
+  /**
+   * A dedicated connection in subscriber mode (node-redis: `client.duplicate()`, then
+   * `connect()`; the one a `RedisTaskEventHub` listens on will do). With it, the limiter
+   * subscribes to `<prefix>rl:{<key hash>}:pauses` at its first acquisition, and a pause any
+   * replica publishes after a 429 is kept in this process: its requests wait it out with no
+   * Redis round trip. Without it, a replica learns of a pause from the pause key, at its next
+   * acquisition, and keeps it from then on.
+   */
+  subscriber?: RedisSubscriberClient | undefined;
   /** The API key the limits are for. Only its SHA-256 appears in key names; it is never written. */
   apiKey: string;
   /** The limits, for the whole fleet: the same shape as the client's `limits` option. */
@@ -124,12 +71,6 @@ export interface RedisRateLimiterOptions extends RedisKeyOptions {
   retryRedisMs?: number | undefined;
 }
 
-interface ScopeKey {
-  bucket: string;
-  slots: string;
-  limit: RateLimit;
-}
-
 interface HeldSlot {
   id: string;
   keys: string[];
@@ -139,12 +80,13 @@ interface HeldSlot {
  * A rate limiter shared by every replica: pass it as the client's `limits`. Requests per second
  * are a token bucket per scope (the API key, each route family, each model) held in Redis and
  * taken atomically by a Lua script; requests in flight are leases in a sorted set; a 429's
- * `Retry-After` sets a pause key every replica checks. Within a process, the requests of one
- * model take their turn in arrival order.
+ * `Retry-After` sets a pause key every replica's script checks, and is published to the
+ * replicas listening with a `subscriber`, which then wait it out without asking Redis. Within a
+ * process, the requests of one model take their turn in arrival order.
  *
  * @throws InvalidOptionError for a number of `limits` or an option out of range.
  * @example
- * const limiter = new RedisRateLimiter({ client: redis, apiKey, expectedReplicas: 4,
+ * const limiter = new RedisRateLimiter({ client: redis, subscriber, apiKey, expectedReplicas: 4,
  *   limits: { perModel: { '*': { requestsPerSecond: 20, maxInFlight: 40 } } } });
  * const client = new MediaGateway({ apiKey, limits: limiter });
  */
@@ -158,12 +100,10 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
-  private readonly retryRedisMs: number;
-  private readonly paused = new Map<string, number>();
+  private readonly pauses: Pauses;
+  private readonly redis: RedisReachability;
+  private readonly lines = new ArrivalLines();
   private readonly held = new Set<HeldSlot>();
-  private readonly tails = new Map<string, Promise<void>>();
-  private down = false;
-  private probe: ReturnType<typeof setInterval> | undefined;
   private renewal: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: RedisRateLimiterOptions) {
@@ -172,60 +112,77 @@ export class RedisRateLimiter implements RateLimiter {
     this.timeoutMs = checkDuration('RedisRateLimiter.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
     this.leaseMs = checkCount('RedisRateLimiter.leaseMs', options.leaseMs, 3, 2_147_483_647) ?? 30_000;
     this.pollMs = checkDuration('RedisRateLimiter.pollMs', options.pollMs) ?? 25;
-    this.retryRedisMs = checkDuration('RedisRateLimiter.retryRedisMs', options.retryRedisMs) ?? 1_000;
+    const retryMs = checkDuration('RedisRateLimiter.retryRedisMs', options.retryRedisMs) ?? 1_000;
     this.client = options.client;
     this.fallback = new LocalLimiter(shareOf(this.limits, replicas));
     const prefix = options.prefix ?? DEFAULT_PREFIX;
     // One hash tag per API key: every key of one acquisition lives in one Redis Cluster slot.
     this.base = hexDigest('SHA-256', options.apiKey).then((hash) => `${prefix}rl:{${hash.slice(0, 32)}}:`);
+    this.redis = new RedisReachability(this.client, this.timeoutMs, retryMs);
+    this.pauses = new Pauses({
+      client: this.client,
+      subscriber: options.subscriber,
+      base: this.base,
+      timeoutMs: this.timeoutMs,
+      retryMs,
+      fallback: this.fallback,
+    });
   }
 
   /** Whether the limiter is keeping to the local share because Redis is unreachable. */
   get usingFallback(): boolean {
-    return this.down;
+    return this.redis.down;
+  }
+
+  /**
+   * How long requests of `model` (or of `family`, for requests that name no model) are held
+   * back by a pause this process knows of, in ms; 0 when none. Known: a 429 this process got,
+   * a pause published by another replica, or one the pause key showed at an acquisition.
+   */
+  pausedFor(model: string | undefined, family: RouteFamily): number {
+    return this.pauses.left(pauseName(model, family));
   }
 
   async acquire(request: LimitedRequest): Promise<LimitPermit> {
-    const started = Date.now();
+    this.pauses.listen();
     const maxWait = this.limits.maxQueueWaitMs;
-    const deadline = maxWait === undefined ? Number.POSITIVE_INFINITY : started + maxWait;
+    const deadline = maxWait === undefined ? Number.POSITIVE_INFINITY : Date.now() + maxWait;
     // Arrival order within the process, per model (or family): each request waits for the one
     // before it to be granted, and a paused model holds up only its own requests.
-    const line = pauseName(request.model, request.family);
-    const before = this.tails.get(line) ?? Promise.resolve();
-    let done!: () => void;
-    const mine = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const tail = before.then(() => mine);
-    this.tails.set(line, tail);
+    const name = pauseName(request.model, request.family);
+    const turn = this.lines.join(name);
     try {
-      await this.wait(before, deadline, maxWait, request.signal);
+      await waitUntilDue(turn.before, deadline, maxWait, request.signal);
       const base = await this.base;
       for (;;) {
-        if (this.down) return await this.fallback.acquire(request);
-        let wait = this.localPause(request);
+        if (this.redis.down) return await this.fallback.acquire(request);
+        // A pause known here (its own 429, a message, the key seen before) costs no round trip.
+        let wait = this.pauses.left(name);
         if (wait === 0) {
-          const scopes = this.scopesOf(base, request);
+          const scopes = scopesOf(base, this.limits, request);
           const id = globalThis.crypto.randomUUID();
+          let reply: unknown;
           try {
-            wait = Number(
-              await ACQUIRE.run(
-                this.client,
-                this.keysOf(base, request, scopes),
-                this.argsOf(id, scopes),
-                this.timeoutMs,
-              ),
+            reply = await ACQUIRE.run(
+              this.client,
+              acquireKeys(base, name, scopes),
+              acquireArgs(id, this.leaseMs, scopes),
+              this.timeoutMs,
             );
           } catch (error) {
             if (!(error instanceof RedisUnavailableError)) throw error;
-            this.goDown();
+            this.redis.goDown();
             continue;
           }
+          if (Array.isArray(reply)) {
+            // The pause key is set: keep the pause here, so the next requests need not ask.
+            wait = Number(reply[1]);
+            if (wait > 0) this.pauses.keep(name, wait);
+          } else wait = Number(reply);
           if (wait === 0) return this.permit(request, id, scopes);
-          if (wait < 0) wait = this.pollMs;
+          if (!(wait > 0)) wait = this.pollMs;
         }
-        await this.wait(
+        await waitUntilDue(
           sleepFor(Math.min(wait, Math.max(1, deadline - Date.now()))),
           deadline,
           maxWait,
@@ -234,60 +191,23 @@ export class RedisRateLimiter implements RateLimiter {
         if (Date.now() >= deadline) throw new QueueTimeoutError(maxWait as number);
       }
     } finally {
-      done();
-      if (this.tails.get(line) === tail) this.tails.delete(line);
+      turn.leave();
     }
   }
 
   pause(model: string | undefined, family: RouteFamily, ms: number): void {
-    const name = pauseName(model, family);
-    this.paused.set(name, Math.max(this.paused.get(name) ?? 0, Date.now() + ms));
-    this.fallback.pause(model, family, ms);
-    if (this.down) return;
-    this.base
-      .then((base) => PAUSE.run(this.client, [`${base}pause:${name}`], [String(ms)], this.timeoutMs))
-      .catch(() => undefined);
+    this.pauses.pause(pauseName(model, family), ms, this.redis.down);
   }
 
-  /** Stops the lease renewal and the Redis probe. Held slots then expire with their lease. */
-  close(): void {
-    clearInterval(this.probe);
+  /**
+   * Stops the lease renewal and the Redis probe, and unsubscribes from the pause channel. Held
+   * slots then expire with their lease. Closing the Redis clients stays the caller's job.
+   */
+  async close(): Promise<void> {
+    this.redis.stop();
     clearInterval(this.renewal);
-    this.probe = undefined;
     this.renewal = undefined;
-  }
-
-  private localPause(request: LimitedRequest): number {
-    const until = this.paused.get(pauseName(request.model, request.family)) ?? 0;
-    return Math.max(0, until - Date.now());
-  }
-
-  private scopesOf(base: string, request: LimitedRequest): ScopeKey[] {
-    const scopes: ScopeKey[] = [];
-    const add = (name: string, limit: RateLimit | undefined) => {
-      if (limit && (limit.requestsPerSecond !== undefined || limit.maxInFlight !== undefined)) {
-        scopes.push({ bucket: `${base}bucket:${name}`, slots: `${base}slots:${name}`, limit });
-      }
-    };
-    add('key', this.limits);
-    add(`f:${request.family}`, this.limits.perRouteFamily?.[request.family]);
-    if (request.model !== undefined) add(`m:${request.model}`, modelLimit(this.limits, request.model));
-    return scopes;
-  }
-
-  private keysOf(base: string, request: LimitedRequest, scopes: ScopeKey[]): string[] {
-    const keys = [`${base}pause:${pauseName(request.model, request.family)}`];
-    for (const scope of scopes) keys.push(scope.bucket, scope.slots);
-    return keys;
-  }
-
-  private argsOf(id: string, scopes: ScopeKey[]): string[] {
-    const args = [id, String(this.leaseMs)];
-    for (const { limit } of scopes) {
-      const rate = limit.requestsPerSecond ?? 0;
-      args.push(String(rate), String(limit.burst ?? Math.max(1, rate)), String(limit.maxInFlight ?? 0));
-    }
-    return args;
+    await this.pauses.close();
   }
 
   /** A Redis permit: its slots are released in Redis, and counted in the fallback meanwhile. */
@@ -325,67 +245,4 @@ export class RedisRateLimiter implements RateLimiter {
       );
     }
   }
-
-  /** Switches to the local share and tries Redis again every `retryRedisMs`. */
-  private goDown(): void {
-    if (this.down) return;
-    this.down = true;
-    this.probe = setInterval(() => {
-      run(this.client, ['PING'], this.timeoutMs).then(
-        () => {
-          this.down = false;
-          clearInterval(this.probe);
-          this.probe = undefined;
-        },
-        () => undefined,
-      );
-    }, this.retryRedisMs);
-    this.probe.unref?.();
-  }
-
-  /** Waits for `promise`, or rejects at the deadline or on abort. */
-  private async wait(
-    promise: Promise<unknown>,
-    deadline: number,
-    maxWait: number | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    if (signal?.aborted) throw signal.reason;
-    const left = deadline - Date.now();
-    if (left === Number.POSITIVE_INFINITY && !signal) {
-      await promise;
-      return;
-    }
-    const controller = new AbortController();
-    const stops: Array<Promise<never>> = [];
-    if (left !== Number.POSITIVE_INFINITY) {
-      stops.push(
-        sleep(Math.max(0, left), controller.signal).then(() =>
-          Promise.reject(new QueueTimeoutError(maxWait as number)),
-        ),
-      );
-    }
-    if (signal) {
-      stops.push(
-        sleep(2_147_483_647, AbortSignal.any([signal, controller.signal])).then(
-          () => Promise.reject(new Error('unreachable')),
-          (reason) => Promise.reject(signal.aborted ? signal.reason : reason),
-        ),
-      );
-    }
-    try {
-      await Promise.race([promise, ...stops]);
-    } finally {
-      controller.abort();
-      for (const stop of stops) stop.catch(() => undefined);
-    }
-  }
-}
-
-function pauseName(model: string | undefined, family: RouteFamily): string {
-  return model === undefined ? `f:${family}` : `m:${model}`;
-}
-
-function sleepFor(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,6 +1,6 @@
 /** The rules `webhooks send` applies to an answer, and the events it builds. spec: Events 5 and 7. */
 import { describe, expect, test } from 'vitest';
-import { parseFault } from '../../src/cli/commands/mock.js';
+import { parseFault } from '../../src/cli/commands/mock-flags.js';
 import { deliveryVerdict, sampleEvent } from '../../src/cli/webhook-events.js';
 
 describe('deliveryVerdict', () => {

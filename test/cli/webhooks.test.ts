@@ -174,7 +174,7 @@ describe('mediagw mock --forward-to', () => {
     await forwarded.close();
   });
 
-  test('--json: one JSON document per delivery on stdout; the banner goes to stderr', async () => {
+  test('--json: the gateway, then one JSON document per delivery on stdout; the banner goes to stderr', async () => {
     const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
     const mock = start([
       'mock',
@@ -195,11 +195,20 @@ describe('mediagw mock --forward-to', () => {
       const client = new MediaGateway({ baseURL: url, apiKey });
       const { task_id } = await client.images.generateAsync({ model: 'imgmodel-2', prompt: 'mock:fail' });
       await until(() => mock.stdout().includes(task_id), 'the delivery document');
-      const docs = mock
+      const [started, ...docs] = mock
         .stdout()
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l));
+      // First the gateway itself, as the banner shows it; no rate limits were asked for.
+      expect(started).toMatchObject({
+        gateway: { url, speed: 600, rate_limits: { per_key_model: null, per_ip: null } },
+      });
+      expect(started.gateway.accounts[0]).toEqual({
+        id: 'acct_1',
+        api_key: apiKey,
+        restricted_key: expect.any(String),
+      });
       expect(docs).toEqual([
         expect.objectContaining({
           type: 'task.failed',

@@ -1,6 +1,6 @@
 import { createClient } from 'redis4';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RedisDedupeStore, RedisTaskEventHub } from '../../src/redis/index.js';
+import { RedisDedupeStore, RedisRateLimiter, RedisTaskEventHub } from '../../src/redis/index.js';
 import { testRedis, uniquePrefix, waitUntil } from './helpers.js';
 import { taskEvent } from './shared.js';
 
@@ -57,4 +57,37 @@ describe.skipIf('skip' in redis)('mediagw/redis on a node-redis 4 client, as it 
     expect((await wait).id).toBe('evt_v4_2');
     expect((await waiting.waitFor('task_v4', signal)).id).toBe('evt_v4_2');
   });
+
+  test('a pause one rate limiter publishes reaches another through its subscriber', async () => {
+    const limiters = [];
+    for (let i = 0; i < 2; i++) {
+      const client = await connect();
+      const subscriber = await connect(client.duplicate());
+      limiters.push(
+        new RedisRateLimiter({
+          client,
+          subscriber,
+          apiKey: 'mgw_test_v4',
+          prefix,
+          limits: { maxInFlight: 4 },
+        }),
+      );
+    }
+    const [paused, listening] = limiters as [RedisRateLimiter, RedisRateLimiter];
+    const request = { model: 'vidmodel-2.5', family: 'creation' } as const;
+    for (const limiter of limiters) (await limiter.acquire(request)).release();
+    await waitUntil(async () => {
+      const channel = `${prefix}rl:{${(await sha256('mgw_test_v4')).slice(0, 32)}}:pauses`;
+      const reply = (await clients[0]!.sendCommand(['PUBSUB', 'NUMSUB', channel])) as unknown[];
+      return Number(reply[1]) === 2;
+    }, 'both subscriptions');
+    paused.pause('vidmodel-2.5', 'creation', 30_000);
+    await waitUntil(() => listening.pausedFor('vidmodel-2.5', 'creation') > 20_000, 'the pause message');
+    for (const limiter of limiters) await limiter.close();
+  });
 });
+
+async function sha256(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Buffer.from(digest).toString('hex');
+}

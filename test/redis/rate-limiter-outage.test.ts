@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
+import { MediaGateway, QueueTimeoutError } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { startMockGateway } from '../../src/testing/index.js';
 import {
@@ -12,7 +12,7 @@ import {
   stopChild,
   waitUntil,
 } from './helpers.js';
-import { closeRedis, connectRedis } from './shared.js';
+import { closeRedis, connectRedis, connectSubscriber } from './shared.js';
 
 // This file stops a Redis mid-run, so it starts a private redis-server rather than share one.
 const canStart = hasRedisServerBinary();
@@ -96,7 +96,16 @@ describe.skipIf(!canStart)('RedisRateLimiter when Redis stops mid-run', () => {
     const children: Child[] = [startChild('fleet-worker.ts', env), startChild('fleet-worker.ts', env)];
     cleanups.push(() => Promise.all(children.map(stopChild)));
     const keyModel = `${gateway.apiKey}|vidmodel-2.0-mini`;
+    // Both connected first: a process still starting when Redis stops would fail to connect at all.
+    const probe = await connectRedis(server.url);
+    cleanups.push(() => closeRedis(probe));
+    const connections = async () =>
+      String(await probe.sendCommand(['CLIENT', 'LIST']))
+        .trim()
+        .split('\n').length;
+    await waitUntil(async () => (await connections()) >= 3, 'both processes to connect', 300);
     await waitUntil(() => gateway.rateLimits.stats.checked >= 8, 'the first submissions', 300);
+    closeRedis(probe);
     await server.kill();
     await waitUntil(() => gateway.rateLimits.inFlight(keyModel) <= 2, 'the requests Redis granted', 300);
     gateway.rateLimits.reset();
@@ -110,4 +119,57 @@ describe.skipIf(!canStart)('RedisRateLimiter when Redis stops mid-run', () => {
     expect(gateway.rateLimits.stats.checked).toBeGreaterThan(0);
     expect(gateway.rateLimits.stats.peakInFlight.get(keyModel)).toBeLessThanOrEqual(2);
   });
+
+  test('with a pause subscriber: the same local share while Redis is gone, and pauses heard again once it is back', async () => {
+    const server = await startRedisServer();
+    cleanups.push(() => server.stop());
+    const redis = await connectRedis(server.url);
+    const subscriber = await connectSubscriber(redis);
+    const other = await connectRedis(server.url);
+    cleanups.push(() => [redis, subscriber, other].forEach(closeRedis));
+    const options = {
+      apiKey: 'mgw_test_outage_pauses',
+      prefix: 'mediagw-test:outage-pauses:',
+      // A share of 2 replicas: 2 in flight.
+      limits: { perModel: { '*': { maxInFlight: 4 } }, maxQueueWaitMs: 1_000 },
+      expectedReplicas: 2,
+      timeoutMs: 300,
+      retryRedisMs: 100,
+    };
+    const limiter = new RedisRateLimiter({ ...options, client: redis, subscriber });
+    cleanups.push(() => limiter.close());
+    const request = { model: 'vidmodel-2.0-mini', family: 'creation' } as const;
+    const channel = `${options.prefix}rl:{${await sha256(options.apiKey)}}:pauses`;
+    const subscribers = async () =>
+      Number(((await other.sendCommand(['PUBSUB', 'NUMSUB', channel])) as unknown[])[1]);
+    (await limiter.acquire(request)).release();
+    await waitUntil(async () => (await subscribers()) === 1, 'the subscription');
+
+    await server.kill();
+    const held = [await limiter.acquire(request), await limiter.acquire(request)];
+    expect(limiter.usingFallback).toBe(true);
+    await expect(limiter.acquire(request)).rejects.toBeInstanceOf(QueueTimeoutError);
+    // A 429 while Redis is gone is kept in the process.
+    limiter.pause('vidmodel-2.5', 'creation', 60_000);
+    expect(limiter.pausedFor('vidmodel-2.5', 'creation')).toBeGreaterThan(50_000);
+    await expect(limiter.acquire({ ...request, model: 'vidmodel-2.5' })).rejects.toBeInstanceOf(
+      QueueTimeoutError,
+    );
+    for (const permit of held) permit.release();
+
+    await server.start();
+    await waitUntil(() => !limiter.usingFallback, 'Redis to be used again', 200);
+    // node-redis subscribes again after reconnecting: a pause another replica publishes arrives.
+    await waitUntil(async () => (await subscribers().catch(() => 0)) === 1, 'the subscription again', 200);
+    const publisher = new RedisRateLimiter({ ...options, client: other });
+    cleanups.push(() => publisher.close());
+    expect(limiter.pausedFor('vidmodel-2.0-mini', 'creation')).toBe(0);
+    publisher.pause('vidmodel-2.0-mini', 'creation', 30_000);
+    await waitUntil(() => limiter.pausedFor('vidmodel-2.0-mini', 'creation') > 20_000, 'the published pause');
+  });
 });
+
+async function sha256(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Buffer.from(digest).toString('hex').slice(0, 32);
+}

@@ -42,6 +42,23 @@ describe('mock gateway rate limits', () => {
     expect(gateway.rateLimits.stats.limited).toBe(1);
   });
 
+  it.each([
+    ['/v1/images/generations/async', { model: 'imgmodel-2', prompt: 'a kite' }],
+    ['/v1/images/generations', { model: 'imgmodel-2', prompt: 'a kite' }],
+  ])('limits %s too, whose route reads its JSON body raw', async (path, body) => {
+    const send = () =>
+      request(`${gateway.url}${path}`, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const answers = [await send(), await send(), await send()];
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 429]);
+    expect(await answers[2]!.body.json()).toMatchObject({ message: expect.stringContaining('imgmodel-2') });
+    await Promise.all(answers.slice(0, 2).map((a) => a.body.dump()));
+  });
+
   it('keeps one budget per key and model', async () => {
     const other = gateway.accounts[1]!.apiKey;
     const answers = [

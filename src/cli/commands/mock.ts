@@ -8,10 +8,10 @@ import type { Command } from 'commander';
 import { APIError, MediaGateway } from '../../index.js';
 import {
   DEFAULT_RESTRICTED_MODELS,
-  type FaultInit,
   type MockAccountInit,
   type MockDeliveryAttempt,
   type MockGateway,
+  type MockRateLimitOptions,
   type MockWebhookEvent,
   mockWebhooks,
   startMockGateway,
@@ -20,6 +20,7 @@ import type { Context } from '../context.js';
 import { CliError } from '../exit-codes.js';
 import { collect, integer, number } from '../input.js';
 import { formatDuration } from '../output.js';
+import { describeRateLimits, parseFault, parseRateLimits, rateLimitsJson } from './mock-flags.js';
 import { examples, run } from './shared.js';
 
 interface MockFlags {
@@ -28,6 +29,7 @@ interface MockFlags {
   speed?: number;
   seed?: string;
   fault?: string[];
+  rateLimit?: string[];
   forwardTo?: string;
   webhookSecret?: string;
   webhookKid?: string;
@@ -43,33 +45,6 @@ function port(name: string) {
     if (n < 0 || n > 65_535) throw new CliError(`${name} must be a port number from 0 to 65535`);
     return n;
   };
-}
-
-/** `KIND[:PATH][xTIMES]`, or the JSON of a `FaultInit`. KIND: an HTTP status, hang, reset, delay=MS. */
-export function parseFault(spec: string): FaultInit {
-  if (spec.trim().startsWith('{')) {
-    try {
-      return JSON.parse(spec) as FaultInit;
-    } catch (error) {
-      throw new CliError(`--fault: not valid JSON: ${(error as Error).message}`);
-    }
-  }
-  // The path may hold an x; only a final xN or xinf is the count.
-  const match = /^([^:]+?)(?::(.*?))?(?:x(\d+|inf))?$/.exec(spec.trim());
-  if (!match)
-    throw new CliError(
-      `--fault: cannot read ${spec}; use e.g. 503:/v1/videos/generations or reset:/v1/imagesx2`,
-    );
-  const [, kind = '', path, times] = match;
-  const init: FaultInit = { fault: { status: 500 } };
-  if (/^\d{3}$/.test(kind)) init.fault = { status: Number(kind) };
-  else if (kind === 'hang') init.fault = { hang: true };
-  else if (kind === 'reset') init.fault = { reset: 'after-body', runHandler: true };
-  else if (kind.startsWith('delay=')) init.fault = { delayMs: integer('--fault delay')(kind.slice(6)) };
-  else throw new CliError(`--fault: unknown kind ${kind}; use an HTTP status, hang, reset or delay=MS`);
-  if (path) init.match = { path };
-  if (times) init.times = times === 'inf' ? Number.POSITIVE_INFINITY : Number(times);
-  return init;
 }
 
 /** A random source from a seed (mulberry32), so a seeded run repeats its retry jitter. */
@@ -102,7 +77,15 @@ function accountsFor(flags: MockFlags, apiKey: string | undefined): MockAccountI
   ];
 }
 
-function banner(ctx: Context, gateway: MockGateway, speed: number, keyFromUser: boolean): string[] {
+/** What the start-up banner and its `--json` document show. */
+interface Started {
+  gateway: MockGateway;
+  speed: number;
+  keyFromUser: boolean;
+  rateLimits: MockRateLimitOptions | undefined;
+}
+
+function banner(ctx: Context, { gateway, speed, keyFromUser, rateLimits }: Started): string[] {
   const c = ctx.output.color;
   const lines = [
     c.bold('mediagw mock gateway'),
@@ -111,6 +94,7 @@ function banner(ctx: Context, gateway: MockGateway, speed: number, keyFromUser: 
     `  media origin: ${gateway.mediaUrl}`,
     `  speed:        ${speed}x`,
   ];
+  if (rateLimits) lines.push(`  rate limits:  ${describeRateLimits(rateLimits)}`);
   for (const [i, account] of gateway.accounts.entries()) {
     // A key the user chose may be a real one: it is never printed.
     const shown = i === 0 && keyFromUser ? '(the one given by --api-key or MEDIAGW_API_KEY)' : account.apiKey;
@@ -124,6 +108,24 @@ function banner(ctx: Context, gateway: MockGateway, speed: number, keyFromUser: 
     `  try: MEDIAGW_BASE_URL=${gateway.url} MEDIAGW_API_KEY=${keyFromUser ? '<your key>' : gateway.apiKey} mediagw images generate -m imgmodel-2 -p "a paper crane"`,
   );
   return lines;
+}
+
+/** The `--json` start-up document: what the banner says, for scripts; a key the user chose is null. */
+function startedJson({ gateway, speed, keyFromUser, rateLimits }: Started) {
+  return {
+    gateway: {
+      url: gateway.url,
+      dashboard_url: gateway.dashboardUrl,
+      media_url: gateway.mediaUrl,
+      speed,
+      rate_limits: rateLimitsJson(rateLimits),
+      accounts: gateway.accounts.map((account, i) => ({
+        id: account.id,
+        api_key: i === 0 && keyFromUser ? null : account.apiKey,
+        restricted_key: account.restrictedKey ?? null,
+      })),
+    },
+  };
 }
 
 function describeAttempt(
@@ -249,6 +251,11 @@ export function registerMock(program: Command): void {
       collect,
     )
     .option(
+      '--rate-limit <spec>',
+      'answer 429 with Retry-After past a limit: [key-model=]N/s[,burst=B] per key and model, or ip=N/s[,burst=B] per IP on creation and upload routes (repeat, once per scope)',
+      collect,
+    )
+    .option(
       '--forward-to <url>',
       "deliver every task event, signed, to this local receiver (retries on the spec's schedule, sped up by --speed)",
     )
@@ -262,12 +269,14 @@ export function registerMock(program: Command): void {
     'mediagw mock --port 4010 --speed 10',
     'mediagw mock --forward-to http://127.0.0.1:3000/webhooks --webhook-secret whsec_test --speed 60',
     'mediagw mock --fault 503:/v1/videos/generations --seed demo',
+    'mediagw mock --rate-limit 2/s --rate-limit ip=20/s,burst=40',
   );
   mock.action(
     run(async (ctx, flags: MockFlags) => {
       const speed = flags.speed ?? 1;
       if (!(speed > 0)) throw new CliError('--speed must be a positive number');
       const faults = (flags.fault ?? []).map(parseFault);
+      const rateLimits = parseRateLimits(flags.rateLimit);
       const apiKey = ctx.globals.apiKey ?? process.env.MEDIAGW_API_KEY;
       const accounts = accountsFor(flags, apiKey);
       const gateway = await startMockGateway({
@@ -275,10 +284,14 @@ export function registerMock(program: Command): void {
         mediaPort: flags.mediaPort,
         speed,
         ...(accounts ? { accounts } : {}),
+        ...(rateLimits ? { rateLimits } : {}),
       });
       try {
         for (const fault of faults) gateway.inject(fault);
-        ctx.output.say(banner(ctx, gateway, speed, apiKey !== undefined).join('\n'));
+        const started: Started = { gateway, speed, keyFromUser: apiKey !== undefined, rateLimits };
+        // With --json: one document describing the gateway first (the banner goes to stderr).
+        if (ctx.output.json) ctx.output.result(startedJson(started));
+        ctx.output.say(banner(ctx, started).join('\n'));
         if (faults.length) ctx.output.say(`  faults:       ${flags.fault?.join(', ')}`);
         if (flags.forwardTo) await forward(ctx, gateway, flags, speed);
         ctx.output.say('Press Ctrl+C to stop.');

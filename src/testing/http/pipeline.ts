@@ -169,8 +169,22 @@ async function handle<G>(deps: PipelineDeps<G>, req: IncomingMessage, res: Serve
 function modelOf(read: ReadBody): string | undefined {
   const model =
     (read.body as { model?: unknown } | undefined)?.model ??
-    read.parts?.find((part) => part.name === 'model')?.value;
+    read.parts?.find((part) => part.name === 'model')?.value ??
+    modelOfRaw(read.raw);
   return typeof model === 'string' ? model : undefined;
+}
+
+/**
+ * The model of a JSON body a route reads raw (the image generations take JSON or a form), so the
+ * per key and model limits hold for them too.
+ */
+function modelOfRaw(raw: Buffer | undefined): unknown {
+  if (raw?.[0] !== 0x7b) return undefined;
+  try {
+    return (JSON.parse(raw.toString('utf8')) as { model?: unknown } | null)?.model;
+  } catch {
+    return undefined;
+  }
 }
 
 function logBody(record: RecordedRequest, read: ReadBody): void {

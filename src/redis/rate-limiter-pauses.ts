@@ -1,0 +1,131 @@
+/**
+ * The pauses of `RedisRateLimiter`: a 429's `Retry-After` kept in this process, written to a
+ * pause key every replica's acquisition script checks, and published so that replicas listening
+ * on the pause channel keep it too, with no Redis round trip while it lasts.
+ */
+import type { RouteFamily } from '../core/limits.js';
+import type { LocalLimiter } from '../core/local-limiter.js';
+import { attempt, bounded, type RedisCommandClient, type RedisSubscriberClient } from './client.js';
+import { PAUSE } from './rate-limiter-scripts.js';
+
+/** The scope a pause holds back: `m:<model>`, or `f:<family>` for a request that names no model. */
+export function pauseName(model: string | undefined, family: RouteFamily): string {
+  return model === undefined ? `f:${family}` : `m:${model}`;
+}
+
+/** Longest pause a message may set: a day, so a stray message cannot stop a replica for good. */
+const MAX_PAUSE_MS = 86_400_000;
+
+/** What {@link Pauses} works with. */
+export interface PausesInit {
+  client: RedisCommandClient;
+  /** A connection in subscriber mode, or none: the pause key alone is then checked. */
+  subscriber: RedisSubscriberClient | undefined;
+  /** `<prefix>rl:{<key hash>}:`. */
+  base: Promise<string>;
+  timeoutMs: number;
+  /** How long to wait after a failed `SUBSCRIBE` before trying again. */
+  retryMs: number;
+  /** The local share, which keeps every pause too, for while Redis is unreachable. */
+  fallback: LocalLimiter;
+}
+
+/**
+ * The pauses this process knows of, by scope, and the pause channel `<base>pauses`. A message
+ * is `<scope> <ms left>`; a foreign or malformed one is ignored.
+ */
+export class Pauses {
+  private readonly until = new Map<string, number>();
+  /** Resolves true once subscribed, false when the attempt failed. */
+  private subscribed: Promise<boolean> | undefined;
+  private retryAt = 0;
+  private closed = false;
+
+  constructor(private readonly init: PausesInit) {}
+
+  /** Milliseconds left of a pause of `name` this process knows of; 0 for none. */
+  left(name: string): number {
+    const until = this.until.get(name);
+    if (until === undefined) return 0;
+    const left = until - Date.now();
+    if (left > 0) return left;
+    this.until.delete(name);
+    return 0;
+  }
+
+  /** Keeps a pause of `name` for `ms` in this process (the longest asked for wins). */
+  keep(name: string, ms: number): void {
+    this.until.set(name, Math.max(this.until.get(name) ?? 0, Date.now() + ms));
+    // The local share keys its pauses the same way: a model's, else the family's.
+    if (name.startsWith('m:')) this.init.fallback.pause(name.slice(2), 'query', ms);
+    else this.init.fallback.pause(undefined, name.slice(2) as RouteFamily, ms);
+  }
+
+  /**
+   * A 429 seen here: keeps the pause, then (unless Redis is known to be down) writes the pause
+   * key and publishes it in one script. A failure is ignored: this process keeps the pause, and
+   * the others learn of it from their own 429.
+   */
+  pause(name: string, ms: number, redisDown: boolean): void {
+    this.keep(name, ms);
+    if (redisDown) return;
+    const { client, base, timeoutMs } = this.init;
+    base
+      .then((b) => PAUSE.run(client, [`${b}pause:${name}`], [String(ms), `${b}pauses`, name], timeoutMs))
+      .catch(() => undefined);
+  }
+
+  /**
+   * Subscribes to the pause channel, once, without waiting for it: until the subscription is
+   * confirmed the acquisition script still sees every pause through its key. A failed attempt
+   * is tried again after `retryMs`. node-redis subscribes again by itself after a reconnect;
+   * a message missed meanwhile is made up for by the key, read at the next acquisition.
+   */
+  listen(): void {
+    const { subscriber, base, timeoutMs, retryMs } = this.init;
+    if (!subscriber || this.subscribed || this.closed || Date.now() < this.retryAt) return;
+    const current: Promise<boolean> = base
+      .then((b) =>
+        bounded(
+          'SUBSCRIBE',
+          attempt(() => subscriber.subscribe(`${b}pauses`, this.onMessage)),
+          timeoutMs,
+        ),
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    this.subscribed = current;
+    current.then((ok) => {
+      if (ok || this.subscribed !== current) return;
+      this.subscribed = undefined;
+      this.retryAt = Date.now() + retryMs;
+    });
+  }
+
+  /** Unsubscribes from the pause channel, if subscribed. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const { subscriber, base, timeoutMs } = this.init;
+    const subscribed = this.subscribed;
+    this.subscribed = undefined;
+    if (!subscriber || !subscribed || !(await subscribed)) return;
+    const channel = `${await base}pauses`;
+    // A connection that is already gone has no subscription left to end.
+    await bounded(
+      'UNSUBSCRIBE',
+      attempt(() => subscriber.unsubscribe(channel, this.onMessage)),
+      timeoutMs,
+    ).catch(() => undefined);
+  }
+
+  private readonly onMessage = (message: string): void => {
+    if (typeof message !== 'string') return;
+    const space = message.lastIndexOf(' ');
+    const name = message.slice(0, space);
+    const ms = Number(message.slice(space + 1));
+    if (space < 3 || !/^[mf]:/.test(name) || !Number.isInteger(ms) || ms <= 0) return;
+    this.keep(name, Math.min(ms, MAX_PAUSE_MS));
+  };
+}
