@@ -1,5 +1,5 @@
 import { APIPromise } from '../core/api-promise.js';
-import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { RequestValidationError, type ValidationIssue } from '../core/errors/validation.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { parseEmbeddingCreateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
