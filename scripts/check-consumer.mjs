@@ -149,6 +149,19 @@ async function runtimeChecks() {
   });
 }
 
+// `instanceof` across copies of the error classes: both builds of every entry in one process
+// (scripts/consumer/dual-errors.mjs).
+async function dualPackageErrorCheck() {
+  copyFileSync(join(fixtures, 'dual-errors.mjs'), join(project, 'dual-errors.mjs'));
+  await check(
+    'instanceof holds for every error class across the ESM and CJS builds and across entries',
+    () => {
+      const { copies, pairs } = runtime('dual-errors.mjs');
+      console.log(`     ${copies} copies of error classes, ${pairs} instanceof pairs`);
+    },
+  );
+}
+
 // The command line's own dependencies: only dist/cli/ may load them, never a library entry.
 const CLI_DEPENDENCIES = ['commander', 'picocolors', 'cli-progress'];
 const cliPattern = String.raw`[\/]node_modules[\/](${CLI_DEPENDENCIES.join('|')})[\/]`;
@@ -391,6 +404,7 @@ try {
   process.exit(1);
 }
 await runtimeChecks();
+await dualPackageErrorCheck();
 await cliDependencyCheck();
 await binCheck();
 await typeChecks();

@@ -1,5 +1,5 @@
 // The file helpers' inputs and MediaDownload.saveTo's output.
-import { MediaGatewayError } from '../base-error.js';
+import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
 
 /**
  * A file helper (`fileFromPath`, `fileFromURL`, `fileFromBase64`, or an `fs.ReadStream` given
@@ -13,6 +13,8 @@ import { MediaGatewayError } from '../base-error.js';
  * catch (e) { if (e instanceof FileInputError) console.log(e.input, e.code) } // 'missing.png' 'ENOENT'
  */
 export class FileInputError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'FileInputError';
   /** Always `'FileInputError'`. */
   override readonly name = 'FileInputError';
   /** What refused the input: `fileFromPath`, `fileFromURL`, `fileFromBase64`, or the operation. */
@@ -51,6 +53,8 @@ export class FileInputError extends MediaGatewayError {
  * catch (e) { if (e instanceof FileWriteError) await video.saveTo('./video.mp4') }
  */
 export class FileWriteError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'FileWriteError';
   /** Always `'FileWriteError'`. */
   override readonly name = 'FileWriteError';
   /** The path that was to be written, as given. */

@@ -1,6 +1,6 @@
 // A request that got no error answer to read: no connection, no answer in time, an abort, an
 // unreadable or too large answer, and a submission whose outcome is unknown.
-import { MediaGatewayError } from '../base-error.js';
+import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
 
 /**
  * No answer came back (refused or reset connection, DNS failure, TLS error), and nothing
@@ -8,6 +8,8 @@ import { MediaGatewayError } from '../base-error.js';
  * Calls that are safe to repeat were retried first (up to `maxRetries` times).
  */
 export class APIConnectionError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'APIConnectionError';
   /** `'APIConnectionError'`, or the subclass's name. */
   override readonly name: string = 'APIConnectionError';
   /**
@@ -26,6 +28,8 @@ export class APIConnectionError extends MediaGatewayError {
  * throws {@link AmbiguousSubmissionError} instead.
  */
 export class APIConnectionTimeoutError extends APIConnectionError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'APIConnectionTimeoutError';
   /** Always `'APIConnectionTimeoutError'`. */
   override readonly name = 'APIConnectionTimeoutError';
 }
@@ -36,6 +40,8 @@ export class APIConnectionTimeoutError extends APIConnectionError {
  * {@link AmbiguousSubmissionError} with this error as its `cause`.
  */
 export class APIUserAbortError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'APIUserAbortError';
   /** Always `'APIUserAbortError'`. */
   override readonly name = 'APIUserAbortError';
   /**
@@ -79,6 +85,8 @@ export function abortedBy(reason: unknown): string {
  * cut short, or missing the fields the operation needs).
  */
 export class InvalidResponseError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'InvalidResponseError';
   /** `'InvalidResponseError'`, or the subclass's name. */
   override readonly name: string = 'InvalidResponseError';
   /** HTTP status of the unreadable answer. */
@@ -105,6 +113,8 @@ export class InvalidResponseError extends MediaGatewayError {
  * {@link AmbiguousSubmissionError} with this as `cause`, since the task may exist.
  */
 export class ResponseTooLargeError extends InvalidResponseError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'ResponseTooLargeError';
   /** Always `'ResponseTooLargeError'`. */
   override readonly name = 'ResponseTooLargeError';
   /** The limit in bytes that the answer passed (`maxResponseBytes`). */
@@ -129,6 +139,8 @@ export class ResponseTooLargeError extends InvalidResponseError {
  * submission is a separate billable task.
  */
 export class AmbiguousSubmissionError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'AmbiguousSubmissionError';
   /** Always `'AmbiguousSubmissionError'`. */
   override readonly name = 'AmbiguousSubmissionError';
   /** `METHOD /v1/path` of the submission. */

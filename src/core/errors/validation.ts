@@ -1,5 +1,5 @@
 // Requests the SDK refused before sending them.
-import { MediaGatewayError } from '../base-error.js';
+import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
 
 /** One reason a request was refused before sending: the field path and the rule it breaks. */
 export interface ValidationIssue {
@@ -18,6 +18,8 @@ export interface ValidationIssue {
  * catch (e) { if (e instanceof RequestValidationError) console.log(e.issues) } // [{ path: 'duration', ... }]
  */
 export class RequestValidationError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'RequestValidationError';
   /** Always `'RequestValidationError'`. */
   override readonly name = 'RequestValidationError';
   /** Every rule the request breaks, one issue per field path, in the order found. */

@@ -1,6 +1,6 @@
 // Waits for a task and their callbacks: a failed task, a deadline, a callback that threw.
 
-import { MediaGatewayError } from '../base-error.js';
+import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
 import type { SubmissionEnvelope, TaskByKind, TaskKind } from '../task-types.js';
 
 /**
@@ -18,6 +18,8 @@ import type { SubmissionEnvelope, TaskByKind, TaskKind } from '../task-types.js'
  * }
  */
 export class TaskFailedError<K extends TaskKind = TaskKind> extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'TaskFailedError';
   /** Always `'TaskFailedError'`. */
   override readonly name = 'TaskFailedError';
   /** Which kind of task failed: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
@@ -69,6 +71,8 @@ export class TaskFailedError<K extends TaskKind = TaskKind> extends MediaGateway
  * }
  */
 export class WaitTimeoutError<K extends TaskKind = TaskKind> extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'WaitTimeoutError';
   /** Always `'WaitTimeoutError'`. */
   override readonly name = 'WaitTimeoutError';
   /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `lastTask`. */
@@ -125,6 +129,8 @@ export interface AcceptedSubmission {
  * catch (e) { if (e instanceof SubmittedCallbackError) await client.videos.waitForTask(e.taskId) }
  */
 export class SubmittedCallbackError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'SubmittedCallbackError';
   /** Always `'SubmittedCallbackError'`. */
   override readonly name = 'SubmittedCallbackError';
   /** The public task ID of the accepted submission. */
@@ -155,6 +161,8 @@ export class SubmittedCallbackError extends MediaGatewayError {
  * {@link TaskKind} like {@link TaskFailedError}: checking `kind` narrows `task`.
  */
 export class ProgressCallbackError<K extends TaskKind = TaskKind> extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'ProgressCallbackError';
   /** Always `'ProgressCallbackError'`. */
   override readonly name = 'ProgressCallbackError';
   /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
