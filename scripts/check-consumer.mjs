@@ -270,6 +270,27 @@ async function binCheck() {
   });
 }
 
+// busboy and the command line's packages are carried inside the build (tsup.config.ts), not
+// installed: the multipart uploads to the mock gateway above, and an edit through the bin's
+// embedded mock here, run without them.
+async function bundledDependencyCheck() {
+  await check(
+    "busboy and the command line's packages are not installed; the bin edits an image on its mock",
+    () => {
+      const installed = ['busboy', ...CLI_DEPENDENCIES].filter((name) =>
+        existsSync(join(project, 'node_modules', name)),
+      );
+      if (installed.length) throw new Error(`installed with the package: ${installed.join(', ')}`);
+      const bin = join(project, 'node_modules/.bin/mediagw');
+      const mock = (command) => JSON.parse(run(bin, ['--mock', ...command.split(' '), '--json']));
+      mock('images generate -m imgmodel-2 -p x -o source.png');
+      const edited = mock('images edit -m imgmodel-2 -i source.png -p night -o edited.png');
+      if (!existsSync(join(project, 'edited.png')) || edited.saved?.[0] !== 'edited.png')
+        throw new Error(`images edit: ${JSON.stringify(edited)}`);
+    },
+  );
+}
+
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 const strict = {
   strict: true,
@@ -407,6 +428,7 @@ await runtimeChecks();
 await dualPackageErrorCheck();
 await cliDependencyCheck();
 await binCheck();
+await bundledDependencyCheck();
 await typeChecks();
 await edgeBundle();
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
