@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup';
+import { builtinRequires } from './scripts/builtin-requires.js';
 import { lazySchemas } from './scripts/lazy-schemas.js';
 import { licenseNotices } from './scripts/license-notices.js';
 
@@ -25,6 +26,19 @@ const esbuildOptions: Options['esbuildOptions'] = (options, { format }) => {
  */
 export const ESM_ONLY_DEPENDENCIES = ['p-retry'];
 
+/**
+ * Packages the build carries inside itself so that they are not installed for every user of the
+ * SDK; they are devDependencies. busboy reads multipart bodies for the mock gateway alone
+ * (`mediagw/testing` and `mediagw mock`), and only a file that imports it takes it in, so
+ * `mediagw`, `mediagw/webhooks` and `mediagw/redis` stay without it. The output keeps their
+ * licenses (scripts/license-notices.ts), and their `require`s of Node's modules work in the ESM
+ * build (scripts/builtin-requires.ts). test/build/bundled-dependencies.test.ts checks the lists.
+ */
+export const BUNDLED_DEPENDENCIES = ['busboy'];
+
+/** The command line's own packages, carried inside the `mediagw` command the same way. */
+export const CLI_DEPENDENCIES = ['commander', 'picocolors', 'cli-progress'];
+
 const library: Options = {
   entry: {
     index: 'src/index.ts',
@@ -42,11 +56,18 @@ const library: Options = {
 };
 
 export default defineConfig([
-  { ...library, format: ['esm'] },
-  { ...library, format: ['cjs'], noExternal: ESM_ONLY_DEPENDENCIES },
+  {
+    ...library,
+    format: ['esm'],
+    noExternal: BUNDLED_DEPENDENCIES,
+    // Left as written, so that a bundled package's `require('node:stream')` reaches builtinRequires.
+    removeNodeProtocol: false,
+    esbuildPlugins: [lazySchemas(), licenseNotices(), builtinRequires()],
+  },
+  { ...library, format: ['cjs'], noExternal: [...ESM_ONLY_DEPENDENCIES, ...BUNDLED_DEPENDENCIES] },
   {
     // The command line: its own dependencies (commander, picocolors, cli-progress) are
-    // imported only here, never by a library entry.
+    // imported only here, never by a library entry, and carried inside it.
     entry: { bin: 'src/cli/bin.ts', 'mock-bin': 'src/cli/mock-bin.ts' },
     outDir: 'dist/cli',
     // Chunk names carry content hashes: clear the folder so old chunks are not packed.
@@ -56,7 +77,10 @@ export default defineConfig([
     splitting: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    esbuildPlugins: [lazySchemas()],
+    noExternal: [...BUNDLED_DEPENDENCIES, ...CLI_DEPENDENCIES],
+    // commander requires `node:events` and the like: see the ESM library build.
+    removeNodeProtocol: false,
+    esbuildPlugins: [lazySchemas(), licenseNotices(), builtinRequires()],
     esbuildOptions,
   },
 ]);

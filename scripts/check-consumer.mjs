@@ -152,6 +152,19 @@ async function runtimeChecks() {
   });
 }
 
+// `instanceof` across copies of the error classes: both builds of every entry in one process
+// (scripts/consumer/dual-errors.mjs).
+async function dualPackageErrorCheck() {
+  copyFileSync(join(fixtures, 'dual-errors.mjs'), join(project, 'dual-errors.mjs'));
+  await check(
+    'instanceof holds for every error class across the ESM and CJS builds and across entries',
+    () => {
+      const { copies, pairs } = runtime('dual-errors.mjs');
+      console.log(`     ${copies} copies of error classes, ${pairs} instanceof pairs`);
+    },
+  );
+}
+
 // The command line's own dependencies: only dist/cli/ may load them, never a library entry.
 const CLI_DEPENDENCIES = ['commander', 'picocolors', 'cli-progress'];
 const cliPattern = String.raw`[\/]node_modules[\/](${CLI_DEPENDENCIES.join('|')})[\/]`;
@@ -258,6 +271,27 @@ async function binCheck() {
       throw new Error(`mediagw-mock ended with ${code}:\n${output}`);
     }
   });
+}
+
+// busboy and the command line's packages are carried inside the build (tsup.config.ts), not
+// installed: the multipart uploads to the mock gateway above, and an edit through the bin's
+// embedded mock here, run without them.
+async function bundledDependencyCheck() {
+  await check(
+    "busboy and the command line's packages are not installed; the bin edits an image on its mock",
+    () => {
+      const installed = ['busboy', ...CLI_DEPENDENCIES].filter((name) =>
+        existsSync(join(project, 'node_modules', name)),
+      );
+      if (installed.length) throw new Error(`installed with the package: ${installed.join(', ')}`);
+      const bin = join(project, 'node_modules/.bin/mediagw');
+      const mock = (command) => JSON.parse(run(bin, ['--mock', ...command.split(' '), '--json']));
+      mock('images generate -m imgmodel-2 -p x -o source.png');
+      const edited = mock('images edit -m imgmodel-2 -i source.png -p night -o edited.png');
+      if (!existsSync(join(project, 'edited.png')) || edited.saved?.[0] !== 'edited.png')
+        throw new Error(`images edit: ${JSON.stringify(edited)}`);
+    },
+  );
 }
 
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -422,8 +456,10 @@ try {
   process.exit(1);
 }
 await runtimeChecks();
+await dualPackageErrorCheck();
 await cliDependencyCheck();
 await binCheck();
+await bundledDependencyCheck();
 await typeChecks();
 await edgeBundle();
 if (process.env.CONSUMER_BUN) await bunChecks(process.env.CONSUMER_BUN);

@@ -1,10 +1,10 @@
-// Checks the built entry points: `mediagw/webhooks` must not import undici or zod (it runs in
-// edge runtimes and must stay small), no entry may import a package that is not a
-// dependency, no CommonJS entry may require a package that `require` loads as an ES module
+// Checks the built entry points and the command's files: `mediagw/webhooks` must not import
+// undici or zod (it runs in edge runtimes and must stay small), no file may import a package
+// that is not a dependency, no CommonJS entry may require a package that `require` loads as an ES module
 // (Node 20.18 refuses it), every package bundled into an entry carries its license there, and
 // every subpath's declarations are reachable under moduleResolution `node` (typesVersions).
 // Run after `npm run build`.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname } from 'node:path';
 
@@ -32,6 +32,11 @@ const files = {
     noNode: true,
   },
 };
+// The command's files too: they carry the command line's packages and busboy (tsup.config.ts),
+// which are no dependencies, so nothing there may import them, and each needs its license.
+for (const name of readdirSync(new URL('../dist/cli/', import.meta.url))) {
+  if (name.endsWith('.js')) files[`dist/cli/${name}`] = { forbid: [] };
+}
 const requireFromRoot = createRequire(new URL('../package.json', import.meta.url));
 
 /** Whether `require(name)` from the package's root loads an ES module. */

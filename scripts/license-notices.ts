@@ -1,7 +1,7 @@
 /**
  * The license of every package the build carries inside itself (used by tsup.config.ts): the
- * CommonJS build bundles the ESM-only dependencies, and their MIT licenses ask that the notice
- * go with the code. The first file loaded of each package gets the package's license file as a
+ * CommonJS build bundles the ESM-only dependencies, the mock gateway busboy and the command line
+ * its own packages, and their licenses (MIT, ISC) ask that the notice go with the code. The first file loaded of each package gets the package's license file as a
  * `/*!` comment, which esbuild gathers at the end of the output under "Bundled license
  * information". Packages left external are never loaded, so the ESM build gets none.
  */
@@ -26,7 +26,8 @@ function packageOf(file: string): { dir: string; name: string; version: string }
 
 /** The comment for the package in `dir`, or an error naming it when it has no license file. */
 export function licenseNotice(dir: string, name: string, version: string): string {
-  const file = readdirSync(dir).find((entry) => /^(licen[sc]e|copying)(\.(md|txt))?$/i.test(entry));
+  // LICENSE, LICENSE.md, COPYING, and named ones such as LICENSE-MIT.txt (emoji-regex).
+  const file = readdirSync(dir).find((entry) => /^(licen[sc]e|copying)(-[\w.]+)?(\.(md|txt))?$/i.test(entry));
   if (!file) throw new Error(`${name} is bundled but has no license file in ${dir}`);
   const text = readFileSync(join(dir, file), 'utf8').trim().replaceAll('*/', '* /');
   return `/*! ${name} ${version}\n\n${text}\n*/\n`;

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { MediaGatewayError } from './core/errors.js';
+import { MediaGatewayError } from './core/base-error.js';
 import type { RateLimiter, RequestLimits } from './core/limits.js';
 import { checkCount, checkDuration, checkInterval, InvalidOptionError } from './core/options.js';
 import { createLimiter } from './internal/limiter.js';

@@ -1,7 +1,13 @@
-// Each entry point is bundled on its own, so an error made in `mediagw/webhooks` comes from
-// another copy of this class than the one `mediagw` exports. A registered brand lets
-// `instanceof MediaGatewayError` hold across copies.
-const BRAND = Symbol.for('mediagw.error');
+/**
+ * The key of every error class's brand: a static property holding the class's name, written out
+ * in its body (a bundler may rename the class itself). Registered with `Symbol.for`, so that
+ * every copy of the SDK reads the same key: each entry point is bundled on its own, in an ESM
+ * and a CommonJS build, so an application that `import`s one entry and `require`s another holds
+ * several copies of each class.
+ *
+ * @internal
+ */
+export const ERROR_BRAND: unique symbol = Symbol.for('mediagw.error');
 
 /**
  * The root of every error the SDK throws, in all three entries: catch it to catch them all.
@@ -9,28 +15,41 @@ const BRAND = Symbol.for('mediagw.error');
  * reading a download twice. Kept free of imports so that the `mediagw/webhooks` entry can
  * extend it without pulling in undici or zod.
  *
+ * `instanceof` holds across copies of the SDK (an entry's ESM and CommonJS builds, and the copy
+ * each entry point carries): an error is an instance of any class, from any copy, whose brand
+ * one of its own classes carries.
+ *
  * @example
  * try { await client.images.generate(params) }
  * catch (e) { if (e instanceof MediaGatewayError) log.error(e.toJSON()); throw e }
  */
 export class MediaGatewayError extends Error {
-  /** `instanceof MediaGatewayError` is true for errors of every entry point's copy of the class. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // `this` is the class on the right of instanceof: the base class (the one whose prototype
-    // holds the brand) checks the brand, a subclass keeps the ordinary prototype check, reached
-    // through `super` (Error's is Function.prototype's, called with `this`). The class is not
-    // named here: a class that names itself in its body is built as `class _MediaGatewayError`,
-    // and its `name` would be that.
-    // biome-ignore lint/complexity/noThisInStatic: see above.
-    return Object.hasOwn(this.prototype, BRAND)
-      ? (value as Record<symbol, unknown> | null)?.[BRAND] === true
-      : // biome-ignore lint/complexity/noThisInStatic: `super` keeps `this`, see above.
-        super[Symbol.hasInstance](value);
-  }
+  /** @internal This class's brand; each subclass the SDK exports has its own. */
+  static readonly [ERROR_BRAND]: string = 'MediaGatewayError';
 
-  /** @internal The brand behind `instanceof` across entry points. */
-  get [BRAND](): true {
-    return true;
+  /**
+   * `value instanceof C` is true when `value`'s class, or a class it extends, has `C`'s brand,
+   * whichever copy of the SDK either comes from. Inherited by every subclass: `this` is the
+   * class on the right of `instanceof`.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: the class tested against, see above.
+    const brand = Object.hasOwn(this, ERROR_BRAND) && this[ERROR_BRAND];
+    // From `value`'s class up through the classes it extends (a class's prototype is the class
+    // it extends). A class that inherits its brand stands below the class it inherits it from,
+    // so reading brands through inheritance finds nothing the walk would not find further up.
+    for (
+      let type = brand && (value as Branded | null | undefined)?.constructor;
+      type;
+      type = Object.getPrototypeOf(type)
+    )
+      if ((type as Branded)[ERROR_BRAND] === brand) return true;
+    // A class without a brand of its own (made inside the SDK or by a user) keeps the ordinary
+    // prototype check, reached through `super` (Error's is Function.prototype's, called with
+    // `this`). The class is not named here: a class that names itself in its body is built as
+    // `class _MediaGatewayError`, and its `name` would be that.
+    // biome-ignore lint/complexity/noThisInStatic: `super` keeps `this`, see above.
+    return !brand && super[Symbol.hasInstance](value);
   }
 
   /** The class name: `'MediaGatewayError'` or the subclass's name. */
@@ -38,10 +57,14 @@ export class MediaGatewayError extends Error {
 
   /** A JSON form with no secrets in it: name, message and the error's own public fields. */
   toJSON(): Record<string, unknown> {
-    const out: Record<string, unknown> = { name: this.name, message: this.message };
-    for (const [key, value] of Object.entries(this)) {
-      if (key !== 'cause' && key !== 'headers') out[key] = value;
-    }
-    return out;
+    // `cause` and `headers` may hold what the SDK never prints (a request's key, a signed URL).
+    const { cause: _cause, headers: _headers, ...fields } = this as Record<string, unknown>;
+    return { name: this.name, message: this.message, ...fields };
   }
+}
+
+/** A value or class that may carry a brand. */
+interface Branded {
+  [ERROR_BRAND]?: unknown;
+  constructor?: unknown;
 }

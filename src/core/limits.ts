@@ -4,7 +4,7 @@
  * too long. spec: Limits — "Rate limits apply per key and model, and upload and creation
  * endpoints also limit requests per IP."
  */
-import { MediaGatewayError } from './base-error.js';
+import { ERROR_BRAND, MediaGatewayError } from './base-error.js';
 import { checkCount, checkDuration, InvalidOptionError } from './options.js';
 
 /** The kinds of request a limit can be set for: billable submissions, image uploads, everything else. */
@@ -76,6 +76,8 @@ export interface RateLimiter {
  * sent: the call may be made again later, or the limits raised.
  */
 export class QueueTimeoutError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'QueueTimeoutError';
   /** Always `'QueueTimeoutError'`. */
   override readonly name = 'QueueTimeoutError';
   /** The wait allowed, in milliseconds. */

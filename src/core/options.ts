@@ -1,4 +1,4 @@
-import { MediaGatewayError } from './base-error.js';
+import { ERROR_BRAND, MediaGatewayError } from './base-error.js';
 
 /**
  * An option (a timeout, an interval, a retry count, a store's limit, a callback) was refused
@@ -17,6 +17,8 @@ import { MediaGatewayError } from './base-error.js';
  * new MediaGateway({ timeout: Number.NaN }); // InvalidOptionError: timeout must be a whole number of milliseconds from 1 to 2147483647; got NaN
  */
 export class InvalidOptionError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'InvalidOptionError';
   /** Always `'InvalidOptionError'`. */
   override readonly name = 'InvalidOptionError';
   /** The option as the caller wrote it, e.g. `timeout` or `interval[0]`. */

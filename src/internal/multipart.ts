@@ -1,5 +1,5 @@
 import type { FileLike, FormDataEncoder } from 'form-data-encoder';
-import { RequestValidationError } from '../core/errors.js';
+import { RequestValidationError } from '../core/errors/validation.js';
 import { SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
 import { checkEditFiles } from '../schemas/image-edit-files.js';
 import type { ImageEditAsyncParams, ImageEditParams } from '../schemas/images.js';

@@ -1,4 +1,4 @@
-import { InvalidResponseError } from '../core/errors.js';
+import { InvalidResponseError } from '../core/errors/transport.js';
 
 /** The most redirects a download follows. */
 export const MAX_REDIRECTS = 5;

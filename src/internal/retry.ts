@@ -1,4 +1,4 @@
-import { APIUserAbortError, abortedBy } from '../core/errors.js';
+import { APIUserAbortError, abortedBy } from '../core/errors/transport.js';
 import { sleep } from '../core/sleep.js';
 import { isRetryable, type RetryClass, retryDelay } from './retry-policy.js';
 

@@ -1,4 +1,4 @@
-import { MediaGatewayError } from '../core/errors.js';
+import { MediaGatewayError } from '../core/base-error.js';
 
 /**
  * Normalises a base URL to its scheme-and-host root (plus any path prefix other than `/v1`),

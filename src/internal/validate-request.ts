@@ -1,4 +1,4 @@
-import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { RequestValidationError, type ValidationIssue } from '../core/errors/validation.js';
 import { EMBEDDING_MODELS, IMAGE_MODELS, VIDEO_MODELS } from '../schemas/constants.js';
 import {
   parseAssetSubmitParams,

@@ -3,7 +3,7 @@
  * imported: a node-redis 4 or 5 client fits as it is, and an ioredis client through a
  * one-line adapter (see docs/scaling.md).
  */
-import { MediaGatewayError } from '../core/base-error.js';
+import { ERROR_BRAND, MediaGatewayError } from '../core/base-error.js';
 
 /**
  * A connection that runs commands. node-redis (`createClient()`, 4.x and 5.x) has this method
@@ -50,6 +50,8 @@ export const DEFAULT_TIMEOUT_MS = 2_000;
 
 /** Raised when a Redis call fails or does not answer within `timeoutMs`. */
 export class RedisUnavailableError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'RedisUnavailableError';
   override readonly name = 'RedisUnavailableError';
   /** The command that failed, e.g. `SET`. */
   readonly command: string;

@@ -8,8 +8,8 @@
  *
  * @module mediagw/redis
  */
-// The same class the `mediagw` entry exports, bundled into this entry: import it from the entry
-// whose code threw, or test `error.name === 'InvalidOptionError'`.
+// The same classes the `mediagw` entry exports, bundled into this entry: `instanceof` holds
+// across the copies, since each class carries a brand every copy recognises.
 export { QueueTimeoutError, type RequestLimits } from '../core/limits.js';
 export { InvalidOptionError } from '../core/options.js';
 export {

@@ -1,4 +1,4 @@
-import { InvalidResponseError } from '../core/errors.js';
+import { InvalidResponseError } from '../core/errors/transport.js';
 
 /** One vector of an embeddings answer. */
 export interface Embedding {

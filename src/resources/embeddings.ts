@@ -1,10 +1,7 @@
 import { APIPromise } from '../core/api-promise.js';
-import {
-  describeCause,
-  MediaGatewayError,
-  RequestValidationError,
-  type ValidationIssue,
-} from '../core/errors.js';
+import { MediaGatewayError } from '../core/base-error.js';
+import { RequestValidationError, type ValidationIssue } from '../core/errors/validation.js';
+import { describeCause } from '../core/errors/wait.js';
 import { checkCallback } from '../core/options.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { parseEmbeddingCreateParams } from '../internal/schemas.js';

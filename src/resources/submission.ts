@@ -1,4 +1,4 @@
-import { AmbiguousSubmissionError } from '../core/errors.js';
+import { AmbiguousSubmissionError } from '../core/errors/transport.js';
 import type { SubmissionEnvelope } from '../core/task-types.js';
 
 export type { SubmissionEnvelope } from '../core/task-types.js';

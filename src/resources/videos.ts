@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { MediaDownload } from '../core/download.js';
-import { SubmittedCallbackError } from '../core/errors.js';
+import { SubmittedCallbackError } from '../core/errors/wait.js';
 import { checkWaitOptions, pollTask, type WaitOptions } from '../core/polling.js';
 import { openDownload } from '../internal/download.js';
 import type { RequestOptions } from '../internal/request-spec.js';

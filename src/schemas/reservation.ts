@@ -3,7 +3,7 @@
  * with the video schemas, so it is a family of its own in internal/schemas-loader.ts: the public
  * `estimateReservation` (internal/schemas.ts) loads it, and zod, on its first call.
  */
-import { RequestValidationError } from '../core/errors.js';
+import { RequestValidationError } from '../core/errors/validation.js';
 import { MOTION_ORIENTATION_CEILING, type VideoModel } from './constants.js';
 import type { ReservationEstimate, ReservationHints } from './reservation-tiers.js';
 import { parseParams } from './validate.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { RequestValidationError, type ValidationIssue } from '../core/errors/validation.js';
 
 /** Formats a zod path as the request's own notation: `image_with_roles[1].role`. */
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../core/errors.js';
+import type { ValidationIssue } from '../core/errors/validation.js';
 
 /**
  * The spec's parameter-validation body: `{code, message, data: null}`. spec: Errors — Body shapes.

@@ -1,4 +1,4 @@
-import { MediaGatewayError } from '../core/base-error.js';
+import { ERROR_BRAND, MediaGatewayError } from '../core/base-error.js';
 
 /**
  * Why a delivery failed verification.
@@ -30,6 +30,8 @@ export type WebhookVerificationReason =
  * catch (e) { if (e instanceof WebhookVerificationError) console.warn(e.reason, e.message) }
  */
 export class WebhookVerificationError extends MediaGatewayError {
+  /** @internal */
+  static override readonly [ERROR_BRAND]: string = 'WebhookVerificationError';
   /** Always `'WebhookVerificationError'`. */
   override readonly name = 'WebhookVerificationError';
   /** Which check failed. */

@@ -134,10 +134,9 @@ describe('parseRetryAfter', () => {
 
 describe('instanceof MediaGatewayError across entry points', () => {
   // Each entry point is bundled with its own copy of the base class; the brand stands in for it.
+  const brand: unique symbol = Symbol.for('mediagw.error');
   class OtherCopy extends Error {
-    get [Symbol.for('mediagw.error')]() {
-      return true;
-    }
+    static readonly [brand] = 'MediaGatewayError';
   }
 
   test("an error of another entry's copy of the class is a MediaGatewayError", () => {

@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../../core/errors.js';
+import { RequestValidationError } from '../../core/errors/validation.js';
 import { sniffImageFormat } from '../../core/image-header.js';
 import { toUploadFile } from '../../internal/upload-file.js';
 import {
