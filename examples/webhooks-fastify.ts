@@ -95,8 +95,7 @@ export async function main(opts: MainOptions) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { startMockGateway } = await import('../src/testing/index.js');
-  const { mockWebhooks } = await import('../src/testing/webhooks/index.js');
+  const { mockWebhooks, startMockGateway } = await import('../src/testing/index.js');
   const gateway = await startMockGateway({ speed: 10 });
   try {
     await main({

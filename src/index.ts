@@ -153,7 +153,7 @@ export type {
   ImageModel25,
   ImageOutputParams,
   ImageTaskAdditions,
-} from './schemas/images.js';
+} from './schemas/image-types.js';
 export type {
   AssetListParams,
   AssetSubmitItem,

@@ -26,7 +26,7 @@ import type {
   ImageEditParams,
   ImageGenerateAsyncParams,
   ImageGenerateParams,
-} from '../schemas/images.js';
+} from '../schemas/image-types.js';
 import { type ImageTask, imageTaskOutcome, toImageTask } from './image-task.js';
 import { APIResource } from './resource.js';
 import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';

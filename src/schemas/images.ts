@@ -20,20 +20,6 @@ import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
 export { checkEditFiles } from './image-edit-files.js';
-export type {
-  Image2EditParams,
-  Image2GenerateParams,
-  Image25EditParams,
-  Image25GenerateParams,
-  ImageEditAsyncParams,
-  ImageEditFiles,
-  ImageEditParams,
-  ImageGenerateAsyncParams,
-  ImageGenerateParams,
-  ImageModel25,
-  ImageOutputParams,
-  ImageTaskAdditions,
-} from './image-types.js';
 export { IMAGE_MODELS, type ImageModel };
 
 /** Whether `model` is one of the `imgmodel-2.5-*` models, which refuse `image_urls` and `mask`. */

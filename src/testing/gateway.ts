@@ -5,15 +5,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkCount, MAX_TIMER_MS } from '../core/options.js';
-import { AccountTable, defaultAccounts, newApiKey } from './accounts.js';
-import { MockClock } from './clock.js';
 import { DASHBOARD_PATH, isDashboardPath, registerDashboardRoutes } from './dashboard/index.js';
-import { FaultTable } from './faults.js';
 import { createRequestHandler } from './http/pipeline.js';
 import { Router } from './http/router.js';
 import { type LoopbackServer, listenOnLoopback } from './http/server.js';
-import { Ledger } from './ledger.js';
-import { MediaStore } from './media-origin.js';
 import type {
   MockAccountInit,
   MockClientOptions,
@@ -22,10 +17,15 @@ import type {
   MockGatewayOptions,
   RouteContext,
 } from './mock-gateway.js';
-import { MockRateLimits } from './rate-limits.js';
-import { DEFAULT_REQUEST_LOG_LIMIT, RequestLog } from './request-log.js';
 import { registerRoutes } from './routes/index.js';
-import { TaskEngine } from './tasks.js';
+import { AccountTable, defaultAccounts, newApiKey } from './state/accounts.js';
+import { MockClock } from './state/clock.js';
+import { FaultTable } from './state/faults.js';
+import { Ledger } from './state/ledger.js';
+import { MediaStore } from './state/media-origin.js';
+import { MockRateLimits } from './state/rate-limits.js';
+import { DEFAULT_REQUEST_LOG_LIMIT, RequestLog } from './state/request-log.js';
+import { TaskEngine } from './state/tasks.js';
 import type { MockAccount, RecordedRequest } from './types.js';
 
 /**

@@ -11,16 +11,8 @@
  * @module mediagw/testing
  */
 
-// Accounts and keys: `gateway.accounts`, `gateway.account(id)`.
-export { DEFAULT_RESTRICTED_MODELS } from './accounts.js';
-// The mock clock: `gateway.clock.advance(ms)` in `manual` mode, or real time times `speed`.
-export { type CancelTimer, type ClockMode, MockClock, type MockClockOptions } from './clock.js';
-// Fault injection: `gateway.inject({ match, times, fault })`.
-export type { Fault, FaultHandle, FaultInit, FaultMatch } from './faults.js';
 // Starting and using the gateway.
 export { startMockGateway } from './gateway.js';
-// The gateway's state as its routes and its webhook engine see it.
-export type { GatewayState } from './gateway-state.js';
 // Error answers a route can throw, and the spec's error bodies.
 export {
   libraryErrorBody,
@@ -29,17 +21,6 @@ export {
   specErrorBody,
   validationError,
 } from './http-error.js';
-// The billing ledger: `gateway.ledger`.
-export type { Ledger, LedgerEntry, LedgerEntryKind, ReservationInit } from './ledger.js';
-// Generated media: a real PNG, a real MP4, and a lazily generated large body.
-export { largeBody, largeBodyByteAt, mp4Video, type PngOptions, pngImage } from './media.js';
-// Published media and the media origin: `gateway.media`.
-export {
-  MEDIA_EXPIRED_MESSAGE,
-  type MediaRecord,
-  type MediaStore,
-  type PublishInit,
-} from './media-origin.js';
 // The gateway's options and the running gateway; routes added by users, their context and handlers.
 export type {
   MockAccountInit,
@@ -51,6 +32,31 @@ export type {
   RouteHandler,
   Router,
 } from './mock-gateway.js';
+// Library reviews decided by a test (or the dashboard): `reviewLibraryAsset(gateway, id, 'approve')`.
+export {
+  type LibraryReviewDecision,
+  type MockAsset,
+  reviewLibraryAsset,
+} from './routes/library-store.js';
+// Accounts and keys: `gateway.accounts`, `gateway.account(id)`.
+export { DEFAULT_RESTRICTED_MODELS } from './state/accounts.js';
+// The mock clock: `gateway.clock.advance(ms)` in `manual` mode, or real time times `speed`.
+export { type CancelTimer, type ClockMode, MockClock, type MockClockOptions } from './state/clock.js';
+// Fault injection: `gateway.inject({ match, times, fault })`.
+export type { Fault, FaultHandle, FaultInit, FaultMatch } from './state/faults.js';
+// The gateway's state as its routes and its webhook engine see it.
+export type { GatewayState } from './state/gateway-state.js';
+// The billing ledger: `gateway.ledger`.
+export type { Ledger, LedgerEntry, LedgerEntryKind, ReservationInit } from './state/ledger.js';
+// Generated media: a real PNG, a real MP4, and a lazily generated large body.
+export { largeBody, largeBodyByteAt, mp4Video, type PngOptions, pngImage } from './state/media.js';
+// Published media and the media origin: `gateway.media`.
+export {
+  MEDIA_EXPIRED_MESSAGE,
+  type MediaRecord,
+  type MediaStore,
+  type PublishInit,
+} from './state/media-origin.js';
 // Rate limits: `startMockGateway({ rateLimits })` and `gateway.rateLimits`.
 export type {
   MockRateLimit,
@@ -58,13 +64,7 @@ export type {
   MockRateLimitStats,
   MockRateLimits,
   RateLimitedRequest,
-} from './rate-limits.js';
-// Library reviews decided by a test (or the dashboard): `reviewLibraryAsset(gateway, id, 'approve')`.
-export {
-  type LibraryReviewDecision,
-  type MockAsset,
-  reviewLibraryAsset,
-} from './routes/library-store.js';
+} from './state/rate-limits.js';
 // Task kinds and their wire statuses.
 export {
   type BuiltInTaskKind,
@@ -72,7 +72,7 @@ export {
   type TaskKindSpec,
   type TaskPhase,
   VIDEO_COMPAT_STATUS,
-} from './task-kinds.js';
+} from './state/task-kinds.js';
 // The task engine: `gateway.tasks`, and the outcome triggers.
 export {
   MOCK_TRIGGERS,
@@ -84,20 +84,7 @@ export {
   type TaskOutcome,
   type TaskPlan,
   type TaskState,
-} from './tasks.js';
-// Accounts, the request log (`gateway.requests`) and the options and params of routes
-// (`gateway.router.add(method, pattern, handler, options)`).
-export type {
-  MockAccount,
-  Origin,
-  ReceivedPart,
-  RecordedRequest,
-  RequestContext,
-  RequestHandler,
-  RouteOptions,
-  RouteParams,
-  RouteRegistry,
-} from './types.js';
+} from './state/tasks.js';
 export {
   DELIVERY_WINDOW_MS,
   LATER_RETRY_DELAY_MS,
@@ -112,4 +99,17 @@ export {
   mockWebhooks,
   RETRY_DELAYS_MS,
   retryDelay as webhookRetryDelay,
-} from './webhooks/index.js';
+} from './state/webhooks/index.js';
+// Accounts, the request log (`gateway.requests`) and the options and params of routes
+// (`gateway.router.add(method, pattern, handler, options)`).
+export type {
+  MockAccount,
+  Origin,
+  ReceivedPart,
+  RecordedRequest,
+  RequestContext,
+  RequestHandler,
+  RouteOptions,
+  RouteParams,
+  RouteRegistry,
+} from './types.js';

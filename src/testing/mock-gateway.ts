@@ -4,11 +4,11 @@
  * gateway is composed in `gateway.ts`.
  */
 import type { Server } from 'node:http';
-import type { ClockMode } from './clock.js';
-import type { FaultHandle, FaultInit } from './faults.js';
-import type { GatewayState } from './gateway-state.js';
-import type { MockRateLimitOptions, MockRateLimits } from './rate-limits.js';
-import type { TaskDurations } from './task-kinds.js';
+import type { ClockMode } from './state/clock.js';
+import type { FaultHandle, FaultInit } from './state/faults.js';
+import type { GatewayState } from './state/gateway-state.js';
+import type { MockRateLimitOptions, MockRateLimits } from './state/rate-limits.js';
+import type { TaskDurations } from './state/task-kinds.js';
 import type { MockAccount, RecordedRequest, RequestContext, RouteOptions, RouteParams } from './types.js';
 
 /**

@@ -130,29 +130,16 @@ const TESTING_ROOT_TIERS: Record<string, Tier> = {
   'bin.ts': 'gateway',
   'types.ts': 'leaf',
   'http-error.ts': 'leaf',
-  'accounts.ts': 'state',
-  'clock.ts': 'state',
-  'faults.ts': 'state',
-  'gateway-state.ts': 'state',
-  'ids.ts': 'state',
-  'ledger.ts': 'state',
-  'media.ts': 'state',
-  'media-fixtures.ts': 'state',
-  'media-origin.ts': 'state',
-  'rate-limits.ts': 'state',
-  'request-log.ts': 'state',
-  'task-kinds.ts': 'state',
-  'tasks.ts': 'state',
 };
 
-/** The tier of a file under src/testing/, by its folder or, at the top of testing/, by name. */
+/** The tier of a file under src/testing/: by its folder, or by name at the top of testing/. */
 function tierOf(file: string): Tier | undefined {
   const [, folder = '', rest] = file.split('/');
   if (rest !== undefined) {
     if (folder === 'http') return 'edge';
     if (folder === 'routes') return 'routes';
     if (folder === 'dashboard') return 'routes';
-    if (folder === 'webhooks') return 'state';
+    if (folder === 'state') return 'state';
   } else if (folder in TESTING_ROOT_TIERS) {
     return TESTING_ROOT_TIERS[folder];
   }

@@ -7,7 +7,7 @@ import {
 } from '../../src/cli/commands/mock-flags.js';
 import { CliError, EXIT } from '../../src/cli/exit-codes.js';
 import { MediaGateway } from '../../src/index.js';
-import { MockRateLimits } from '../../src/testing/rate-limits.js';
+import { MockRateLimits } from '../../src/testing/state/rate-limits.js';
 import { ensureBuilt, run, start, stop, until } from './helpers.js';
 
 const kite = { model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 } as const;

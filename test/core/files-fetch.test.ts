@@ -4,7 +4,7 @@ import { APIUserAbortError, FileInputError } from '../../src/core/errors.js';
 import type { FetchLike } from '../../src/core/fetch-like.js';
 import { fileFromURL } from '../../src/core/files.js';
 import { InvalidOptionError } from '../../src/core/options.js';
-import { pngImage } from '../../src/testing/media.js';
+import { pngImage } from '../../src/testing/state/media.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 

@@ -6,7 +6,7 @@ import * as expressExample from '../../examples/webhooks-express.js';
 import * as fastifyExample from '../../examples/webhooks-fastify.js';
 import * as honoExample from '../../examples/webhooks-hono.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
-import { mockWebhooks } from '../../src/testing/webhooks/index.js';
+import { mockWebhooks } from '../../src/testing/state/webhooks/index.js';
 import { type HandledWebhookEvent, signWebhook, WEBHOOK_API_VERSION } from '../../src/webhooks/index.js';
 
 const SECRETS = { kid_example: 'whsec_example_secret' };

@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/index.js';
 import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
-import { type MockWebhooks, mockWebhooks } from '../../src/testing/webhooks/index.js';
+import { type MockWebhooks, mockWebhooks } from '../../src/testing/state/webhooks/index.js';
 
 // The image routes as task-event producers: what they keep in the task (notifications,
 // client_reference_id, batch_id) and the images they publish, as the delivery engine reads them.

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { AuthenticationError, MediaExpiredError, NotFoundError } from '../../src/core/errors.js';
-import { mp4Video } from '../../src/testing/media.js';
-import { MEDIA_EXPIRED_MESSAGE } from '../../src/testing/media-origin.js';
+import { mp4Video } from '../../src/testing/state/media.js';
+import { MEDIA_EXPIRED_MESSAGE } from '../../src/testing/state/media-origin.js';
 import { rejection } from '../helpers/rejection.js';
 import { startVideoRig, VIDEO_DONE_MS, type VideoRig } from './videos-helpers.js';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BadRequestError } from '../../src/core/errors.js';
 import { TaskEventHub } from '../../src/core/events-hub.js';
-import { mockWebhooks } from '../../src/testing/webhooks/index.js';
+import { mockWebhooks } from '../../src/testing/state/webhooks/index.js';
 import { createNodeWebhookHandler, type HandledWebhookEvent } from '../../src/webhooks/index.js';
 import { rejection } from '../helpers/rejection.js';
 import { startVideoRig, VIDEO_DONE_MS, type VideoRig } from './videos-helpers.js';

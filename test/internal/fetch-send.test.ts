@@ -23,7 +23,7 @@ import { runtimeFetch } from '../../src/internal/fetch-send.js';
 import { CROSS_ORIGIN_HEADERS } from '../../src/internal/redirects.js';
 import type { FetchInit, FetchLike } from '../../src/internal/request-spec.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
-import { mp4Video, pngImage } from '../../src/testing/media.js';
+import { mp4Video, pngImage } from '../../src/testing/state/media.js';
 import { type MswServer, startMswServer } from '../helpers/msw-server.js';
 import { refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';

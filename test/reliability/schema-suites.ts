@@ -6,8 +6,8 @@ import type fc from 'fast-check';
 import { MediaGateway } from '../../src/client.js';
 import { imageEditParts } from '../../src/internal/multipart.js';
 import { parseEmbeddingCreateParams } from '../../src/schemas/embeddings.js';
+import type { ImageEditParams } from '../../src/schemas/image-types.js';
 import {
-  type ImageEditParams,
   parseImageEditAsyncParams,
   parseImageEditParams,
   parseImageGenerateAsyncParams,

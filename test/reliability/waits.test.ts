@@ -11,8 +11,8 @@ import {
 import { TaskEventHub } from '../../src/core/events-hub.js';
 import { InvalidOptionError } from '../../src/core/options.js';
 import type { WaitOptions } from '../../src/core/polling.js';
-import type { Fault } from '../../src/testing/faults.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import type { Fault } from '../../src/testing/state/faults.js';
 import { rejection } from '../helpers/rejection.js';
 
 /**

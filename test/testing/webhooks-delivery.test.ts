@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { MockWebhookEvent } from '../../src/testing/webhooks/index.js';
-import { RETRY_DELAYS_MS } from '../../src/testing/webhooks/index.js';
+import type { MockWebhookEvent } from '../../src/testing/state/webhooks/index.js';
+import { RETRY_DELAYS_MS } from '../../src/testing/state/webhooks/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 import { startRig, videoTask, type WebhookRig } from '../integration/webhooks-setup.js';
 

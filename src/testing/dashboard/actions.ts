@@ -3,11 +3,12 @@
  * same thing: `gateway.clock.advance`, `gateway.tasks.finishNow`, `reviewLibraryAsset`,
  * `mockWebhooks(gateway).redeliver / setEnabled / rotateSecret`, `gateway.inject`.
  */
-import type { FaultTable } from '../faults.js';
-import type { GatewayState } from '../gateway-state.js';
+
 import { MockHttpError } from '../http-error.js';
 import { reviewLibraryAsset } from '../routes/library-store.js';
-import { mockWebhooks } from '../webhooks/index.js';
+import type { FaultTable } from '../state/faults.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import { mockWebhooks } from '../state/webhooks/index.js';
 
 /** What an action answers: a sentence for the page to announce. */
 export interface ActionResult {

@@ -8,9 +8,10 @@
  * the browser sends one, a same-origin `Origin`: another site's page cannot send that header
  * without a CORS preflight, which the dashboard never grants.
  */
-import type { FaultTable } from '../faults.js';
-import type { GatewayState } from '../gateway-state.js';
+
 import { MockHttpError } from '../http-error.js';
+import type { FaultTable } from '../state/faults.js';
+import type { GatewayState } from '../state/gateway-state.js';
 import type { RequestContext, RouteRegistry } from '../types.js';
 import { ACTIONS } from './actions.js';
 import { LiveViews } from './live.js';

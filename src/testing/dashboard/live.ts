@@ -4,8 +4,8 @@
  * short real-time check catches the rest (requests, progress, the clock) while a page is open.
  */
 import { PassThrough } from 'node:stream';
-import type { GatewayState } from '../gateway-state.js';
-import { mockWebhooks } from '../webhooks/index.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import { mockWebhooks } from '../state/webhooks/index.js';
 
 /** Real milliseconds between checks for changes while a page is connected. */
 export const LIVE_CHECK_MS = 250;

@@ -3,10 +3,11 @@
  * webhook endpoints and deliveries, the media library), built fresh for each update. Secrets
  * never leave here: request headers and bodies are redacted, endpoints show their key ID only.
  */
-import type { GatewayState } from '../gateway-state.js';
+
 import { libraryStore } from '../routes/library-store.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import { type MockWebhooks, mockWebhooks } from '../state/webhooks/index.js';
 import type { RecordedRequest } from '../types.js';
-import { type MockWebhooks, mockWebhooks } from '../webhooks/index.js';
 
 /** The newest requests the dashboard lists; older ones stay in `gateway.requests`. */
 export const DASHBOARD_REQUESTS = 100;

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AccountTable } from '../accounts.js';
-import type { MockClock } from '../clock.js';
-import { codeForStatus, describeFault, type Fault, type FaultTable } from '../faults.js';
 import { MockHttpError, specErrorBody } from '../http-error.js';
-import type { MockRateLimits } from '../rate-limits.js';
-import { recordHeaders, recordQuery } from '../request-log.js';
+import type { AccountTable } from '../state/accounts.js';
+import type { MockClock } from '../state/clock.js';
+import { codeForStatus, describeFault, type Fault, type FaultTable } from '../state/faults.js';
+import type { MockRateLimits } from '../state/rate-limits.js';
+import { recordHeaders, recordQuery } from '../state/request-log.js';
 import type { MockAccount, Origin, RecordedRequest, RequestContext } from '../types.js';
 import { modeForContentType, type ReadBody, readBody } from './body.js';
 import { createContext } from './context.js';
@@ -36,7 +36,7 @@ export interface PipelineDeps<G> {
   /** Aborted when the gateway closes: ends delays and hangs. */
   closing: AbortSignal;
   /**
-   * The gateway's rate limits (testing/rate-limits.ts): on the API origin's pipeline only, not
+   * The gateway's rate limits (testing/state/rate-limits.ts): on the API origin's pipeline only, not
    * the media origin's nor the dashboard's (which reuses the other inputs).
    */
   rateLimits?: MockRateLimits | undefined;

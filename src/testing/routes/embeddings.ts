@@ -3,8 +3,8 @@ import {
   type EmbeddingModel,
   embeddingCreateSchema,
 } from '../../schemas/embeddings.js';
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
+import type { GatewayState } from '../state/gateway-state.js';
 import type { RouteRegistry } from '../types.js';
 import { MAX_EMBEDDING_TOKENS, mockEmbedding, mockTokens, toBase64Float32 } from './embeddings-vectors.js';
 

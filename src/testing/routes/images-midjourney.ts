@@ -1,6 +1,6 @@
 import { midjourneyGenerateSchema } from '../../schemas/midjourney.js';
-import type { GatewayState } from '../gateway-state.js';
-import { newId } from '../ids.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import { newId } from '../state/ids.js';
 import type { RouteRegistry } from '../types.js';
 import { checkModeration, imageCount } from './images-shared.js';
 import { answerSubmission, createImageTask } from './images-tasks.js';

@@ -1,7 +1,7 @@
-import { type GatewayState, imageResultUrl } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import { pngImage } from '../media.js';
-import type { MediaRecord } from '../media-origin.js';
+import { type GatewayState, imageResultUrl } from '../state/gateway-state.js';
+import { pngImage } from '../state/media.js';
+import type { MediaRecord } from '../state/media-origin.js';
 import type { RequestContext } from '../types.js';
 
 /**

@@ -1,7 +1,7 @@
-import { type GatewayState, imageResultUrl } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import type { TaskPhase } from '../task-kinds.js';
-import { type MockTask, outcomeFor } from '../tasks.js';
+import { type GatewayState, imageResultUrl } from '../state/gateway-state.js';
+import type { TaskPhase } from '../state/task-kinds.js';
+import { type MockTask, outcomeFor } from '../state/tasks.js';
 import type { RequestContext } from '../types.js';
 import { IMAGE_TRIGGERS, type ImageTaskData, publishImages } from './images-shared.js';
 import { taskRenderers } from './task-renderers.js';

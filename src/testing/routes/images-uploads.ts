@@ -1,7 +1,7 @@
 import { bytesReader, IMAGE_MIME_TYPES, readImageHeader } from '../../core/image-header.js';
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import { pngImage } from '../media.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import { pngImage } from '../state/media.js';
 import { PART_HEAD_BYTES, type RouteRegistry } from '../types.js';
 import { NOT_A_FILE_MESSAGE } from './images-edits.js';
 

@@ -1,6 +1,6 @@
 import { imageGenerateAsyncSchema, imageGenerateSchema } from '../../schemas/images.js';
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
+import type { GatewayState } from '../state/gateway-state.js';
 import type { RequestContext, RouteRegistry } from '../types.js';
 import { readEditRequest } from './images-edits.js';
 import { registerMidjourneyRoutes } from './images-midjourney.js';

@@ -1,4 +1,4 @@
-import type { GatewayState } from '../gateway-state.js';
+import type { GatewayState } from '../state/gateway-state.js';
 import type { RouteRegistry } from '../types.js';
 import { registerEmbeddingRoutes } from './embeddings.js';
 import { registerImageRoutes } from './images.js';

@@ -1,8 +1,8 @@
 import { assetSubmitSchema } from '../../schemas/library.js';
 import { checkParams } from '../../schemas/validate.js';
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError, validationError } from '../http-error.js';
-import { type MockTask, outcomeFor, type TaskPlan } from '../tasks.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import { type MockTask, outcomeFor, type TaskPlan } from '../state/tasks.js';
 import type { RequestContext } from '../types.js';
 import {
   assetJSON,

@@ -5,8 +5,8 @@ import {
   groupUpdateSchema,
   listQuerySchema,
 } from '../../schemas/library.js';
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
+import type { GatewayState } from '../state/gateway-state.js';
 import type { RouteRegistry } from '../types.js';
 import {
   checkLibraryModel,

@@ -1,5 +1,5 @@
-import type { GatewayState } from '../gateway-state.js';
-import type { MockTask } from '../tasks.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import type { MockTask } from '../state/tasks.js';
 import type { RequestContext } from '../types.js';
 
 /**

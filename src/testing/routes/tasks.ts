@@ -1,5 +1,5 @@
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
+import type { GatewayState } from '../state/gateway-state.js';
 import type { RouteRegistry } from '../types.js';
 import { taskRenderers } from './task-renderers.js';
 

@@ -1,5 +1,5 @@
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
+import type { GatewayState } from '../state/gateway-state.js';
 import { checkAssetReference } from './library-store.js';
 
 type Body = Record<string, unknown>;

@@ -1,6 +1,6 @@
-import type { GatewayState } from '../gateway-state.js';
-import { VIDEO_COMPAT_STATUS } from '../task-kinds.js';
-import type { MockTask, TaskState } from '../tasks.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import { VIDEO_COMPAT_STATUS } from '../state/task-kinds.js';
+import type { MockTask, TaskState } from '../state/tasks.js';
 import { contentUrl, lastFrameUrl, USAGE_DELAY_MS, type VideoTaskData } from './videos-shared.js';
 
 // Pixels per resolution tier, for a plausible `completion_tokens` statistic.

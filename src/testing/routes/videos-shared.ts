@@ -1,6 +1,6 @@
-import type { GatewayState } from '../gateway-state.js';
-import type { TaskPlan } from '../tasks.js';
-import { outcomeFor } from '../tasks.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import type { TaskPlan } from '../state/tasks.js';
+import { outcomeFor } from '../state/tasks.js';
 
 /**
  * Prompt markers of the video routes, besides `mock:fail` and `mock:slow` (which apply too).

@@ -4,9 +4,9 @@ import { videoRequestSchema } from '../../schemas/video.js';
 import { video25RequestKind } from '../../schemas/video-2-5.js';
 import { inputDuration, inputList } from '../../schemas/video-inputs.js';
 import type { VideoCreateParams } from '../../schemas/video-types.js';
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import type { MockTask } from '../tasks.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import type { MockTask } from '../state/tasks.js';
 import type { RequestContext } from '../types.js';
 import { checkVideoAssets } from './videos-assets.js';
 import {

@@ -1,6 +1,6 @@
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
-import type { MockTask } from '../tasks.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import type { MockTask } from '../state/tasks.js';
 import type { RequestContext, RouteRegistry } from '../types.js';
 import { publishVideoResults, renderVideoCompat, renderVideoObject } from './videos-render.js';
 import type { VideoTaskData } from './videos-shared.js';

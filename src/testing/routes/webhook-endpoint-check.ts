@@ -1,7 +1,7 @@
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import { webhookState } from '../state/webhooks/state.js';
 import type { MockAccount } from '../types.js';
-import { webhookState } from '../webhooks/state.js';
 
 function refuse(why: string): MockHttpError {
   return MockHttpError.spec(400, 'invalid_request', `notifications.webhook.endpoint_id: ${why}`);

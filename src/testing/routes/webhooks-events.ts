@@ -1,10 +1,10 @@
 import { IMAGE_MODELS } from '../../schemas/images.js';
 import { VIDEO_MODELS } from '../../schemas/video-shared.js';
 import { webhookCapabilitiesSchema, webhookEventListSchema } from '../../schemas/webhook-endpoints.js';
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import { webhookState } from '../state/webhooks/state.js';
 import type { RouteRegistry } from '../types.js';
-import { webhookState } from '../webhooks/state.js';
 import { renderAttempt, renderEvent } from './webhooks-render.js';
 
 const TASK_EVENTS = ['task.completed', 'task.failed'];

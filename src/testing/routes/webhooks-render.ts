@@ -2,8 +2,8 @@
  * How the mock renders webhook records on the wire. The document shows only `endpoint.id`,
  * `endpoint.key_id` and `signing_secret`; the other fields are the mock's own.
  */
-import type { MockWebhooks } from '../webhooks/state.js';
-import type { MockDeliveryAttempt, MockWebhookEndpoint, MockWebhookEvent } from '../webhooks/types.js';
+import type { MockWebhooks } from '../state/webhooks/state.js';
+import type { MockDeliveryAttempt, MockWebhookEndpoint, MockWebhookEvent } from '../state/webhooks/types.js';
 
 const seconds = (ms: number | undefined) => (ms === undefined ? null : Math.floor(ms / 1000));
 

@@ -1,8 +1,8 @@
 import { webhookEndpointCreateSchema, webhookEndpointUpdateSchema } from '../../schemas/webhook-endpoints.js';
-import type { GatewayState } from '../gateway-state.js';
 import { MockHttpError } from '../http-error.js';
+import type { GatewayState } from '../state/gateway-state.js';
+import { webhookState } from '../state/webhooks/state.js';
 import type { RouteRegistry } from '../types.js';
-import { webhookState } from '../webhooks/state.js';
 import { registerWebhookEventRoutes } from './webhooks-events.js';
 import { renderEndpoint } from './webhooks-render.js';
 

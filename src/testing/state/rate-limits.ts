@@ -4,8 +4,8 @@
  * key and model, and upload and creation endpoints also limit requests per IP"; spec: Errors —
  * a rate limit answers 429 (`{code, message, data: null}`), and no task is created.
  */
-import { checkCount } from '../core/options.js';
-import { MockHttpError } from './http-error.js';
+import { checkCount } from '../../core/options.js';
+import { MockHttpError } from '../http-error.js';
 
 /** One limit the mock enforces. */
 export interface MockRateLimit {

@@ -2,7 +2,7 @@
  * One delivery attempt: sign the event's body with the endpoint's current secret, POST it to the
  * local route, and record what happened. spec: Authentication 5-6; Events 5 and 7.
  */
-import { signWebhook } from '../../webhooks/sign.js';
+import { signWebhook } from '../../../webhooks/sign.js';
 import type { MockClock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { PostOutcome } from './http.js';

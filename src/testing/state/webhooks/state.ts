@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
+import { MockHttpError } from '../../http-error.js';
 import type { GatewayState } from '../gateway-state.js';
-import { MockHttpError } from '../http-error.js';
 import { newId } from '../ids.js';
 import { isPublicHost } from './address.js';
 import { DeliveryEngine } from './engine.js';

@@ -1,5 +1,5 @@
+import type { MockAccount } from '../types.js';
 import { newId } from './ids.js';
-import type { MockAccount } from './types.js';
 
 /** What a key resolves to: its account and, for a restricted key, the models it may use. */
 export interface ResolvedKey {

@@ -1,7 +1,7 @@
 /**
  * The event bodies the mock gateway delivers. spec: Resources — Webhook event envelope; Events 3.
  */
-import { WEBHOOK_API_VERSION } from '../../webhooks/events.js';
+import { WEBHOOK_API_VERSION } from '../../../webhooks/events.js';
 import type { GatewayState } from '../gateway-state.js';
 import { imageResultUrl } from '../gateway-state.js';
 import type { MediaRecord } from '../media-origin.js';

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { maskKey } from '../internal/redact.js';
-import type { RecordedRequest } from './types.js';
+import { maskKey } from '../../internal/redact.js';
+import type { RecordedRequest } from '../types.js';
 
 /** How many requests the log keeps when `requestLogLimit` is not given. */
 export const DEFAULT_REQUEST_LOG_LIMIT = 1000;

@@ -1,4 +1,4 @@
-import type { Origin } from './types.js';
+import type { Origin } from '../types.js';
 
 /**
  * What an injected fault does to a matching request. Every request a fault consumes is still

@@ -2,7 +2,7 @@
  * The mock gateway's delivery engine: turns finished tasks into events, delivers them signed,
  * and retries on the spec's schedule on the mock clock. spec: Events 2-8.
  */
-import { parseRetryAfter } from '../../core/errors/api-fields.js';
+import { parseRetryAfter } from '../../../core/errors/api-fields.js';
 import type { CancelTimer } from '../clock.js';
 import type { GatewayState } from '../gateway-state.js';
 import { newId } from '../ids.js';

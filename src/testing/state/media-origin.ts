@@ -1,9 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { openAIErrorBody } from '../http-error.js';
+import type { RequestContext, RouteRegistry } from '../types.js';
 import type { MockClock } from './clock.js';
-import { openAIErrorBody } from './http-error.js';
 import { largeBody, mp4Video, pngImage } from './media.js';
-import type { RequestContext, RouteRegistry } from './types.js';
 
 /** The spec's message for expired media. spec: Errors — Media expired: 410. */
 export const MEDIA_EXPIRED_MESSAGE = 'media has expired or is unavailable';

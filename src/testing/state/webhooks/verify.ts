@@ -2,7 +2,7 @@
  * The verification challenge. spec: Events 4 — "the receiver returns HTTP 200 with
  * `{challenge: <received value>}` within 10 seconds"; Webhook endpoint — created -> verified.
  */
-import { signWebhook } from '../../webhooks/sign.js';
+import { signWebhook } from '../../../webhooks/sign.js';
 import { newId } from '../ids.js';
 import { signingSeconds } from './attempt.js';
 import { verificationPayload } from './envelope.js';
