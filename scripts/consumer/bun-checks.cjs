@@ -8,18 +8,10 @@ const { createHash } = require('node:crypto');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { rejection } = require('./checks.cjs');
 
 const KEY_ID = 'kid_bun';
 const SECRET = 'whsec_bun_0123456789';
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Every client check against `gateway` with `client`; returns the names of those that passed. */
 async function clientChecks(sdk, testing, gateway, client, folder) {

@@ -28,6 +28,7 @@ function completedEvent(id) {
   };
 }
 
+/** What `promise` rejects with; throws when it resolves. */
 async function rejection(promise) {
   try {
     await promise;
@@ -208,4 +209,4 @@ async function run(format, load, resolve) {
   console.log(JSON.stringify({ format, files, names, foreignErrors }));
 }
 
-module.exports = { run };
+module.exports = { run, rejection };
