@@ -90,7 +90,7 @@ const frameworks: Array<{
   },
 ];
 
-describe.each(frameworks)('examples/webhooks-$name.ts', ({ name, main, serve: start }) => {
+describe.each(frameworks)('examples/webhooks-$name', ({ name, main, serve: start }) => {
   let gateway: MockGateway;
   beforeAll(async () => {
     gateway = await startMockGateway({ speed: 20 });
