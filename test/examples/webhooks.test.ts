@@ -90,71 +90,73 @@ const frameworks: Array<{
   },
 ];
 
-describe.each(frameworks)('examples/webhooks-$name', ({ name, main, serve: start }) => {
-  let gateway: MockGateway;
-  beforeAll(async () => {
-    gateway = await startMockGateway({ speed: 20 });
-  });
-  afterAll(() => gateway.close());
-
-  test('main(): registers, verifies, and the video wait ends on the delivered event', async () => {
-    const webhooks = mockWebhooks(gateway);
-    const result = await main({
-      baseURL: gateway.url,
-      apiKey: gateway.apiKey,
-      route: (publicUrl, localUrl) => webhooks.route(publicUrl, localUrl),
+for (const { name, main, serve: start } of frameworks) {
+  describe(`examples/webhooks-${name}.ts`, () => {
+    let gateway: MockGateway;
+    beforeAll(async () => {
+      gateway = await startMockGateway({ speed: 20 });
     });
-    expect(result.task.status).toBe('completed');
-    expect(result.events.map((e) => [e.type, (e.data as { task_id?: string }).task_id])).toEqual([
-      ['task.completed', result.taskId],
-    ]);
-    expect(result.events[0]?.data).toMatchObject({ client_reference_id: `example-${name}`, kind: 'video' });
-    expect(webhooks.verifications.at(-1)).toMatchObject({ endpointId: result.endpointId, verified: true });
-    expect(webhooks.events({ taskId: result.taskId }).map((e) => e.status)).toEqual(['delivered']);
-    const taskGets = gateway.requests.filter(
-      (r) => r.method === 'GET' && r.path === `/v1/videos/${result.taskId}`,
-    );
-    expect(taskGets).toHaveLength(1); // only the confirmation after the event
-  });
+    afterAll(() => gateway.close());
 
-  test('createApp(): answers the challenge, drops duplicates, refuses a bad signature', async () => {
-    const events: HandledWebhookEvent[] = [];
-    const served = await start({ secrets: SECRETS, onEvent: (event) => void events.push(event) });
-    try {
-      const post = (d: { body: string; headers: Record<string, string> }) =>
-        fetch(served.url, { method: 'POST', body: d.body, headers: d.headers });
-      const challenge = await post(
-        delivery({
-          id: 'evt_verify',
-          type: 'webhook.endpoint_verification',
-          api_version: WEBHOOK_API_VERSION,
-          created_at: Math.floor(Date.now() / 1000),
-          data: { challenge: 'chl_123' },
-        }),
-      );
-      expect([challenge.status, await challenge.json()]).toEqual([200, { challenge: 'chl_123' }]);
-
-      const first = await post(delivery(taskEvent('evt_a')));
-      const again = await post(delivery(taskEvent('evt_a')));
-      expect([first.status, again.status]).toEqual([200, 200]);
-      expect(await again.json()).toMatchObject({ duplicate: true });
-      expect(events.map((e) => e.id)).toEqual(['evt_a']);
-
-      const forged = await post(delivery(taskEvent('evt_b'), 'whsec_wrong'));
-      expect(forged.status).toBe(400);
-      expect(await forged.json()).toMatchObject({ error: { type: 'webhook_verification_failed' } });
-      const reserialized = delivery(taskEvent('evt_c'));
-      const tampered = await post({
-        ...reserialized,
-        body: JSON.stringify(JSON.parse(reserialized.body), null, 2),
+    test('main(): registers, verifies, and the video wait ends on the delivered event', async () => {
+      const webhooks = mockWebhooks(gateway);
+      const result = await main({
+        baseURL: gateway.url,
+        apiKey: gateway.apiKey,
+        route: (publicUrl, localUrl) => webhooks.route(publicUrl, localUrl),
       });
-      expect(tampered.status).toBe(400);
-      expect(events.map((e) => e.id)).toEqual(['evt_a']);
-    } finally {
-      await served.close();
-    }
+      expect(result.task.status).toBe('completed');
+      expect(result.events.map((e) => [e.type, (e.data as { task_id?: string }).task_id])).toEqual([
+        ['task.completed', result.taskId],
+      ]);
+      expect(result.events[0]?.data).toMatchObject({ client_reference_id: `example-${name}`, kind: 'video' });
+      expect(webhooks.verifications.at(-1)).toMatchObject({ endpointId: result.endpointId, verified: true });
+      expect(webhooks.events({ taskId: result.taskId }).map((e) => e.status)).toEqual(['delivered']);
+      const taskGets = gateway.requests.filter(
+        (r) => r.method === 'GET' && r.path === `/v1/videos/${result.taskId}`,
+      );
+      expect(taskGets).toHaveLength(1); // only the confirmation after the event
+    });
+
+    test('createApp(): answers the challenge, drops duplicates, refuses a bad signature', async () => {
+      const events: HandledWebhookEvent[] = [];
+      const served = await start({ secrets: SECRETS, onEvent: (event) => void events.push(event) });
+      try {
+        const post = (d: { body: string; headers: Record<string, string> }) =>
+          fetch(served.url, { method: 'POST', body: d.body, headers: d.headers });
+        const challenge = await post(
+          delivery({
+            id: 'evt_verify',
+            type: 'webhook.endpoint_verification',
+            api_version: WEBHOOK_API_VERSION,
+            created_at: Math.floor(Date.now() / 1000),
+            data: { challenge: 'chl_123' },
+          }),
+        );
+        expect([challenge.status, await challenge.json()]).toEqual([200, { challenge: 'chl_123' }]);
+
+        const first = await post(delivery(taskEvent('evt_a')));
+        const again = await post(delivery(taskEvent('evt_a')));
+        expect([first.status, again.status]).toEqual([200, 200]);
+        expect(await again.json()).toMatchObject({ duplicate: true });
+        expect(events.map((e) => e.id)).toEqual(['evt_a']);
+
+        const forged = await post(delivery(taskEvent('evt_b'), 'whsec_wrong'));
+        expect(forged.status).toBe(400);
+        expect(await forged.json()).toMatchObject({ error: { type: 'webhook_verification_failed' } });
+        const reserialized = delivery(taskEvent('evt_c'));
+        const tampered = await post({
+          ...reserialized,
+          body: JSON.stringify(JSON.parse(reserialized.body), null, 2),
+        });
+        expect(tampered.status).toBe(400);
+        expect(events.map((e) => e.id)).toEqual(['evt_a']);
+      } finally {
+        await served.close();
+      }
+    });
   });
-});
+}
 
 describe('examples/webhooks-nextjs-route.ts', () => {
   let route: typeof import('../../examples/webhooks-nextjs-route.js');
