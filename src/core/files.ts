@@ -16,7 +16,7 @@ import {
   SNIFF_BYTES,
   sniffImageFormat,
 } from './image-header.js';
-import { InvalidOptionError } from './options.js';
+import { checkCount, InvalidOptionError } from './options.js';
 
 /**
  * A file to upload: a `Blob`/`File`, a `Buffer`/`Uint8Array`/`ArrayBuffer`, an `fs.ReadStream`,
@@ -53,6 +53,13 @@ export interface FileFromURLOptions extends FileOptions {
    * @default undici; the runtime's `fetch` where `import('undici')` gives a stand-in (Bun's)
    */
   fetch?: FetchLike | undefined;
+  /**
+   * The most bytes to download: a larger body is cut off there, nothing of it is kept, and the
+   * call fails. The default is above the largest image the gateway takes (library images below
+   * 30 MB; uploads 20 MiB), so that a URL cannot fill the disk.
+   * @default 33554432 (32 MiB)
+   */
+  maxBytes?: number | undefined;
   /** Aborts the download. */
   signal?: AbortSignal | undefined;
   /** Directory that holds the download until it is no longer used. @default os.tmpdir() */
@@ -201,7 +208,8 @@ let downloadAgent: import('undici').Agent | undefined;
  * @throws InvalidOptionError when `fetch` is not a function or is given with `dispatcher`;
  * FileInputError when the URL is malformed (or its path's percent-encoding is), not
  * `http(s):`, cannot be downloaded (refused connection, reset, too many redirects), answers other
- * than 2xx or with an empty body, or the temporary file cannot be written; APIUserAbortError
+ * than 2xx, with an empty body or with more than `maxBytes`, or the temporary file cannot be
+ * written; InvalidOptionError when `maxBytes` is not a whole number of 1 or more; APIUserAbortError
  * when `signal` aborts it (`cause` holds the signal's reason).
  * @example
  * const image = await fileFromURL('https://example.com/photo.jpg');
@@ -253,6 +261,7 @@ export async function fileFromURL(url: string | URL, options: FileFromURLOptions
   ) {
     throw new InvalidOptionError('fetch', options.fetch, 'a function, and given without `dispatcher`');
   }
+  const maxBytes = checkCount('maxBytes', options.maxBytes, 1) ?? DEFAULT_MAX_DOWNLOAD_BYTES;
   const response = await download(target, options).catch((error: unknown) => {
     throw failed(error);
   });
@@ -266,7 +275,20 @@ export async function fileFromURL(url: string | URL, options: FileFromURLOptions
     const handle = await open(tempPath, CREATE_EXCLUSIVE, 0o600).catch((error: unknown) => {
       throw refuse(`could not be kept: the temporary folder ${tempDir} ${whyUnreadable(error)}`, error);
     });
-    await pipeline(response.body, handle.createWriteStream());
+    let received = 0;
+    const capped = async function* (source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+      for await (const chunk of source) {
+        received += chunk.byteLength;
+        if (received > maxBytes) {
+          throw refuse(
+            `is larger than maxBytes (${maxBytes} bytes): the download was stopped and nothing was kept; ` +
+              'pass a larger maxBytes to take it',
+          );
+        }
+        yield chunk;
+      }
+    };
+    await pipeline(response.body as AsyncIterable<Uint8Array>, capped, handle.createWriteStream());
     const { mtimeMs, size } = await stat(tempPath);
     if (size === 0) throw refuse('answered with an empty body: there is nothing to upload');
     const blob = (await openAsBlob(tempPath)) as Blob;
@@ -284,6 +306,9 @@ export async function fileFromURL(url: string | URL, options: FileFromURLOptions
     throw failed(error);
   }
 }
+
+/** `fileFromURL`'s default `maxBytes`: above the largest image the gateway takes. */
+const DEFAULT_MAX_DOWNLOAD_BYTES = 32 * 1024 * 1024;
 
 /** Created here or not at all, and never through a link at the path. */
 const CREATE_EXCLUSIVE =

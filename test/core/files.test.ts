@@ -18,6 +18,7 @@ import {
   RequestValidationError,
 } from '../../src/core/errors.js';
 import { fileFromBase64, fileFromPath, fileFromURL } from '../../src/core/files.js';
+import { InvalidOptionError } from '../../src/core/options.js';
 import { isUploadable } from '../../src/core/uploadable.js';
 import { toUploadFile, type UploadFile } from '../../src/internal/upload-file.js';
 import { gif, jpeg, png, webpLossy } from '../core/image-fixtures.js';
@@ -384,6 +385,29 @@ describe('fileFromURL', () => {
     expect(file.name).toBe('big-copy.jpg');
     expect(Buffer.from(await file.arrayBuffer()).equals(big)).toBe(true);
   });
+
+  test('maxBytes: a body of exactly that size is taken, one byte more is cut off and nothing kept', async () => {
+    const own = await mkdtemp(join(dir, 'max-bytes-'));
+    const exact = await fileFromURL(`${base}/big.jpg`, { maxBytes: big.byteLength, tempDir: own });
+    expect(exact.size).toBe(big.byteLength);
+    const error = await rejection(
+      fileFromURL(`${base}/big.jpg?sig=secret`, { maxBytes: big.byteLength - 1, tempDir: own }),
+    );
+    expect(error).toBeInstanceOf(FileInputError);
+    expect(error.message).toContain(`is larger than maxBytes (${big.byteLength - 1} bytes)`);
+    expect(error.message).not.toContain('secret');
+    // Only the first download's file is there: the refused one was removed.
+    expect((await readdir(own)).filter((name) => name.startsWith('mediagw-download-'))).toHaveLength(1);
+  });
+
+  test.each([[0], [-1], [1.5], [Number.NaN], [Number.POSITIVE_INFINITY]])(
+    'maxBytes %s is refused before anything is downloaded',
+    async (maxBytes) => {
+      const error = await rejection(fileFromURL(`${base}/big.jpg`, { maxBytes, tempDir: dir }));
+      expect(error).toBeInstanceOf(InvalidOptionError);
+      expect(error.message).toContain('maxBytes');
+    },
+  );
 
   test('redirects are followed', async () => {
     const file = await fileFromURL(`${base}/redirect`, { tempDir: dir });
