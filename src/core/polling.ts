@@ -184,9 +184,10 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
       const interval =
         chosen ?? (typeof defaultInterval === 'function' ? defaultInterval(lastTask) : defaultInterval);
       let delay = pick(interval);
-      if (lastPoll && remaining <= reserve) {
-        // The last poll was made and no other could answer in time: wait out the deadline,
-        // which ends the wait without resubmitting (a task event may still end it sooner).
+      // The last poll was made and no other could answer in time: wait out the deadline, which
+      // ends the wait without resubmitting (a task event may still end it sooner).
+      const waitOut = lastPoll && remaining <= reserve;
+      if (waitOut) {
         delay = remaining;
       } else {
         // A poll due after the deadline is moved forward, so that one last look can still
@@ -194,8 +195,14 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
         lastPoll = delay >= remaining - reserve;
         if (lastPoll) delay = Math.max(0, remaining - reserve);
       }
+      const handed = seen;
       if (events) seen = (await sleepOrEvent(events, spec.taskId, delay, signal, seen)) ?? seen;
       else await sleep(delay, signal);
+      // Waited out without an event: the wait ends here, even when this sleep's timer ran a
+      // moment before the deadline's (Date.now() may still read a millisecond short of it), so
+      // no poll starts that the deadline would cut off.
+      if (waitOut && seen === handed)
+        throw new WaitTimeoutError(spec.taskId, timeout, lastTask as AnyTask | undefined, spec.kind);
     }
   } catch (error) {
     // A request or a sleep ended by the wait's signal throws whatever it makes of the abort;

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import {
   APIUserAbortError,
   ProgressCallbackError,
@@ -217,6 +217,35 @@ describe('pollTask with events', () => {
     const { poll, calls } = spec(['failed']);
     await expect(pollTask(poll, { events: hub })).rejects.toBeInstanceOf(TaskFailedError);
     expect(calls).toHaveLength(1);
+  });
+
+  test('after the last look, a sleep that ends a moment before the deadline starts no other poll', async () => {
+    // Timers run on the event loop's cached time, so a sleep can end a little before Date.now()
+    // reaches the deadline. Here Date.now() runs 20 ms ahead while the last look is read, so the
+    // sleep that waits out the deadline ends 20 ms early, as a busy loop can make it.
+    const realNow = Date.now.bind(Date);
+    let ahead = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + ahead);
+    try {
+      const { poll, calls } = spec(['queued'], {
+        fetch: async () => {
+          calls.push(realNow());
+          ahead = 20;
+          setImmediate(() => {
+            ahead = 0;
+          });
+          return { status: 'queued' };
+        },
+      });
+      const error = await pollTask(poll, { events: new TaskEventHub(), timeout: 400 }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(WaitTimeoutError);
+      expect(error).toMatchObject({ lastTask: { status: 'queued' } });
+      expect(calls).toHaveLength(1);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   test('events of other tasks and non-terminal events do not wake the wait', async () => {
