@@ -6,14 +6,7 @@
  * schema accepts, unchanged, every body this lets through.
  */
 import { IMAGE_MODELS } from './constants.js';
-import {
-  isClientReferenceId,
-  isHttpUrl,
-  isPlainObject,
-  onlyKeys,
-  plainNotifications,
-  plainStringList,
-} from './plain-rules.js';
+import { isHttpUrl, isPlainObject, onlyKeys, plainStringList, plainSubmissionField } from './plain-rules.js';
 
 /** spec: Images — `size` is `<W>x<H>` with positive integers, or a word the route supports. */
 export const IMAGE_SIZE = /^(?:[1-9]\d*x[1-9]\d*|[A-Za-z][A-Za-z_-]*)$/;
@@ -54,14 +47,8 @@ function plainField(key: string, value: unknown, model: string): { value: unknow
       const list = plainStringList(value, Number.POSITIVE_INFINITY, isHttpUrl);
       return list && { value: list };
     }
-    case 'notifications': {
-      const copy = plainNotifications(value);
-      return copy && { value: copy };
-    }
-    case 'client_reference_id':
-      return isClientReferenceId(value) ? { value } : undefined;
     default:
-      return undefined;
+      return plainSubmissionField(key, value);
   }
 }
 

@@ -92,6 +92,20 @@ export function plainNotifications(value: unknown): Record<string, unknown> | un
   return { webhook: { endpoint_id, events: list } };
 }
 
+/**
+ * The fields every task submission takes, as the plain checks read them: `{ value }` holding a
+ * valid `notifications` (a copy) or `client_reference_id`; `undefined` for anything else, which
+ * is left to the schema.
+ */
+export function plainSubmissionField(key: string, value: unknown): { value: unknown } | undefined {
+  if (key === 'notifications') {
+    const copy = plainNotifications(value);
+    return copy && { value: copy };
+  }
+  if (key === 'client_reference_id') return isClientReferenceId(value) ? { value } : undefined;
+  return undefined;
+}
+
 /** A copy of a list of `{ ...keys }` objects each passing `test`, at most `max`; else `undefined`. */
 export function plainObjectList(
   value: unknown,

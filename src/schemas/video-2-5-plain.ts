@@ -9,13 +9,12 @@
 import { IMAGE_ROLES, V25_LIMITS, VIDEO_RATIOS } from './constants.js';
 import {
   hasExactly,
-  isClientReferenceId,
   isMediaRef,
   isPlainObject,
   onlyKeys,
-  plainNotifications,
   plainObjectList,
   plainStringList,
+  plainSubmissionField,
 } from './plain-rules.js';
 import { promptReferenceProblems } from './video-inputs.js';
 import type { VideoCreateParams } from './video-types.js';
@@ -105,14 +104,8 @@ function plainField(key: string, value: unknown): { value: unknown } | undefined
       const list = plainObjectList(value, Number.POSITIVE_INFINITY, isTool);
       return list && { value: list };
     }
-    case 'notifications': {
-      const copy = plainNotifications(value);
-      return copy && { value: copy };
-    }
-    case 'client_reference_id':
-      return isClientReferenceId(value) ? { value } : undefined;
     default:
-      return undefined;
+      return plainSubmissionField(key, value);
   }
 }
 
