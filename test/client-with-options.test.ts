@@ -1,10 +1,10 @@
 import { HttpResponse, http } from 'msw';
 import { Agent, type Dispatcher } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../src/client.js';
 import { InternalServerError } from '../src/core/errors.js';
 import { QueueTimeoutError } from '../src/core/limits.js';
-import { type MswServer, startMswServer } from './helpers/msw-server.js';
+import { type MswServer, useMswServer } from './helpers/msw-server.js';
 import { rejection } from './helpers/rejection.js';
 
 /** An undici Agent that counts the requests dispatched through it. */
@@ -17,12 +17,10 @@ class CountingAgent extends Agent {
 }
 
 let server: MswServer;
-beforeAll(async () => {
-  server = await startMswServer();
+useMswServer((started) => {
+  server = started;
 });
-afterAll(() => server.close());
 beforeEach(() => {
-  server.requests.length = 0;
   server.use(http.get('*/v1/videos/:id', () => HttpResponse.json({ id: 'task_1', status: 'queued' })));
 });
 

@@ -1,18 +1,14 @@
 import { HttpResponse, http } from 'msw';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { APIPromise } from '../../src/core/api-promise.js';
 import { NotFoundError, RequestValidationError } from '../../src/core/errors.js';
-import { type MswServer, startMswServer } from '../helpers/msw-server.js';
+import { type MswServer, useMswServer } from '../helpers/msw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
 let server: MswServer;
-beforeAll(async () => {
-  server = await startMswServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
+useMswServer((started) => {
+  server = started;
 });
 
 const client = () => new MediaGateway({ apiKey: 'k_raw', baseURL: server.url, maxRetries: 0 });

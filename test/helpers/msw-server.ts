@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse, type RequestHandler } from 'msw';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /** A request as it reached the loopback server. */
 export interface SeenRequest {
@@ -74,4 +75,20 @@ export async function startMswServer(...initial: RequestHandler[]): Promise<MswS
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Starts an msw server before the file's tests and closes it after them, clearing its request
+ * log before each test; `set` receives it once started.
+ */
+export function useMswServer(set: (server: MswServer) => void): void {
+  let server: MswServer | undefined;
+  beforeAll(async () => {
+    server = await startMswServer();
+    set(server);
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => {
+    if (server) server.requests.length = 0;
+  });
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { HttpResponse, http } from 'msw';
 import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import {
   AmbiguousSubmissionError,
@@ -24,7 +24,7 @@ import { CROSS_ORIGIN_HEADERS } from '../../src/internal/redirects.js';
 import type { FetchInit, FetchLike } from '../../src/internal/request-spec.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { mp4Video, pngImage } from '../../src/testing/state/media.js';
-import { type MswServer, startMswServer } from '../helpers/msw-server.js';
+import { type MswServer, useMswServer } from '../helpers/msw-server.js';
 import { refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -41,12 +41,8 @@ function recordingFetch() {
 }
 
 let server: MswServer;
-beforeAll(async () => {
-  server = await startMswServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
+useMswServer((started) => {
+  server = started;
 });
 
 describe('options', () => {

@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import {
   APIError,
@@ -18,18 +18,13 @@ import {
 } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { VERSION } from '../../src/version.js';
-import { type MswServer, startMswServer } from '../helpers/msw-server.js';
+import { type MswServer, useMswServer } from '../helpers/msw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
 const KEY = 'mgw_test_transport_key_0123456789';
 let server: MswServer;
-
-beforeAll(async () => {
-  server = await startMswServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
+useMswServer((started) => {
+  server = started;
 });
 
 const transportFor = (
