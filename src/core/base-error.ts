@@ -28,22 +28,29 @@ export class MediaGatewayError extends Error {
   static readonly [ERROR_BRAND]: string = 'MediaGatewayError';
 
   /**
-   * `value instanceof C` is true when `value`'s class, or a class it extends, has `C`'s brand,
-   * whichever copy of the SDK either comes from. Inherited by every subclass: `this` is the
-   * class on the right of `instanceof`.
+   * `value instanceof C` is true when a prototype in `value`'s chain belongs to a class with
+   * `C`'s brand, whichever copy of the SDK either comes from. Inherited by every subclass: `this`
+   * is the class on the right of `instanceof`. Never throws: a value whose chain cannot be read
+   * (a revoked Proxy, a throwing `getPrototypeOf` trap) is no instance.
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: the class tested against, see above.
     const brand = Object.hasOwn(this, ERROR_BRAND) && this[ERROR_BRAND];
-    // From `value`'s class up through the classes it extends (a class's prototype is the class
-    // it extends). A class that inherits its brand stands below the class it inherits it from,
-    // so reading brands through inheritance finds nothing the walk would not find further up.
-    for (
-      let type = brand && (value as Branded | null | undefined)?.constructor;
-      type;
-      type = Object.getPrototypeOf(type)
-    )
-      if ((type as Branded)[ERROR_BRAND] === brand) return true;
+    try {
+      // From the class of `value`'s prototype (a `constructor` of `value`'s own proves nothing)
+      // up through the classes it extends (a class's prototype is the class it extends). A
+      // class that inherits its brand stands below the class it inherits it from, so reading
+      // brands through inheritance finds nothing the walk would not find further up.
+      for (
+        let type = brand && (Object.getPrototypeOf(value) as Branded).constructor;
+        type;
+        type = Object.getPrototypeOf(type)
+      )
+        if ((type as Branded)[ERROR_BRAND] === brand) return true;
+    } catch {
+      // `null` or `undefined`, a prototype whose `constructor` getter throws, or a Proxy whose
+      // trap does.
+    }
     // A class without a brand of its own (made inside the SDK or by a user) keeps the ordinary
     // prototype check, reached through `super` (Error's is Function.prototype's, called with
     // `this`). The class is not named here: a class that names itself in its body is built as
@@ -52,8 +59,11 @@ export class MediaGatewayError extends Error {
     return !brand && super[Symbol.hasInstance](value);
   }
 
-  /** The class name: `'MediaGatewayError'` or the subclass's name. */
-  override readonly name: string = 'MediaGatewayError';
+  /**
+   * The class name: `'MediaGatewayError'` or the subclass's name, read from the brand (a class
+   * the SDK does not export has the name of the exported class it extends).
+   */
+  override readonly name: string = (this.constructor as typeof MediaGatewayError)[ERROR_BRAND];
 
   /** A JSON form with no secrets in it: name, message and the error's own public fields. */
   toJSON(): Record<string, unknown> {

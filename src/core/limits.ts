@@ -79,7 +79,7 @@ export class QueueTimeoutError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'QueueTimeoutError';
   /** Always `'QueueTimeoutError'`. */
-  override readonly name = 'QueueTimeoutError';
+  declare readonly name: 'QueueTimeoutError';
   /** The wait allowed, in milliseconds. */
   readonly waitedMs: number;
 

@@ -20,7 +20,7 @@ export class InvalidOptionError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'InvalidOptionError';
   /** Always `'InvalidOptionError'`. */
-  override readonly name = 'InvalidOptionError';
+  declare readonly name: 'InvalidOptionError';
   /** The option as the caller wrote it, e.g. `timeout` or `interval[0]`. */
   declare readonly option: string;
   /** The value that was refused. */

@@ -52,7 +52,7 @@ export const DEFAULT_TIMEOUT_MS = 2_000;
 export class RedisUnavailableError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'RedisUnavailableError';
-  override readonly name = 'RedisUnavailableError';
+  declare readonly name: 'RedisUnavailableError';
   /** The command that failed, e.g. `SET`. */
   readonly command: string;
 

@@ -33,7 +33,7 @@ export class WebhookVerificationError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'WebhookVerificationError';
   /** Always `'WebhookVerificationError'`. */
-  override readonly name = 'WebhookVerificationError';
+  declare readonly name: 'WebhookVerificationError';
   /** Which check failed. */
   declare readonly reason: WebhookVerificationReason;
 

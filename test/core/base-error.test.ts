@@ -105,7 +105,20 @@ describe('within one copy, instanceof is the ordinary prototype check', () => {
     ['a plain Error', new Error('x')],
     ['the class itself', sdk.RateLimitError],
     ['an object whose constructor is not a class', { constructor: 5 }],
-  ])('%s is no error of the SDK', (_, value) => {
+    ['an object naming an error class as its own constructor', { constructor: sdk.RateLimitError }],
+    [
+      'a Proxy whose getPrototypeOf trap throws',
+      new Proxy(
+        {},
+        {
+          getPrototypeOf() {
+            throw new Error('trap');
+          },
+        },
+      ),
+    ],
+    ['a revoked Proxy', revoked()],
+  ])('%s is no error of the SDK, and instanceof does not throw', (_, value) => {
     for (const cls of [
       MediaGatewayError,
       sdk.APIError,
@@ -114,7 +127,32 @@ describe('within one copy, instanceof is the ordinary prototype check', () => {
     ])
       expect(value instanceof cls).toBe(false);
   });
+
+  test('an instance whose constructor property is a throwing getter is still one, by its prototype', () => {
+    const value = instance(sdk.RateLimitError);
+    Object.defineProperty(value, 'constructor', {
+      get() {
+        throw new Error('constructor read');
+      },
+    });
+    expect(value instanceof sdk.RateLimitError).toBe(true);
+    expect(value instanceof webhooks.WebhookVerificationError).toBe(false);
+  });
+
+  test('an unbranded class answers a revoked Proxy as the ordinary check does: with a TypeError', () => {
+    class MyError extends sdk.APIError {}
+    const value = revoked();
+    expect(() => ordinaryCheck(MyError, value)).toThrow(TypeError);
+    expect(() => value instanceof MyError).toThrow(TypeError);
+  });
 });
+
+/** A Proxy revoked before use: every operation on it throws a TypeError. */
+function revoked(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
 
 describe('across copies of the SDK', () => {
   let other: Map<string, ErrorClass>;

@@ -33,7 +33,7 @@ export class APIError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'APIError';
   /** The class name, e.g. `'APIError'` or `'NotFoundError'`. */
-  override readonly name: string = 'APIError';
+  declare readonly name: string;
   /** HTTP status of the answer. */
   readonly status: number;
   /** The error code from the body (`invalid_request`, `nsfw_content_detected`, ...), when it has one. */
@@ -92,56 +92,56 @@ export class BadRequestError extends APIError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'BadRequestError';
   /** `'BadRequestError'`, or the subclass's name. */
-  override readonly name: string = 'BadRequestError';
+  declare readonly name: string;
 }
 /** 401: missing or invalid key, or a download without the task account's key. */
 export class AuthenticationError extends APIError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'AuthenticationError';
   /** Always `'AuthenticationError'`. */
-  override readonly name = 'AuthenticationError';
+  declare readonly name: 'AuthenticationError';
 }
 /** 403: the key may not use this model. */
 export class PermissionDeniedError extends APIError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'PermissionDeniedError';
   /** Always `'PermissionDeniedError'`. */
-  override readonly name = 'PermissionDeniedError';
+  declare readonly name: 'PermissionDeniedError';
 }
 /** 404: unknown, deleted or another account's resource; or a last frame that is not available. */
 export class NotFoundError extends APIError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'NotFoundError';
   /** Always `'NotFoundError'`. */
-  override readonly name = 'NotFoundError';
+  declare readonly name: 'NotFoundError';
 }
 /** 409: material not ready, pending rename or delete, or a non-empty group delete. */
 export class ConflictError extends APIError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'ConflictError';
   /** Always `'ConflictError'`. */
-  override readonly name = 'ConflictError';
+  declare readonly name: 'ConflictError';
 }
 /** 410: the media has expired or is no longer available. A replay does not bring it back. */
 export class MediaExpiredError extends APIError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'MediaExpiredError';
   /** Always `'MediaExpiredError'`. */
-  override readonly name = 'MediaExpiredError';
+  declare readonly name: 'MediaExpiredError';
 }
 /** 413: the upload is over the gateway's size limit. */
 export class PayloadTooLargeError extends APIError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'PayloadTooLargeError';
   /** Always `'PayloadTooLargeError'`. */
-  override readonly name = 'PayloadTooLargeError';
+  declare readonly name: 'PayloadTooLargeError';
 }
 /** 429: a rate or quota limit. The gateway did not take the request. */
 export class RateLimitError extends APIError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'RateLimitError';
   /** Always `'RateLimitError'`. */
-  override readonly name = 'RateLimitError';
+  declare readonly name: 'RateLimitError';
   /** Milliseconds the gateway asked to wait (`Retry-After`), when it said. */
   get retryAfterMs(): number | undefined {
     return parseRetryAfter(this.headers['retry-after']);
@@ -152,7 +152,7 @@ export class InternalServerError extends APIError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'InternalServerError';
   /** Always `'InternalServerError'`. */
-  override readonly name = 'InternalServerError';
+  declare readonly name: 'InternalServerError';
 }
 
 /**
@@ -163,7 +163,7 @@ export class ContentModerationError extends BadRequestError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'ContentModerationError';
   /** Always `'ContentModerationError'`. */
-  override readonly name = 'ContentModerationError';
+  declare readonly name: 'ContentModerationError';
   /** The flagged categories named in the message, e.g. `['violence', 'hate']`; empty when it names none. */
   readonly categories: string[];
 
@@ -195,11 +195,16 @@ export class MediaLibraryError extends APIError {
   static override [Symbol.hasInstance](value: unknown): boolean {
     // A subclass keeps the ordinary prototype check (see MediaGatewayError for why the class is
     // not named here).
-    // biome-ignore lint/complexity/noThisInStatic: see above.
-    return Object.hasOwn(this.prototype, LIBRARY)
-      ? (value as Record<symbol, unknown> | null)?.[LIBRARY] === true
-      : // biome-ignore lint/complexity/noThisInStatic: see above.
-        Function.prototype[Symbol.hasInstance].call(this, value);
+    try {
+      // biome-ignore lint/complexity/noThisInStatic: see above.
+      return Object.hasOwn(this.prototype, LIBRARY)
+        ? (value as Record<symbol, unknown> | null)?.[LIBRARY] === true
+        : // biome-ignore lint/complexity/noThisInStatic: see above.
+          Function.prototype[Symbol.hasInstance].call(this, value);
+    } catch {
+      // A Proxy whose trap throws, or a revoked one: no library error.
+      return false;
+    }
   }
 
   /** @internal The brand behind `instanceof`. */
@@ -208,7 +213,7 @@ export class MediaLibraryError extends APIError {
   }
 
   /** Always `'MediaLibraryError'`. */
-  override readonly name: string = 'MediaLibraryError';
+  declare readonly name: string;
   /** Zero-based index of the batch item the message names (`assets[<n>]`), when it names one. */
   readonly assetIndex: number | undefined;
 

@@ -16,7 +16,7 @@ export class FileInputError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'FileInputError';
   /** Always `'FileInputError'`. */
-  override readonly name = 'FileInputError';
+  declare readonly name: 'FileInputError';
   /** What refused the input: `fileFromPath`, `fileFromURL`, `fileFromBase64`, or the operation. */
   readonly helper: string;
   /**
@@ -56,7 +56,7 @@ export class FileWriteError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'FileWriteError';
   /** Always `'FileWriteError'`. */
-  override readonly name = 'FileWriteError';
+  declare readonly name: 'FileWriteError';
   /** The path that was to be written, as given. */
   readonly path: string;
   /** The system error code behind it (`ENOENT`, `EISDIR`, `ENOSPC`, ...), when there is one. */

@@ -11,7 +11,7 @@ export class APIConnectionError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'APIConnectionError';
   /** `'APIConnectionError'`, or the subclass's name. */
-  override readonly name: string = 'APIConnectionError';
+  declare readonly name: string;
   /**
    * @param message - what failed, naming the method and path.
    * @param options - `cause`: the underlying network error.
@@ -31,7 +31,7 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'APIConnectionTimeoutError';
   /** Always `'APIConnectionTimeoutError'`. */
-  override readonly name = 'APIConnectionTimeoutError';
+  declare readonly name: 'APIConnectionTimeoutError';
 }
 
 /**
@@ -43,7 +43,7 @@ export class APIUserAbortError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'APIUserAbortError';
   /** Always `'APIUserAbortError'`. */
-  override readonly name = 'APIUserAbortError';
+  declare readonly name: 'APIUserAbortError';
   /**
    * @param message - what was aborted and by whom. @default 'The request was aborted by the caller's signal', with its reason
    * @param options - `cause`: the signal's reason.
@@ -88,7 +88,7 @@ export class InvalidResponseError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'InvalidResponseError';
   /** `'InvalidResponseError'`, or the subclass's name. */
-  override readonly name: string = 'InvalidResponseError';
+  declare readonly name: string;
   /** HTTP status of the unreadable answer. */
   readonly status: number;
   /** `X-Service-Request-Id` of the answer, when it had one. */
@@ -116,7 +116,7 @@ export class ResponseTooLargeError extends InvalidResponseError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'ResponseTooLargeError';
   /** Always `'ResponseTooLargeError'`. */
-  override readonly name = 'ResponseTooLargeError';
+  declare readonly name: 'ResponseTooLargeError';
   /** The limit in bytes that the answer passed (`maxResponseBytes`). */
   readonly limit: number;
 
@@ -142,7 +142,7 @@ export class AmbiguousSubmissionError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'AmbiguousSubmissionError';
   /** Always `'AmbiguousSubmissionError'`. */
-  override readonly name = 'AmbiguousSubmissionError';
+  declare readonly name: 'AmbiguousSubmissionError';
   /** `METHOD /v1/path` of the submission. */
   readonly operation: string;
   /**

@@ -21,7 +21,7 @@ export class RequestValidationError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'RequestValidationError';
   /** Always `'RequestValidationError'`. */
-  override readonly name = 'RequestValidationError';
+  declare readonly name: 'RequestValidationError';
   /** Every rule the request breaks, one issue per field path, in the order found. */
   readonly issues: ValidationIssue[];
 

@@ -21,7 +21,7 @@ export class TaskFailedError<K extends TaskKind = TaskKind> extends MediaGateway
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'TaskFailedError';
   /** Always `'TaskFailedError'`. */
-  override readonly name = 'TaskFailedError';
+  declare readonly name: 'TaskFailedError';
   /** Which kind of task failed: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
   readonly kind: K;
   /** The task as last read. */
@@ -74,7 +74,7 @@ export class WaitTimeoutError<K extends TaskKind = TaskKind> extends MediaGatewa
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'WaitTimeoutError';
   /** Always `'WaitTimeoutError'`. */
-  override readonly name = 'WaitTimeoutError';
+  declare readonly name: 'WaitTimeoutError';
   /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `lastTask`. */
   readonly kind: K;
   /** The public task ID, to query again later. */
@@ -132,7 +132,7 @@ export class SubmittedCallbackError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'SubmittedCallbackError';
   /** Always `'SubmittedCallbackError'`. */
-  override readonly name = 'SubmittedCallbackError';
+  declare readonly name: 'SubmittedCallbackError';
   /** The public task ID of the accepted submission. */
   readonly taskId: string;
   /** The accepted submission. */
@@ -164,7 +164,7 @@ export class ProgressCallbackError<K extends TaskKind = TaskKind> extends MediaG
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'ProgressCallbackError';
   /** Always `'ProgressCallbackError'`. */
-  override readonly name = 'ProgressCallbackError';
+  declare readonly name: 'ProgressCallbackError';
   /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
   readonly kind: K;
   /** The public task ID, to wait for again. */
