@@ -3,6 +3,7 @@
  * spec: Authentication — items 5-6.
  */
 import { MediaGatewayError } from '../core/base-error.js';
+import { InvalidOptionError } from '../core/options.js';
 import { bodyBytes, bytesToHex, parseJson, signedPayload, utf8, type WebhookBody } from './signature.js';
 
 /** Options of `signWebhook` and `signWebhookAsync`. */
@@ -13,7 +14,7 @@ export interface SignWebhookOptions {
   secret: string;
   /** The key ID of `secret`, sent as `kid`. */
   keyId: string;
-  /** Unix seconds or a `Date`; fractions are dropped. @default now */
+  /** Unix seconds (0 or more) or a valid `Date`; fractions are dropped. @default now */
   timestamp?: number | Date | undefined;
   /** `X-Service-Event-ID`. @default the body's `id` */
   eventId?: string | undefined;
@@ -47,6 +48,8 @@ export interface PreparedSigning {
  * Resolves the defaults of a signing request.
  * @throws {MediaGatewayError} when the body is not text or bytes, the secret or key ID is
  * empty, or no `eventId` is given and the body has no string `id`.
+ * @throws {InvalidOptionError} when `timestamp` is not Unix seconds of 0 or more (a number in
+ * milliseconds, NaN, an invalid Date).
  */
 export function prepareSigning(options: SignWebhookOptions): PreparedSigning {
   const { body, secret, keyId } = options;
@@ -64,10 +67,15 @@ export function prepareSigning(options: SignWebhookOptions): PreparedSigning {
       throw new MediaGatewayError('signWebhook: give eventId; the body has no "id"');
   }
   const time = options.timestamp ?? new Date();
-  if (+time > 1e11 && !(time instanceof Date)) {
-    throw new MediaGatewayError('signWebhook: timestamp is in ms, not Unix seconds');
-  }
-  const timestamp = String(Math.floor(time instanceof Date ? time.getTime() / 1000 : time));
+  const seconds = Math.floor(time instanceof Date ? time.getTime() / 1000 : time);
+  // Below 1e11: a time in milliseconds is refused rather than signed as a date in the year 5000.
+  if (!(seconds >= 0 && seconds < 1e11))
+    throw new InvalidOptionError(
+      'signWebhook: timestamp',
+      time,
+      'Unix seconds (not milliseconds) or a valid Date',
+    );
+  const timestamp = String(seconds);
   const deliveryId = options.deliveryId ?? `dlv_${bytesToHex(crypto.getRandomValues(new Uint8Array(12)))}`;
   return {
     payload: signedPayload(timestamp, bytes),

@@ -5,6 +5,7 @@
  * spec: Authentication — items 4-6.
  */
 import { MediaGatewayError } from '../core/base-error.js';
+import { checkCount } from '../core/options.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent } from './events.js';
 
@@ -55,7 +56,10 @@ export interface VerifyWebhookOptions {
   headers: WebhookHeaders;
   /** Secrets by key ID; the signature's `kid` picks one. */
   secrets: WebhookSecrets;
-  /** Largest accepted difference between `X-Service-Timestamp` and now, either way. @default 300 */
+  /**
+   * Largest accepted difference between `X-Service-Timestamp` and now, either way, in whole
+   * seconds (0 or more). @default 300
+   */
   toleranceSeconds?: number | undefined;
   /** The current time: Unix seconds, or a `Date`. @default the system clock */
   now?: number | Date | undefined;
@@ -68,7 +72,7 @@ const encoder = new TextEncoder();
 export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text);
 // One decoder for every call: constructing one costs more than decoding a 2 KB body, and a
 // non-streaming decode() starts from a clean state.
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+const strictDecoder = new TextDecoder(undefined, { fatal: true });
 const quote = (text: string) => JSON.stringify(text.slice(0, 64));
 
 /** Reads one header, trimmed; `undefined` when absent or empty. */
@@ -125,9 +129,11 @@ export function parseSignatureHeader(value: string): { signature: string; keyId:
  * in either direction.
  * @throws {WebhookVerificationError} `timestamp_out_of_tolerance`, also when `now` (or the
  * system clock) is not a finite time.
+ * @throws {InvalidOptionError} when `toleranceSeconds` is not a whole number of 0 or more, as
+ * the handlers refuse it.
  */
 export function checkTimestamp(text: string, toleranceSeconds = 300, now?: number | Date): void {
-  if (!(toleranceSeconds >= 0)) throw new MediaGatewayError('toleranceSeconds must be a number >= 0');
+  checkCount('toleranceSeconds', toleranceSeconds, 0);
   if (!/^\d{1,15}$/.test(text)) {
     throw fail(
       'timestamp_out_of_tolerance',

@@ -17,7 +17,8 @@ import {
  * spec: Authentication — items 5-6.
  *
  * @throws {WebhookVerificationError} with `reason` naming the failed check.
- * @throws {MediaGatewayError} when `secrets` or `toleranceSeconds` is not usable, or the runtime
+ * @throws {InvalidOptionError} when `toleranceSeconds` is not a whole number of 0 or more.
+ * @throws {MediaGatewayError} when `secrets` is not usable, or the runtime
  * has no `node:crypto`.
  * @example
  * app.post('/webhooks', express.raw({ type: 'application/json' }), async (req, res) => {

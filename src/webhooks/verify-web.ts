@@ -30,6 +30,7 @@ const verifyKeys = new Map<string, CryptoKey>();
  * Cloudflare Workers, Bun and Deno. Same checks in the same order, same reasons.
  *
  * @throws {WebhookVerificationError} (as a rejection) with `reason` naming the failed check.
+ * @throws {InvalidOptionError} (as a rejection) when `toleranceSeconds` is not a whole number of 0 or more.
  * @throws {MediaGatewayError} when `secrets` is not usable or Web Crypto is missing.
  * @example
  * export async function POST(req: Request) {

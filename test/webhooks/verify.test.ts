@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { MediaGatewayError } from '../../src/core/base-error.js';
 import {
+  InvalidOptionError,
   signWebhook,
   type VerifyWebhookOptions,
   verifyWebhook,
@@ -337,8 +338,25 @@ describe('unusable options are refused as programming errors, not verification f
     expect(() => verifyWebhook(options)).not.toThrow(WebhookVerificationError);
   });
 
-  test('a negative tolerance', () => {
-    expect(() => verifyWebhook(base({ toleranceSeconds: -1 }))).toThrow(/toleranceSeconds/);
+  test.each([
+    ['negative', -1],
+    ['not a number', Number.NaN],
+    ['a fraction', 1.5],
+    ['infinite', Number.POSITIVE_INFINITY],
+    ['a string', '300'],
+  ])('a tolerance that is %s is an InvalidOptionError, as the handlers answer it', async (_, value) => {
+    const options = base({ toleranceSeconds: value as number });
+    expect(() => verifyWebhook(options)).toThrow(InvalidOptionError);
+    expect(() => verifyWebhook(options)).toThrow(/toleranceSeconds must be a whole number of 0 or more/);
+    await expect(verifyWebhookAsync(options)).rejects.toThrow(InvalidOptionError);
+  });
+
+  test('a tolerance of 0 or a whole number of seconds is taken', async () => {
+    for (const toleranceSeconds of [0, 300]) {
+      const options = base({ toleranceSeconds });
+      expect(verifyWebhook(options).id).toBeTypeOf('string');
+      expect((await verifyWebhookAsync(options)).id).toBeTypeOf('string');
+    }
   });
 });
 
@@ -400,9 +418,27 @@ describe('timestamp messages say what is wrong', () => {
     }
   });
 
-  test('signWebhook refuses a timestamp in milliseconds', () => {
-    expect(() => signWebhook({ body: raw, secret: SECRET, keyId: KEY_ID, timestamp: Date.now() })).toThrow(
-      'signWebhook: timestamp is in ms, not Unix seconds',
-    );
+  test.each([
+    ['in milliseconds', Date.now()],
+    ['NaN', Number.NaN],
+    ['negative', -1],
+    ['infinite', Number.POSITIVE_INFINITY],
+    ['an invalid Date', new Date('not a date')],
+    ['a word', 'now'],
+  ])('signWebhook refuses a timestamp %s, signing nothing', (_, timestamp) => {
+    const sign = () =>
+      signWebhook({ body: raw, secret: SECRET, keyId: KEY_ID, timestamp: timestamp as number });
+    expect(sign).toThrow(InvalidOptionError);
+    expect(sign).toThrow('signWebhook: timestamp must be Unix seconds (not milliseconds) or a valid Date');
+  });
+
+  test.each([
+    ['0', 0, '0'],
+    ['the last second before 1e11', 1e11 - 1, '99999999999'],
+    ['a fraction, dropped', NOW + 0.9, String(NOW)],
+    ['a Date', new Date(NOW * 1000 + 999), String(NOW)],
+  ])('signWebhook signs a timestamp of %s', (_, timestamp, header) => {
+    const headers = signWebhook({ body: raw, secret: SECRET, keyId: KEY_ID, timestamp });
+    expect(headers['X-Service-Timestamp']).toBe(header);
   });
 });
