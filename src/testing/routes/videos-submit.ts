@@ -115,8 +115,12 @@ function detectMedia(body: Body, kind: string): ReservationHints {
         }
       }
     }
-    // Only the detected lengths count: they alone can prove the total is too long.
-    const detected = seconds.reduce<number>((sum, s) => sum + Math.ceil(s ?? 0), 0);
+    // Only the detected lengths count: they alone can prove the total is too long. spec: Video —
+    // mini's videos are held to a total *billable* duration, and billing rounds each input up
+    // to whole seconds; every other total (mini's audio, 2.5's videos and audio) is of the
+    // lengths themselves, so 7.4 s + 7.4 s of audio is 14.8 s, within 15.
+    const billable = model === 'vidmodel-2.0-mini' && field === 'video_urls';
+    const detected = seconds.reduce<number>((sum, s) => sum + (billable ? Math.ceil(s ?? 0) : (s ?? 0)), 0);
     if (detected > limit) {
       throw invalid(`${field}: at most ${limit} s in total for ${model} (detected ${detected} s)`);
     }
