@@ -70,11 +70,7 @@ export function prepareSigning(options: SignWebhookOptions): PreparedSigning {
   const seconds = Math.floor(time instanceof Date ? time.getTime() / 1000 : time);
   // Below 1e11: a time in milliseconds is refused rather than signed as a date in the year 5000.
   if (!(seconds >= 0 && seconds < 1e11))
-    throw new InvalidOptionError(
-      'signWebhook: timestamp',
-      time,
-      'Unix seconds (not milliseconds) or a valid Date',
-    );
+    throw new InvalidOptionError('signWebhook: timestamp', time, 'Unix seconds (not ms) or a valid Date');
   const timestamp = String(seconds);
   const deliveryId = options.deliveryId ?? `dlv_${bytesToHex(crypto.getRandomValues(new Uint8Array(12)))}`;
   return {

@@ -262,7 +262,8 @@ export interface PreparedVerification {
 export function prepareVerification(options: VerifyWebhookOptions): PreparedVerification {
   const bytes = bodyBytes(options.body);
   const names = [WEBHOOK_HEADERS.eventId, WEBHOOK_HEADERS.timestamp, WEBHOOK_HEADERS.signature];
-  const values = names.map((name) => readHeader(options.headers, name));
+  // No headers at all (a serverless event's `headers: null`) reads as every header missing.
+  const values = names.map((name) => readHeader(Object(options.headers), name));
   const [eventId, timestamp, header] = values;
   if (!eventId || !timestamp || !header) {
     throw fail('missing_header', `${names.filter((_, i) => !values[i]).join(', ')} missing`);

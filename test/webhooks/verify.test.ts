@@ -88,6 +88,19 @@ describe('a delivery is refused, by both verifiers, for the same reason', () => 
       'missing_header',
       /Event-ID, X-Service-Timestamp, X-Service/,
     ],
+    // A serverless event with no headers carries `headers: null` (API Gateway) or none.
+    [
+      'headers null',
+      base({ headers: null as never }),
+      'missing_header',
+      /Event-ID, X-Service-Timestamp, X-Service/,
+    ],
+    [
+      'headers undefined',
+      base({ headers: undefined as never }),
+      'missing_header',
+      /Event-ID, X-Service-Timestamp, X-Service/,
+    ],
     [
       'a signature header that is not key=value',
       base({ headers: withSignature('garbage') }),
@@ -429,7 +442,7 @@ describe('timestamp messages say what is wrong', () => {
     const sign = () =>
       signWebhook({ body: raw, secret: SECRET, keyId: KEY_ID, timestamp: timestamp as number });
     expect(sign).toThrow(InvalidOptionError);
-    expect(sign).toThrow('signWebhook: timestamp must be Unix seconds (not milliseconds) or a valid Date');
+    expect(sign).toThrow('signWebhook: timestamp must be Unix seconds (not ms) or a valid Date');
   });
 
   test.each([
