@@ -119,6 +119,7 @@ function answerOf(error: unknown): { status: number | undefined; requestId: stri
 /** The logger and hooks of a client, with what is on decided once. */
 export class Observer {
   readonly #logger: Logger | undefined;
+  #loggerWarned = false;
   readonly #hooks: Hooks;
   readonly #redact: <T>(value: T) => T;
   /** Whether lines of each level reach the logger. */
@@ -154,7 +155,18 @@ export class Observer {
   /** Writes a line, its message and fields scrubbed of the key and every secret the redactor knows. */
   log(level: Level, message: string, fields?: Fields): void {
     if (!this.logs[level]) return;
-    this.#logger?.[level]?.(this.#redact(message), fields && this.#redact({ ...fields }));
+    // A logger that throws or rejects never changes a call: the line is dropped, as a hook's
+    // failure is (an accepted billable submission stays accepted, its task ID returned).
+    try {
+      const result = this.#logger?.[level]?.(this.#redact(message), fields && this.#redact({ ...fields })) as
+        | PromiseLike<unknown>
+        | undefined;
+      if (result && typeof result.then === 'function') {
+        result.then(undefined, (error: unknown) => this.#loggerFailed(error));
+      }
+    } catch (error) {
+      this.#loggerFailed(error);
+    }
   }
 
   /** A call begins. `path` is `/v1/...` or a URL, masked here. */
@@ -229,6 +241,18 @@ export class Observer {
     } catch (error) {
       this.#hookFailed(name, error);
     }
+  }
+
+  /** Said once per client, as a process warning: the logger itself is what failed. */
+  #loggerFailed(error: unknown): void {
+    if (this.#loggerWarned) return;
+    this.#loggerWarned = true;
+    process.emitWarning(
+      this.#redact(
+        `the logger threw (${error instanceof Error ? error.message : String(error)}); its lines are dropped and calls go on`,
+      ),
+      { code: 'MEDIAGW_LOGGER_FAILED' },
+    );
   }
 
   #hookFailed(name: keyof Hooks, error: unknown): void {

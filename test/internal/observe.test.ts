@@ -220,3 +220,72 @@ describe('hooks', () => {
     ]);
   });
 });
+
+describe('a logger that fails', () => {
+  /** Collects the process warnings emitted while `run` runs. */
+  async function warningsDuring(run: () => Promise<unknown>): Promise<string[]> {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      await run();
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    return warnings
+      .filter((w) => (w as { code?: string }).code === 'MEDIAGW_LOGGER_FAILED')
+      .map((w) => w.message);
+  }
+
+  const accepted = () =>
+    server.use(
+      http.post('*/v1/videos/generations', () =>
+        HttpResponse.json({ code: 'success', data: [{ task_id: 'cgt-accepted', status: 'submitted' }] }),
+      ),
+    );
+  const quiet = () => {};
+
+  test.each([
+    [
+      'info, throwing on the call ended',
+      'info' as const,
+      {
+        info: () => {
+          throw new Error(`sink down ${KEY}`);
+        },
+      },
+    ],
+    [
+      'debug, throwing on the answer line',
+      'debug' as const,
+      {
+        debug: (m: string) => {
+          if (m.startsWith('←')) throw new Error('sink down');
+        },
+      },
+    ],
+    ['info, rejecting', 'info' as const, { info: async () => Promise.reject(new Error('sink down')) }],
+  ])(
+    '(%s) never changes an accepted billable submission; the failure is one process warning',
+    async (_, logLevel, failing) => {
+      accepted();
+      const logger = { debug: quiet, info: quiet, warn: quiet, error: quiet, ...failing };
+      let taskId: string | undefined;
+      const warnings = await warningsDuring(async () => {
+        const api = client({ logger, logLevel, maxRetries: 0 });
+        for (const _ of [1, 2]) {
+          taskId = (await api.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite', duration: 5 }))
+            .task_id;
+        }
+      });
+      expect(taskId).toBe('cgt-accepted');
+      expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(
+        /^the logger threw \(sink down.*\); its lines are dropped and calls go on$/,
+      );
+      expect(warnings[0]).not.toContain(KEY);
+    },
+  );
+});
