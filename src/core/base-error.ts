@@ -65,6 +65,15 @@ export class MediaGatewayError extends Error {
    */
   override readonly name: string = (this.constructor as typeof MediaGatewayError)[ERROR_BRAND];
 
+  /**
+   * The task this failure concerns, when a task exists: set on the wait errors
+   * (`TaskFailedError`, `WaitTimeoutError`, ...) and on every error
+   * `videos.createAndWait` throws after its submission was accepted, whatever its class (an
+   * abort, a poll that failed for good). The task is billed and was not resubmitted: wait for
+   * it again with `waitForTask(error.taskId)`.
+   */
+  declare readonly taskId?: string | undefined;
+
   /** A JSON form with no secrets in it: name, message and the error's own public fields. */
   toJSON(): Record<string, unknown> {
     // `cause` and `headers` may hold what the SDK never prints (a request's key, a signed URL).

@@ -6,7 +6,7 @@ import {
   WaitTimeoutError,
 } from './errors.js';
 import type { TaskEventSource } from './events-hub.js';
-import { checkCallback, checkDuration, checkInterval } from './options.js';
+import { checkCallback, checkDuration, checkInterval, InvalidOptionError } from './options.js';
 import { sleep } from './sleep.js';
 import type { WebhookEventLike } from './task-events.js';
 import type { AnyTask, TaskKind } from './task-types.js';
@@ -90,7 +90,8 @@ const LAST_POLL_RESERVE = 100;
 
 /**
  * Checks the options of a wait: `timeout` a duration, `interval` and `fallbackInterval` a
- * duration or a `[min, max]` pair of them, `onProgress` a function. Called before anything is sent, so that a bad
+ * duration or a `[min, max]` pair of them, `onProgress` a function, `events` a source with
+ * `waitFor`. Called before anything is sent, so that a bad
  * option of `createAndWait` refuses the call before the submission.
  *
  * @throws InvalidOptionError naming the option and the value.
@@ -100,6 +101,13 @@ export function checkWaitOptions(options: WaitOptions<never>): void {
   checkInterval('interval', options.interval);
   checkInterval('fallbackInterval', options.fallbackInterval);
   checkCallback('onProgress', options.onProgress);
+  const events = options.events as { waitFor?: unknown } | undefined;
+  if (events !== undefined && typeof events?.waitFor !== 'function')
+    throw new InvalidOptionError(
+      'events',
+      events,
+      'a task event source with a waitFor() method (a TaskEventHub)',
+    );
 }
 
 function pick(interval: number | readonly [number, number]): number {
@@ -246,7 +254,10 @@ async function sleepOrEvent(
   signal.addEventListener('abort', stop, { once: true });
   // A failing event source (a lost Redis connection, say) must not end the wait: the sleep
   // then decides, and the wait goes on polling at the fallback interval.
-  const event = events.waitFor(taskId, local.signal, seen).catch(() => new Promise<never>(() => {}));
+  // Called inside a promise, so that a source that throws rather than rejects is treated the same.
+  const event = new Promise<WebhookEventLike | undefined>((resolve) =>
+    resolve(events.waitFor(taskId, local.signal, seen)),
+  ).catch(() => new Promise<never>(() => {}));
   try {
     return (await Promise.race([event, sleep(ms, local.signal)])) ?? undefined;
   } finally {

@@ -1,6 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { MediaDownload } from '../core/download.js';
-import { SubmittedCallbackError } from '../core/errors/wait.js';
+import { SubmittedCallbackError, withTaskId } from '../core/errors/wait.js';
+import { checkCallback } from '../core/options.js';
 import { checkWaitOptions, pollTask, type WaitOptions } from '../core/polling.js';
 import { openDownload } from '../internal/download.js';
 import type { RequestOptions } from '../internal/request-spec.js';
@@ -166,6 +167,7 @@ export class Videos extends APIResource {
     const { onSubmitted, request, ...wait } = options;
     // A wait that could not start must refuse the call before anything is billed.
     checkWaitOptions(wait);
+    checkCallback('onSubmitted', onSubmitted);
     const submission = await this.create(params, { signal: wait.signal, ...request });
     if (onSubmitted) {
       try {
@@ -174,7 +176,12 @@ export class Videos extends APIResource {
         throw new SubmittedCallbackError(submission, 'videos.waitForTask', cause);
       }
     }
-    return this.waitForTask(submission.task_id, { ...wait, model: params.model });
+    try {
+      return await this.waitForTask(submission.task_id, { ...wait, model: params.model });
+    } catch (error) {
+      // Whatever ends the wait (an abort, a poll that failed for good), the task exists.
+      throw withTaskId(error, submission.task_id);
+    }
   }
 
   /**

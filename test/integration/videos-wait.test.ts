@@ -1,13 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
+import type { MediaGatewayError } from '../../src/core/base-error.js';
 import {
   AmbiguousSubmissionError,
+  APIUserAbortError,
   BadRequestError,
   ContentModerationError,
+  InternalServerError,
   PermissionDeniedError,
   TaskFailedError,
   WaitTimeoutError,
 } from '../../src/core/errors.js';
+import { InvalidOptionError } from '../../src/core/options.js';
 import { rejection } from '../helpers/rejection.js';
 import { startVideoRig, type VideoRig, videoSubmissions } from './videos-helpers.js';
 
@@ -110,6 +114,86 @@ describe('createAndWait', () => {
     expect(added.map((e) => [e.kind, e.seconds, e.tier])).toEqual([['reserve', 5, '720P']]);
     // The task exists although the caller never saw its ID: exactly the case the error warns about.
     expect(gateway.tasks.list({ kind: 'video' })).toHaveLength(tasksBefore + 1);
+  });
+});
+
+/** What a call rejected with, as the SDK error it must be. */
+const sdkRejection = async (promise: PromiseLike<unknown>) =>
+  (await rejection(promise)) as unknown as MediaGatewayError;
+
+describe('createAndWait keeps the billed task ID on whatever ends its wait', () => {
+  test('a caller abort during the wait: APIUserAbortError with taskId, in its JSON too', async () => {
+    const { client, gateway } = rig;
+    const controller = new AbortController();
+    const submitted: string[] = [];
+    const error = await sdkRejection(
+      client.videos.createAndWait(kite, {
+        interval: 1,
+        signal: controller.signal,
+        onSubmitted: (id) => submitted.push(id),
+        onProgress: () => controller.abort(new Error('shutting down')),
+      }),
+    );
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(submitted).toHaveLength(1);
+    expect(error.taskId).toBe(submitted[0]);
+    expect(error.toJSON()).toMatchObject({ name: 'APIUserAbortError', taskId: submitted[0] });
+    expect(videoSubmissions(gateway)).toHaveLength(1);
+  });
+
+  test('polls that fail for good: the status error with taskId, submitted once', async () => {
+    const { gateway } = rig;
+    const client = new MediaGateway({ ...gateway.clientOptions(), maxRetries: 1 });
+    gateway.inject({ match: { method: 'GET', path: /^\/v1\/videos\// }, times: 10, fault: { status: 503 } });
+    const error = await sdkRejection(client.videos.createAndWait(kite, { interval: 1 }));
+    expect(error).toBeInstanceOf(InternalServerError);
+    const [submission] = videoSubmissions(gateway);
+    expect(videoSubmissions(gateway)).toHaveLength(1);
+    expect(error.taskId).toMatch(/^cgt-/);
+    expect(gateway.tasks.list({ kind: 'video' }).map((t) => t.id)).toContain(error.taskId);
+    expect(submission).toBeDefined();
+  });
+
+  test('a wait error that has its own taskId keeps it', async () => {
+    const { client } = rig;
+    const submitted: string[] = [];
+    const error = await sdkRejection(
+      client.videos.createAndWait(kite, {
+        interval: 5,
+        timeout: 60,
+        onSubmitted: (id) => submitted.push(id),
+      }),
+    );
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error.taskId).toBe(submitted[0]);
+  });
+
+  test.each([
+    ['onSubmitted that is not a function', { onSubmitted: 'save' }, 'onSubmitted'],
+    ['events without waitFor', { events: {} }, 'events'],
+    ['events that is a string', { events: 'redis' }, 'events'],
+  ])('%s is refused before the submission', async (_, options, option) => {
+    const { client, gateway } = rig;
+    const error = await sdkRejection(client.videos.createAndWait(kite, options as never));
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect((error as InvalidOptionError).option).toBe(option);
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  test('an event source that throws rather than rejects does not end the wait: it polls on', async () => {
+    const { client, gateway } = rig;
+    const events = {
+      waitFor: () => {
+        throw new Error('event bus not connected');
+      },
+    };
+    const task = await client.videos.createAndWait(kite, {
+      events: events as never,
+      fallbackInterval: 1,
+      onProgress: () => void gateway.clock.advance(2_000),
+    });
+    expect(task.status).toBe('completed');
+    expect(videoSubmissions(gateway)).toHaveLength(1);
   });
 });
 

@@ -23,6 +23,7 @@ export interface SituationRow {
 }
 
 const WAITS = 'test/reliability/waits.test.ts';
+const VIDEOS_WAIT = 'test/integration/videos-wait.test.ts';
 const DEADLINE_TITLE = '%s: WaitTimeoutError at 1 s, submitted once';
 const IN_FLIGHT = 'test/redis/in-flight.test.ts';
 const DEDUPE_STATES = 'test/webhooks/dedupe-states.test.ts';
@@ -108,6 +109,39 @@ export const WAIT_ROWS: readonly SituationRow[] = [
     provenBy: {
       file: WAITS,
       title: 'one that %s ends the wait with ProgressCallbackError holding the task ID',
+    },
+  },
+  {
+    situation: 'the caller aborts `createAndWait` during its wait',
+    outcome: '`APIUserAbortError` carrying `taskId` (in its JSON too); submitted once',
+    provenBy: {
+      file: VIDEOS_WAIT,
+      title: 'a caller abort during the wait: APIUserAbortError with taskId, in its JSON too',
+    },
+  },
+  {
+    situation: 'every poll of `createAndWait` fails (503 after retries)',
+    outcome: 'the status error, carrying `taskId`; submitted once',
+    provenBy: {
+      file: VIDEOS_WAIT,
+      title: 'polls that fail for good: the status error with taskId, submitted once',
+    },
+  },
+  {
+    situation: "the event source's `waitFor` throws instead of rejecting",
+    outcome: 'the wait goes on polling at the fallback interval and ends with the task',
+    provenBy: {
+      file: VIDEOS_WAIT,
+      title: 'an event source that throws rather than rejects does not end the wait: it polls on',
+    },
+  },
+  {
+    situation: '`onSubmitted` not a function, or `events` without `waitFor`',
+    outcome: '`InvalidOptionError` naming the option; nothing submitted',
+    provenBy: {
+      file: VIDEOS_WAIT,
+      title: '%s is refused before the submission',
+      row: 'onSubmitted that is not a function',
     },
   },
   {

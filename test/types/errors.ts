@@ -1,8 +1,10 @@
 // Consumer type test: the wait errors hold typed tasks. `instanceof` gives one error per task
 // kind, and checking `kind` narrows the task. Type-checked like list.ts (see there). Never run.
 import {
+  APIUserAbortError,
   type ImageTaskState,
   type MediaGateway,
+  MediaGatewayError,
   ProgressCallbackError,
   SubmittedCallbackError,
   TaskFailedError,
@@ -42,6 +44,16 @@ export async function waits(client: MediaGateway): Promise<unknown> {
       const code: number = error.submission.raw.code;
       void code;
       return client.videos.waitForTask(error.taskId);
+    }
+    // Any error after the submission names the task (an abort, a poll that failed for good).
+    if (error instanceof APIUserAbortError || error instanceof MediaGatewayError) {
+      const taskId: string | undefined = error.taskId;
+      if (taskId) return client.videos.waitForTask(taskId);
+    }
+    if (error instanceof WaitTimeoutError) {
+      // A wait error always has it.
+      const taskId: string = error.taskId;
+      void taskId;
     }
     throw error;
   }

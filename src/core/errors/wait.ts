@@ -27,7 +27,7 @@ export class TaskFailedError<K extends TaskKind = TaskKind> extends MediaGateway
   /** The task as last read. */
   readonly task: TaskByKind[K];
   /** The public task ID. */
-  readonly taskId: string;
+  override readonly taskId: string;
   /** The task's error code (`task_failed`, `FormatUnsupported`, `InvalidParameter.TaskTypeMismatch`, ...). */
   readonly code: string | undefined;
   /**
@@ -78,7 +78,7 @@ export class WaitTimeoutError<K extends TaskKind = TaskKind> extends MediaGatewa
   /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `lastTask`. */
   readonly kind: K;
   /** The public task ID, to query again later. */
-  readonly taskId: string;
+  override readonly taskId: string;
   /** The task as last read, if any poll answered. */
   readonly lastTask: TaskByKind[K] | undefined;
   /**
@@ -134,7 +134,7 @@ export class SubmittedCallbackError extends MediaGatewayError {
   /** Always `'SubmittedCallbackError'`. */
   declare readonly name: 'SubmittedCallbackError';
   /** The public task ID of the accepted submission. */
-  readonly taskId: string;
+  override readonly taskId: string;
   /** The accepted submission. */
   readonly submission: AcceptedSubmission;
   /**
@@ -168,7 +168,7 @@ export class ProgressCallbackError<K extends TaskKind = TaskKind> extends MediaG
   /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
   readonly kind: K;
   /** The public task ID, to wait for again. */
-  readonly taskId: string;
+  override readonly taskId: string;
   /** The task `onProgress` was given. */
   readonly task: TaskByKind[K];
   /**
@@ -206,4 +206,17 @@ export function describeCause(cause: unknown): string {
     text = typeof cause; // an object without a usable toString
   }
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/**
+ * Sets `taskId` on an SDK error that does not carry one, and returns it: an error that ends a
+ * wait on a task the call created keeps the ID of that billed task.
+ *
+ * @internal
+ */
+export function withTaskId(error: unknown, taskId: string): unknown {
+  if (error instanceof MediaGatewayError && error.taskId === undefined) {
+    Object.defineProperty(error, 'taskId', { value: taskId, enumerable: true });
+  }
+  return error;
 }
