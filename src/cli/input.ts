@@ -53,23 +53,32 @@ export function requestBody(
   return body;
 }
 
-/** Parses a flag's whole number, refusing anything else with a usage error. */
-export function integer(name: string): (value: string) => number {
+/**
+ * Parses a flag's whole number, refusing anything else, or one outside `min`-`max`, with a
+ * usage error: the parser runs before the command, so nothing is sent.
+ */
+export function integer(name: string, min = -Infinity, max = Infinity): (value: string) => number {
   return (value) => {
     const n = Number(value);
     if (!Number.isInteger(n)) throw new CliError(`${name} must be a whole number, got ${value}`);
-    return n;
+    return inRange(name, n, min, max, value);
   };
 }
 
-/** Parses a flag's number, refusing anything else with a usage error. */
-export function number(name: string): (value: string) => number {
+/** Parses a flag's number, refusing anything else, or one outside `min`-`max`, with a usage error. */
+export function number(name: string, min = -Infinity, max = Infinity): (value: string) => number {
   return (value) => {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n))
       throw new CliError(`${name} must be a number, got ${value}`);
-    return n;
+    return inRange(name, n, min, max, value);
   };
+}
+
+function inRange(name: string, n: number, min: number, max: number, value: string): number {
+  if (n >= min && n <= max) return n;
+  const range = max === Infinity ? `at least ${min}` : `from ${min} to ${max}`;
+  throw new CliError(`${name} must be ${range}, got ${value}`);
 }
 
 /** Collects a repeatable flag's values. */

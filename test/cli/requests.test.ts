@@ -200,6 +200,34 @@ describe('videos and tasks', () => {
     });
   });
 
+  test.each([
+    ['--timeout', '-5', /--timeout must be from 0\.001 to 2147483\.647, got -5/],
+    ['--timeout', '9999999', /--timeout must be from 0\.001 to 2147483\.647, got 9999999/],
+    ['--poll-interval', '0', /--poll-interval must be from 1 to 2147483647, got 0/],
+  ])(
+    'a wait flag %s %s it could not run: usage error, and nothing submitted',
+    async (flag, value, message) => {
+      const submissions = () => gateway.requests.filter((r) => r.method === 'POST').length;
+      const before = submissions();
+      const { code, stderr } = await cli([
+        'videos',
+        'create',
+        '-m',
+        'vidmodel-2.0-mini',
+        '-p',
+        'a kite',
+        '-d',
+        '5',
+        '--wait',
+        flag,
+        value,
+      ]);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(message);
+      expect(submissions()).toBe(before);
+    },
+  );
+
   test('a deadline that passes: exit 4, the task goes on, the resume command is printed', async () => {
     const { code, stderr } = await cli([
       'videos',

@@ -19,15 +19,25 @@ export function bodyFlags(command: Command): Command {
     );
 }
 
-/** Adds `--wait`, `--timeout` and `--poll-interval`. */
+/** The longest delay a timer takes, as the SDK's durations: 2^31 - 1 ms, about 24.8 days. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Adds `--wait`, `--timeout` and `--poll-interval`, checked as the flags are read: a request
+ * command must refuse a wait it could not run before it submits (and bills) the request.
+ */
 export function waitFlags(command: Command, what = 'the task', withWait = true): Command {
   if (withWait) command.option('-w, --wait', `wait for ${what} to end, with a progress bar on stderr`);
   return command
-    .option('--timeout <seconds>', 'deadline of the wait, in seconds (default: 600)', number('--timeout'))
+    .option(
+      '--timeout <seconds>',
+      'deadline of the wait, in seconds (default: 600)',
+      number('--timeout', 0.001, MAX_TIMER_MS / 1000),
+    )
     .option(
       '--poll-interval <ms>',
       "milliseconds between queries while waiting (default: the spec's figure for the task kind)",
-      integer('--poll-interval'),
+      integer('--poll-interval', 1, MAX_TIMER_MS),
     );
 }
 
