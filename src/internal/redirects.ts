@@ -1,10 +1,5 @@
-import { InvalidResponseError } from '../core/errors/transport.js';
-
-/** The most redirects a download follows. */
-export const MAX_REDIRECTS = 5;
-
-/** A redirect the SDK will not follow (https to http, or not http at all): asking again gets the same. */
-export class RedirectRefusedError extends InvalidResponseError {}
+// The rules themselves live in core/, where `fileFromURL` follows them too.
+export { MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from '../core/redirect-policy.js';
 
 /**
  * Headers that may follow a download's redirect to another origin. Everything else (the key,
@@ -20,30 +15,4 @@ export function crossOriginHeaders(headers: Readonly<Record<string, string>>): R
     if (value !== undefined) allowed[name] = value;
   }
   return allowed;
-}
-
-/**
- * Where a redirect leads, if the SDK follows it: http(s) only, and never from https to http.
- * @throws RedirectRefusedError naming `operation`, with the redirect's status and request ID.
- */
-export function redirectTarget(
-  operation: string,
-  answer: { status: number; requestId: string | undefined },
-  from: URL,
-  location: string,
-): URL {
-  let to: URL | undefined;
-  try {
-    to = new URL(location, from);
-  } catch {
-    // An unparsable Location is refused below.
-  }
-  const allowed =
-    to !== undefined && (to.protocol === 'https:' || (to.protocol === 'http:' && from.protocol === 'http:'));
-  if (allowed) return to as URL;
-  const why =
-    to?.protocol === 'http:'
-      ? 'from https to http, which would send the request unencrypted'
-      : 'to a URL that is not http(s)';
-  throw new RedirectRefusedError(`${operation}: refused a redirect ${why}`, answer.status, answer.requestId);
 }

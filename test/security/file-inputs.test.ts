@@ -11,9 +11,12 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
+import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { APIUserAbortError, FileInputError, MediaGatewayError } from '../../src/core/errors.js';
 import { fileFromBase64, fileFromPath, fileFromURL } from '../../src/core/files.js';
+import { InvalidOptionError } from '../../src/core/options.js';
 import { toUploadFile } from '../../src/internal/upload-file.js';
 import { png } from '../core/image-fixtures.js';
 import { type RawServer, refusedPort, startRawServer } from '../helpers/raw-server.js';
@@ -53,7 +56,8 @@ beforeAll(async () => {
     } else if (path === '/hang.png') {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.write(png(2, 2));
-    } else res.writeHead(404).end('missing');
+    } else if (path === '/plain.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png(2, 2));
+    else res.writeHead(404).end('missing');
   });
   closedPort = await refusedPort();
 });
@@ -135,6 +139,14 @@ const pathCases: Array<[string, Case]> = [
   ],
   ['an empty path', { call: () => fileFromPath(''), input: '', reason: /is not a path/ }],
   [
+    'an object that cannot be made text',
+    {
+      call: () => fileFromPath(Object.create(null) as string),
+      input: '(object)',
+      reason: /is not a path/,
+    },
+  ],
+  [
     'a path with a NUL byte',
     { call: () => fileFromPath(`${files}/a\0b.png`), input: `${files}/a\0b.png`, reason: /cannot be read/ },
   ],
@@ -202,6 +214,15 @@ const urlCases: Array<[string, Case]> = [
       call: () => fileFromURL(`http://user:hunter2@[bad/x.png?${SECRET}`, { tempDir: temp }),
       input: 'http://[bad/x.png',
       reason: /not a valid absolute URL/,
+    },
+  ],
+  [
+    'credentials in a valid URL',
+    {
+      call: () =>
+        fileFromURL(`http://user:hunter2@127.0.0.1:${closedPort}/x.png?${SECRET}`, { tempDir: temp }),
+      input: () => `http://127.0.0.1:${closedPort}/x.png`,
+      reason: /has credentials \(user:password@\) in it, which fileFromURL never sends/,
     },
   ],
   [
@@ -361,6 +382,9 @@ describe.each([
     expect(error.message).toMatch(reason);
     if (code) expect(error.code).toBe(code);
     expect(`${error.message}\n${error.stack}\n${JSON.stringify(error)}`).not.toContain(SECRET);
+    expect(`${error.message}\n${inspect(error, { depth: Number.POSITIVE_INFINITY })}`).not.toContain(
+      'hunter2',
+    );
     expect(everything()).toEqual(before);
   });
 });
@@ -403,4 +427,75 @@ test('fileFromURL: an abort in the middle of the body is an APIUserAbortError an
   expect(error.cause).toBe(reason);
   expect(error.message).not.toContain(SECRET);
   expect(readdirSync(temp)).toEqual([]);
+});
+
+describe('options that are not what they should be are refused before anything is read or sent', () => {
+  const url = () => `${server.url}/hang.png?${SECRET}`;
+  const path = join(files, 'plain.png');
+  const cases: Array<[string, string, () => unknown]> = [
+    ['fileFromPath: options null', 'options', () => fileFromPath(path, null as never)],
+    ['fileFromPath: a numeric filename', 'filename', () => fileFromPath(path, { filename: 42 as never })],
+    ['fileFromBase64: options null', 'options', () => fileFromBase64('aGk=', null as never)],
+    ['fileFromBase64: options as text', 'options', () => fileFromBase64('aGk=', 'a.png' as never)],
+    [
+      'fileFromBase64: an object as contentType',
+      'contentType',
+      () => fileFromBase64('aGk=', { contentType: {} as never }),
+    ],
+    ['fileFromURL: options null', 'options', () => fileFromURL(url(), null as never)],
+    ['fileFromURL: a numeric tempDir', 'tempDir', () => fileFromURL(url(), { tempDir: 42 as never })],
+    ['fileFromURL: an empty tempDir', 'tempDir', () => fileFromURL(url(), { tempDir: '' })],
+    ['fileFromURL: timeout 0', 'timeout', () => fileFromURL(url(), { timeout: 0 })],
+    ['fileFromURL: timeout -1', 'timeout', () => fileFromURL(url(), { timeout: -1 })],
+    ['fileFromURL: timeout 1.5', 'timeout', () => fileFromURL(url(), { timeout: 1.5 })],
+    ['fileFromURL: timeout NaN', 'timeout', () => fileFromURL(url(), { timeout: Number.NaN })],
+    [
+      'fileFromURL: timeout Infinity',
+      'timeout',
+      () => fileFromURL(url(), { timeout: Number.POSITIVE_INFINITY }),
+    ],
+    [
+      'fileFromURL: timeout past the longest timer',
+      'timeout',
+      () => fileFromURL(url(), { timeout: 2 ** 31 }),
+    ],
+    ['fileFromURL: timeout as text', 'timeout', () => fileFromURL(url(), { timeout: '100' as never })],
+    ['fileFromURL: a signal that is not one', 'signal', () => fileFromURL(url(), { signal: {} as never })],
+    [
+      'fileFromURL: a dispatcher that is not one',
+      'dispatcher',
+      () => fileFromURL(url(), { dispatcher: {} as never }),
+    ],
+    ['fileFromURL: a null dispatcher', 'dispatcher', () => fileFromURL(url(), { dispatcher: null as never })],
+    ['fileFromURL: a numeric filename', 'filename', () => fileFromURL(url(), { filename: 7 as never })],
+  ];
+
+  test.each(cases)('%s: InvalidOptionError naming %s', async (_name, option, call) => {
+    const before = { requests: server.received.length, disk: everything() };
+    const error = await rejection(Promise.resolve().then(call));
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect(error).toMatchObject({ option });
+    expect(error.message).toMatch(new RegExp(`^${option} must be `));
+    expect({ requests: server.received.length, disk: everything() }).toEqual(before);
+  });
+
+  test('the same calls with options of the right kind succeed', async () => {
+    const controller = new AbortController();
+    const dispatcher = new Agent();
+    const kept = mkdtempSync(join(root, 'kept-'));
+    try {
+      expect((await fileFromPath(join(files, 'plain.png'), { filename: 'a.png' })).name).toBe('a.png');
+      expect(fileFromBase64('aGk=', { contentType: 'text/plain' }).type).toBe('text/plain');
+      const file = await fileFromURL(`${server.url}/plain.png`, {
+        tempDir: kept,
+        timeout: 2_147_483_647,
+        signal: controller.signal,
+        dispatcher,
+        filename: 'b.png',
+      });
+      expect([file.name, file.size]).toEqual(['b.png', png(2, 2).byteLength]);
+    } finally {
+      await dispatcher.close();
+    }
+  });
 });

@@ -1,0 +1,338 @@
+// `fileFromURL`: a download streamed to a temporary file, under a deadline, made into a File.
+import { constants, openAsBlob, rmSync } from 'node:fs';
+import { open, stat, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Dispatcher } from 'undici';
+import { rememberFileOnDisk, whyUnreadable } from './disk-file.js';
+import { APIUserAbortError, abortedBy, FileInputError } from './errors.js';
+import type { FetchLike } from './fetch-like.js';
+import { checkFileOptions, type FileOptions } from './file-options.js';
+import { defaultNameForType, OCTET_STREAM, sniffType } from './file-type.js';
+import { blobReader } from './image-header.js';
+import { checkCount, checkDuration, InvalidOptionError } from './options.js';
+import { RedirectRefusedError } from './redirect-policy.js';
+import { scrubbedError, showUnparsedURL, showURL, urlScrubber } from './shown-url.js';
+import { type AbortSubscriber, subscribe, unsubscribe } from './signal-fanout.js';
+import { type Downloaded, download } from './url-download.js';
+
+/** Options of {@link fileFromURL}. */
+export interface FileFromURLOptions extends FileOptions {
+  /** undici dispatcher for the download (proxy, pool, MockAgent). Not with `fetch`. @default an undici Agent of its own */
+  dispatcher?: Dispatcher | undefined;
+  /**
+   * A WHATWG `fetch` to download with, in place of undici (redirects still followed by the same
+   * rules).
+   * @default undici; the runtime's `fetch` where `import('undici')` gives a stand-in (Bun's)
+   */
+  fetch?: FetchLike | undefined;
+  /**
+   * The most bytes to download: a larger body is cut off there, nothing of it is kept, and the
+   * call fails. The default is above the largest image the gateway takes (library images below
+   * 30 MB; uploads 20 MiB), so that a URL cannot fill the disk.
+   * @default 33554432 (32 MiB)
+   */
+  maxBytes?: number | undefined;
+  /** Aborts the download. */
+  signal?: AbortSignal | undefined;
+  /** Directory that holds the download until it is no longer used. @default os.tmpdir() */
+  tempDir?: string | undefined;
+  /**
+   * Milliseconds the whole download may take: connecting, every redirect and the entire body.
+   * A server that sends a byte now and then is stopped here, where a limit on the pause between
+   * chunks would wait for good. A whole number from 1 to 2147483647.
+   * @default 300000 (5 minutes)
+   */
+  timeout?: number | undefined;
+}
+
+/**
+ * `fileFromURL`'s default `timeout`: five minutes, enough for the default `maxBytes` at about
+ * 1 Mbit/s, and as long as undici alone would wait for the next chunk.
+ */
+const DEFAULT_DOWNLOAD_TIMEOUT = 300_000;
+
+/**
+ * Downloads `url` and returns a file of its bytes, for uploading them (the gateway takes uploaded
+ * bytes, not URLs, as edit inputs). The download is streamed into a temporary file, never held in
+ * memory; the temporary file is deleted when the returned `File` is garbage-collected, or at the
+ * latest when the process exits. Keep a reference to the returned `File` while you use it.
+ * Only `http:` and `https:` URLs are taken: a `file:` URL is refused (use {@link fileFromPath}),
+ * and so is a `data:` URL (use {@link fileFromBase64}). A URL with credentials
+ * (`https://user:password@host/…`) is refused too: they are never sent, nor carried to where a
+ * redirect leads. Redirects are followed by the client's own rules: at most 5, to `http:` or
+ * `https:` only, and never from `https:` to `http:`, where the request would go unencrypted.
+ *
+ * The temporary file is created exclusively under a random name, readable by this user only
+ * (mode 0o600), and removed on any failure. Messages name the URL without its query, fragment or
+ * credentials, so a presigned URL's signature stays out of errors and logs; a network error kept
+ * as `cause` is a copy cleaned the same way (its name, message, stack and system code), since the
+ * original can hold the URL whole.
+ *
+ * @throws InvalidOptionError, before any request, when `options` is not an object, `filename`,
+ * `contentType` or `tempDir` is not text, `fetch` is not a function or is given with
+ * `dispatcher`, `dispatcher` is not an undici Dispatcher, `signal` is not an AbortSignal, or
+ * `maxBytes` or `timeout` is not a whole number in its range; FileInputError when the URL is
+ * malformed (or its path's percent-encoding is), not `http(s):`, holds credentials, cannot be
+ * downloaded (refused connection, reset, too many redirects, a redirect refused), answers other
+ * than 2xx, with an empty body or with more than `maxBytes`, is not downloaded within `timeout`,
+ * or the temporary file cannot be written; APIUserAbortError when `signal` aborts it (`cause`
+ * holds the signal's reason).
+ * @example
+ * const image = await fileFromURL('https://example.com/photo.jpg');
+ */
+export async function fileFromURL(url: string | URL, options?: FileFromURLOptions): Promise<File> {
+  const settings = checkURLOptions(options);
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    // Not the parse error as cause: it holds the whole text, query and all.
+    throw new FileInputError('fileFromURL', showUnparsedURL(url), 'is not a valid absolute URL');
+  }
+  const shown = showURL(target);
+  const refuse = (reason: string, cause?: unknown) =>
+    new FileInputError('fileFromURL', shown, reason, cause === undefined ? undefined : { cause });
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    const instead =
+      target.protocol === 'file:'
+        ? '; for a file on disk use fileFromPath'
+        : target.protocol === 'data:'
+          ? '; for a data: URL use fileFromBase64'
+          : '';
+    throw refuse(`is not an http: or https: URL${instead}`);
+  }
+  if (target.username || target.password) {
+    throw refuse(
+      'has credentials (user:password@) in it, which fileFromURL never sends: remove them, ' +
+        'or download the file yourself and pass its bytes',
+    );
+  }
+  let lastSegment: string;
+  try {
+    lastSegment = decodeURIComponent(target.pathname.split('/').pop() ?? '');
+  } catch (error) {
+    throw refuse('has malformed percent-encoding in its path', error);
+  }
+  const visited = [target];
+  const scrub = urlScrubber(visited);
+  const deadline = new DownloadDeadline(settings.timeout, settings.signal);
+  const failed = (error: unknown) => {
+    if (settings.signal?.aborted) {
+      return new APIUserAbortError(
+        `fileFromURL: the download of ${shown} was aborted ${abortedBy(settings.signal.reason)}.`,
+        { cause: settings.signal.reason },
+      );
+    }
+    if (deadline.expired) {
+      return refuse(
+        `was not downloaded within the timeout (${settings.timeout} ms): the server answered too ` +
+          'slowly or stopped sending; nothing was kept. Pass a larger timeout to wait longer',
+      );
+    }
+    if (error instanceof FileInputError) return error;
+    if (error instanceof RedirectRefusedError) {
+      return refuse(`could not be downloaded: ${error.message.replace(/^fileFromURL: /, '')}`, error);
+    }
+    // The failure's own text and fields can hold the URL, query and all: both are cleaned.
+    const cause = scrubbedError(error, scrub) as { message?: unknown; code?: unknown } | undefined;
+    const said = typeof cause === 'string' ? cause : cause?.message || cause?.code || 'the download failed';
+    return refuse(`could not be downloaded: ${said}`, cause);
+  };
+  try {
+    const response = await download({ ...settings, signal: deadline.signal, visited });
+    try {
+      return await keep(response, settings, refuse, lastSegment, deadline.signal);
+    } catch (error) {
+      response.destroy();
+      throw error;
+    }
+  } catch (error) {
+    throw failed(error);
+  } finally {
+    deadline.clear();
+  }
+}
+
+/** The options of {@link fileFromURL}, checked, with their defaults. */
+interface URLSettings extends FileFromURLOptions {
+  maxBytes: number;
+  timeout: number;
+  tempDir: string;
+}
+
+/**
+ * Checks every option of `fileFromURL` before anything is sent.
+ *
+ * @throws InvalidOptionError naming the option.
+ */
+function checkURLOptions(options: FileFromURLOptions | undefined): URLSettings {
+  const given = checkFileOptions(options);
+  const { dispatcher, fetch, signal, tempDir } = given;
+  if (fetch !== undefined && (typeof fetch !== 'function' || dispatcher !== undefined)) {
+    throw new InvalidOptionError('fetch', fetch, 'a function, and given without `dispatcher`');
+  }
+  if (
+    dispatcher !== undefined &&
+    (dispatcher === null || typeof (dispatcher as { dispatch?: unknown }).dispatch !== 'function')
+  ) {
+    throw new InvalidOptionError(
+      'dispatcher',
+      dispatcher,
+      'an undici Dispatcher (an Agent, Pool or MockAgent)',
+    );
+  }
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw new InvalidOptionError('signal', signal, 'an AbortSignal');
+  }
+  if (tempDir !== undefined && (typeof tempDir !== 'string' || tempDir === '')) {
+    throw new InvalidOptionError('tempDir', tempDir, 'the path of a folder');
+  }
+  return {
+    ...given,
+    maxBytes: checkCount('maxBytes', given.maxBytes, 1) ?? DEFAULT_MAX_DOWNLOAD_BYTES,
+    timeout: checkDuration('timeout', given.timeout) ?? DEFAULT_DOWNLOAD_TIMEOUT,
+    tempDir: tempDir ?? tmpdir(),
+  };
+}
+
+function isAbortSignal(value: unknown): value is AbortSignal {
+  const signal = value as Partial<AbortSignal> | null;
+  return (
+    typeof signal === 'object' &&
+    signal !== null &&
+    typeof signal.aborted === 'boolean' &&
+    typeof signal.addEventListener === 'function' &&
+    typeof signal.removeEventListener === 'function'
+  );
+}
+
+/**
+ * The whole download's time limit together with the caller's signal, as one AbortSignal for
+ * the request, its redirects and the body: undici's own timeouts restart with every chunk, so
+ * a server sending a byte now and then would hold the call for good.
+ */
+class DownloadDeadline implements AbortSubscriber {
+  /** Whether the time ran out (and not the caller's signal). */
+  expired = false;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    ms: number,
+    private readonly callerSignal: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(() => {
+      if (this.controller.signal.aborted) return;
+      this.expired = true;
+      this.controller.abort(new Error(`the download took longer than its timeout (${ms} ms)`));
+    }, ms);
+    if (callerSignal?.aborted) this.controller.abort(callerSignal.reason);
+    else if (callerSignal) subscribe(callerSignal, this);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  onSignalAbort(reason: unknown): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+
+  /** Stops the timer and the caller's signal's watch: the download is over. */
+  clear(): void {
+    clearTimeout(this.timer);
+    if (this.callerSignal) unsubscribe(this.callerSignal, this);
+  }
+}
+
+/** Writes a 2xx answer's body to a new temporary file, capped, and makes the `File` of it. */
+async function keep(
+  response: Downloaded,
+  settings: URLSettings,
+  refuse: (reason: string, cause?: unknown) => FileInputError,
+  lastSegment: string,
+  signal: AbortSignal,
+): Promise<File> {
+  if (response.status < 200 || response.status >= 300) {
+    await response.discard();
+    throw refuse(`answered HTTP ${response.status}`);
+  }
+  const { maxBytes, tempDir } = settings;
+  const tempPath = newTempPath(tempDir);
+  try {
+    const handle = await open(tempPath, CREATE_EXCLUSIVE, 0o600).catch((error: unknown) => {
+      throw refuse(`could not be kept: the temporary folder ${tempDir} ${whyUnreadable(error)}`, error);
+    });
+    let received = 0;
+    const capped = async function* (source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+      for await (const chunk of source) {
+        received += chunk.byteLength;
+        if (received > maxBytes) {
+          throw refuse(
+            `is larger than maxBytes (${maxBytes} bytes): the download was stopped and nothing was kept; ` +
+              'pass a larger maxBytes to take it',
+          );
+        }
+        yield chunk;
+      }
+    };
+    // The signal here too: whatever the body's source, the deadline ends the copy.
+    await pipeline(response.body as AsyncIterable<Uint8Array>, capped, handle.createWriteStream(), {
+      signal,
+    });
+    const { mtimeMs, size } = await stat(tempPath);
+    if (size === 0) throw refuse('answered with an empty body: there is nothing to upload');
+    const blob = (await openAsBlob(tempPath)) as Blob;
+    const header = response.contentType?.split(';')[0]?.trim();
+    const sniffed = await sniffType(blobReader(blob));
+    const type =
+      settings.contentType ?? (header && header !== OCTET_STREAM ? header : (sniffed ?? header ?? ''));
+    const file = new File([blob], settings.filename ?? (lastSegment || defaultNameForType(type)), { type });
+    tempFiles.register(file, tempPath);
+    rememberFileOnDisk(file, { path: tempPath, start: 0, size: file.size, mtimeMs });
+    return file;
+  } catch (error) {
+    await discardTemp(tempPath);
+    throw error;
+  }
+}
+
+/** `fileFromURL`'s default `maxBytes`: above the largest image the gateway takes. */
+const DEFAULT_MAX_DOWNLOAD_BYTES = 32 * 1024 * 1024;
+
+/** Created here or not at all, and never through a link at the path. */
+const CREATE_EXCLUSIVE =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+// Temporary downloads: each is removed when its File is collected, and any left at exit.
+const liveTemps = new Set<string>();
+const tempFiles = new FinalizationRegistry<string>(removeTemp);
+
+function newTempPath(dir: string): string {
+  if (liveTemps.size === 0) process.once('exit', removeAllTemps);
+  // The global Web Crypto loads `node:crypto` on first use; a top-level import would cost every
+  // import of the SDK about 1.5 ms.
+  const path = join(dir, `mediagw-download-${globalThis.crypto.randomUUID()}`);
+  liveTemps.add(path);
+  return path;
+}
+
+/** Removes a temporary download now, and waits until it is gone. */
+async function discardTemp(path: string): Promise<void> {
+  if (!liveTemps.delete(path)) return;
+  if (liveTemps.size === 0) process.removeListener('exit', removeAllTemps);
+  await unlink(path).catch(() => undefined);
+}
+
+function removeTemp(path: string): void {
+  if (!liveTemps.delete(path)) return;
+  unlink(path).catch(() => undefined);
+  if (liveTemps.size === 0) process.removeListener('exit', removeAllTemps);
+}
+
+function removeAllTemps(): void {
+  for (const path of liveTemps) rmSync(path, { force: true });
+  liveTemps.clear();
+}

@@ -1,0 +1,223 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspect } from 'node:util';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FileInputError, InvalidResponseError, type MediaGatewayError } from '../../src/core/errors.js';
+import type { FetchLike } from '../../src/core/fetch-like.js';
+import { type FileFromURLOptions, fileFromURL } from '../../src/core/files.js';
+import { png } from '../core/image-fixtures.js';
+import { type RawServer, startRawServer } from '../helpers/raw-server.js';
+import { rejection } from '../helpers/rejection.js';
+import { selfSignedCertificate } from '../helpers/tls.js';
+
+// fileFromURL against hostile servers, through undici and through a fetch: the URL's secrets
+// (query, credentials) stay out of every error, redirects follow the client's rules, and a
+// server that drips its body cannot hold the call past its timeout.
+
+const SIGNATURE = 'deadbeefSECRETSIG';
+const QUERY = `X-Amz-Credential=AKIAEXAMPLE7&X-Amz-Signature=${SIGNATURE}`;
+const PASSWORD = 'hunter2PASS';
+const image = png(3, 3);
+const temp = mkdtempSync(join(tmpdir(), 'mediagw-file-from-url-'));
+/** The temporary folder of calls that fail: it must stay empty. */
+const failing = join(temp, 'failing');
+mkdirSync(failing);
+const identity = selfSignedCertificate();
+/** Trusts the test certificate, and nothing else of it. */
+const agent = new Agent({ connect: { ca: identity.cert } });
+const trustingFetch: FetchLike = (url, init) =>
+  undiciFetch(url, {
+    ...(init as Parameters<typeof undiciFetch>[1]),
+    dispatcher: agent,
+  }) as unknown as ReturnType<FetchLike>;
+
+/** The plain origin: images, redirects of every kind, and a server that stalls. */
+let plain: RawServer;
+/** Another plain origin, as a CDN a redirect leads to. */
+let other: RawServer;
+/** The HTTPS origin. */
+let secure: RawServer;
+
+function route(path: string, res: import('node:http').ServerResponse): void {
+  const hops = /^\/hop\/(\d+)$/.exec(path);
+  if (hops) {
+    const left = Number(hops[1]);
+    res.writeHead(302, { location: left > 1 ? `/hop/${left - 1}` : '/img.png' }).end();
+  } else if (path === '/img.png') res.writeHead(200, { 'content-type': 'image/png' }).end(image);
+  else if (path === '/bad-location') res.writeHead(302, { location: 'http://[::1' }).end();
+  else if (path === '/to-other') res.writeHead(302, { location: `${other.url}/img.png` }).end();
+  else if (path === '/to-plain') res.writeHead(302, { location: `${plain.url}/img.png` }).end();
+  else if (path === '/to-secure') res.writeHead(302, { location: `${secure.url}/img.png` }).end();
+  else if (path === '/to-credentials') {
+    const to = new URL(`${other.url}/img.png?${QUERY}`);
+    to.username = 'alice';
+    to.password = PASSWORD;
+    res.writeHead(302, { location: to.href }).end();
+  } else if (path === '/drip.png') {
+    // One byte of the body, then nothing: undici's pause limit alone would wait 300 s.
+    res.writeHead(200, { 'content-type': 'image/png' });
+    res.write(image.subarray(0, 1));
+  } else if (path === '/silent.png') {
+    // Never answers: the timeout covers the wait for the headers too.
+  } else res.writeHead(404).end('missing');
+}
+
+beforeAll(async () => {
+  const handle = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) =>
+    route(new URL(req.url ?? '/', 'http://x').pathname, res);
+  plain = await startRawServer(handle);
+  other = await startRawServer(handle);
+  secure = await startRawServer(handle, { tls: identity });
+});
+afterAll(async () => {
+  await Promise.all([plain.close(), other.close(), secure.close()]);
+  await agent.close();
+  rmSync(temp, { recursive: true, force: true });
+});
+
+/** Every form an error reaches a log in: message, stack, causes (inspected), JSON. */
+function everyForm(error: unknown): string {
+  const caught = error as MediaGatewayError;
+  return [
+    caught.message,
+    caught.stack,
+    inspect(caught, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+    JSON.stringify(caught),
+    JSON.stringify(caught.toJSON()),
+  ].join('\n');
+}
+
+const paths: Array<[string, FileFromURLOptions]> = [
+  ['undici', { dispatcher: agent, tempDir: temp }],
+  ['fetch', { fetch: trustingFetch, tempDir: temp }],
+];
+
+describe.each(paths)('fileFromURL through %s', (_, options) => {
+  test('a redirect whose Location cannot be parsed: no signature in the message, causes or JSON', async () => {
+    const error = await rejection(
+      fileFromURL(`${plain.url}/bad-location?${QUERY}`, { ...options, tempDir: failing }),
+    );
+    expect(error).toBeInstanceOf(FileInputError);
+    expect(error.message).toBe(
+      `fileFromURL: "${plain.url}/bad-location" could not be downloaded: refused a redirect whose Location is not a valid URL`,
+    );
+    expect(everyForm(error)).not.toMatch(/SECRETSIG|AKIAEXAMPLE7/);
+    expect(readdirSync(failing)).toEqual([]);
+  });
+
+  test('a URL with credentials is refused before any request; the same URL without them is taken', async () => {
+    const url = new URL(`${plain.url}/img.png?${QUERY}`);
+    url.username = 'alice';
+    url.password = PASSWORD;
+    const before = plain.received.length;
+    const error = await rejection(fileFromURL(url, options));
+    expect(error).toBeInstanceOf(FileInputError);
+    expect(error.message).toMatch(/has credentials \(user:password@\) in it, which fileFromURL never sends/);
+    expect(everyForm(error)).not.toMatch(/hunter2PASS|alice|SECRETSIG/);
+    expect(plain.received.length).toBe(before);
+
+    url.username = '';
+    url.password = '';
+    const file = await fileFromURL(url, options);
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(image);
+  });
+
+  test('a redirect to a URL with credentials is not followed, and shows none of it', async () => {
+    const before = other.received.length;
+    const error = await rejection(fileFromURL(`${plain.url}/to-credentials?${QUERY}`, options));
+    expect(error).toBeInstanceOf(FileInputError);
+    expect(error.message).toMatch(/refused a redirect to a URL with credentials/);
+    expect(everyForm(error)).not.toMatch(/hunter2PASS|SECRETSIG|AKIAEXAMPLE7/);
+    expect(other.received.length).toBe(before);
+  });
+
+  test('https to http is not followed: the plain server gets nothing', async () => {
+    const before = plain.received.length;
+    const error = await rejection(fileFromURL(`${secure.url}/to-plain?${QUERY}`, options));
+    expect(error).toBeInstanceOf(FileInputError);
+    expect(error.message).toBe(
+      `fileFromURL: "${secure.url}/to-plain" could not be downloaded: refused a redirect from https to http, which would send the request unencrypted`,
+    );
+    expect(error.cause).toBeInstanceOf(InvalidResponseError);
+    expect(plain.received.length).toBe(before);
+    expect(everyForm(error)).not.toContain(SIGNATURE);
+  });
+
+  test('http to https, and http to another http origin, are followed', async () => {
+    for (const path of ['/to-secure', '/to-other']) {
+      const file = await fileFromURL(`${plain.url}${path}`, options);
+      expect(Buffer.from(await file.arrayBuffer())).toEqual(image);
+    }
+  });
+
+  test('5 redirects are followed; a 6th is refused', async () => {
+    const file = await fileFromURL(`${plain.url}/hop/5`, options);
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(image);
+    const error = await rejection(fileFromURL(`${plain.url}/hop/6`, options));
+    expect(error).toBeInstanceOf(FileInputError);
+    expect(error.message).toMatch(/could not be downloaded: more than 5 redirects/);
+  });
+
+  test.each([
+    ['a body that stops after one byte', '/drip.png'],
+    ['an answer that never comes', '/silent.png'],
+  ])('timeout ends %s: FileInputError, nothing kept', async (_name, path) => {
+    const error = await rejection(
+      fileFromURL(`${plain.url}${path}?${QUERY}`, { ...options, tempDir: failing, timeout: 100 }),
+    );
+    expect(error).toBeInstanceOf(FileInputError);
+    expect(error.message).toBe(
+      `fileFromURL: "${plain.url}${path}" was not downloaded within the timeout (100 ms): the server answered ` +
+        'too slowly or stopped sending; nothing was kept. Pass a larger timeout to wait longer',
+    );
+    expect(everyForm(error)).not.toContain(SIGNATURE);
+    expect(readdirSync(failing)).toEqual([]);
+  });
+
+  test('a download that ends within the timeout is taken', async () => {
+    const file = await fileFromURL(`${plain.url}/img.png`, { ...options, timeout: 60_000 });
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(image);
+  });
+});
+
+describe('a failure that quotes the URL, from a fetch', () => {
+  /** A fetch that fails as fetches do: the URL in the message, and whole in its fields and causes. */
+  const quoting: FetchLike = async (url) => {
+    const inner = Object.assign(new TypeError(`Invalid URL: ${url}`), {
+      code: 'ERR_INVALID_URL',
+      input: url,
+    });
+    throw Object.assign(new TypeError(`fetch failed for ${url}`, { cause: inner }), {
+      base: url,
+      request: { url },
+    });
+  };
+
+  test('the message and every cause are cleaned; name, code and the shown URL are kept', async () => {
+    const error = await rejection(fileFromURL(`${plain.url}/img.png?${QUERY}`, { fetch: quoting }));
+    expect(error).toBeInstanceOf(FileInputError);
+    expect(error.message).toBe(
+      `fileFromURL: "${plain.url}/img.png" could not be downloaded: fetch failed for ${plain.url}/img.png`,
+    );
+    expect(everyForm(error)).not.toMatch(/SECRETSIG|AKIAEXAMPLE7/);
+    const cause = error.cause as Error & { cause: Error & { code: string } };
+    expect(cause).toBeInstanceOf(Error);
+    expect(cause.name).toBe('TypeError');
+    expect(cause.cause.code).toBe('ERR_INVALID_URL');
+    expect(cause.cause.message).toBe(`Invalid URL: ${plain.url}/img.png`);
+  });
+
+  test('a query value quoted on its own, encoded or not, is masked', async () => {
+    const value = 'a/b+c==SECRETSIG';
+    const echoing: FetchLike = async () => {
+      throw new Error(`refused token ${value} (${encodeURIComponent(value)})`);
+    };
+    const error = await rejection(
+      fileFromURL(`${plain.url}/img.png?token=${encodeURIComponent(value)}&w=1280`, { fetch: echoing }),
+    );
+    expect(error.message).toMatch(/could not be downloaded: refused token \[redacted\] \(\[redacted\]\)$/);
+    expect(everyForm(error)).not.toContain('SECRETSIG');
+  });
+});
