@@ -38,6 +38,11 @@ export function selfSignedCertificate(): TlsIdentity {
       { stdio: 'ignore' },
     );
     return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') };
+  } catch (error) {
+    throw new Error(
+      'could not make a test certificate with openssl; install it with: bash scripts/debian-package-for-tests.sh openssl openssl',
+      { cause: error },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
