@@ -7,6 +7,22 @@
 import { ERROR_BRAND, MediaGatewayError } from './base-error.js';
 import { checkCount, checkDuration, InvalidOptionError } from './options.js';
 
+/**
+ * The longest `Retry-After` the SDK waits for. An answer asking for longer (a daily limit,
+ * say) is not retried: the error reaches the caller at once, with the wait it asked for. It is
+ * also the longest pause a limiter takes from a 429, so that one answer cannot hold every later
+ * call of its model back for days; a limit that lasts longer is met again by the next call.
+ */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * The pause a limiter takes for `ms` asked: at most {@link MAX_RETRY_AFTER_MS}, and 0 for a
+ * value that is not a positive number (`NaN` included). Every limiter's `pause` goes through it.
+ */
+export function pauseMs(ms: number): number {
+  return ms > 0 ? Math.min(ms, MAX_RETRY_AFTER_MS) : 0;
+}
+
 /** The kinds of request a limit can be set for: billable submissions, image uploads, everything else. */
 export type RouteFamily = 'creation' | 'upload' | 'query';
 
@@ -67,7 +83,10 @@ export interface RateLimiter {
    * client reports that as `APIUserAbortError`).
    */
   acquire(request: LimitedRequest): Promise<LimitPermit>;
-  /** Holds back every request of `model` (or of `family` when there is none) for `ms`. */
+  /**
+   * Holds back every request of `model` (or of `family` when there is none) for `ms`. The client
+   * asks for at most 60 s (the longest `Retry-After` it waits for), whatever the 429 said.
+   */
   pause(model: string | undefined, family: RouteFamily, ms: number): void;
 }
 

@@ -6,12 +6,14 @@ import {
   type LimitedRequest,
   type LimitPermit,
   modelLimit,
+  pauseMs,
   QueueTimeoutError,
   type RateLimit,
   type RateLimiter,
   type RequestLimits,
   type RouteFamily,
 } from './limits.js';
+import { MAX_TIMER_MS } from './options.js';
 import { type AbortSubscriber, subscribe, unsubscribe } from './signal-fanout.js';
 
 /** One budget: a token bucket, an in-flight count and a pause, any of which may be absent. */
@@ -104,9 +106,10 @@ export class LocalLimiter implements RateLimiter {
     });
   }
 
+  /** Holds back `model` (or `family`) for `ms`, at most `MAX_RETRY_AFTER_MS` (60 s). */
   pause(model: string | undefined, family: RouteFamily, ms: number): void {
     const scope = this.scope(model === undefined ? `f:${family}` : `m:${model}`, undefined);
-    scope.pausedUntil = Math.max(scope.pausedUntil, this.now() + ms);
+    scope.pausedUntil = Math.max(scope.pausedUntil, this.now() + pauseMs(ms));
     this.pump();
   }
 
@@ -194,6 +197,9 @@ export class LocalLimiter implements RateLimiter {
       waiter.resolve(this.grant(waiter.scopes));
     }
     if (next === Number.POSITIVE_INFINITY || this.queue.length === 0) return;
+    // A longer delay makes setTimeout fire at once, and again, and again: wake up at most that
+    // late and look again (a bucket of a tiny fractional rate can take that long to refill).
+    next = Math.min(next, MAX_TIMER_MS);
     const at = now + next;
     if (this.timer !== undefined && this.timerAt <= at) return;
     clearTimeout(this.timer);

@@ -35,11 +35,12 @@ export class Page<T> implements AsyncIterable<T> {
 
   /**
    * @param data - the `data` of a list answer.
-   * @param fetchPage - loads a page by number; {@link Page.getNextPage} calls it.
+   * @param fetchPage - loads a page by number; {@link Page.getNextPage} calls it with this page
+   *   as `previous`, so that it can refuse an answer that repeats this page.
    */
   constructor(
     data: PageData<T>,
-    private readonly fetchPage: (page: number) => Promise<Page<T>>,
+    private readonly fetchPage: (page: number, previous: Page<T>) => Promise<Page<T>>,
     answer?: Omit<WithResponse<unknown>, 'data'>,
   ) {
     if (answer) answers.set(this, answer);
@@ -61,7 +62,7 @@ export class Page<T> implements AsyncIterable<T> {
    * @throws the list request's errors (an APIError subclass, APIConnectionError, ...).
    */
   getNextPage(): Promise<Page<T>> {
-    return this.fetchPage(this.page + 1);
+    return this.fetchPage(this.page + 1, this);
   }
 
   /**

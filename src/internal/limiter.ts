@@ -8,6 +8,7 @@ import {
   checkLimits,
   isRateLimiter,
   type LimitedRequest,
+  pauseMs,
   type RateLimiter,
   type RequestLimits,
   type RouteFamily,
@@ -69,7 +70,9 @@ export function limitedAttempt<A extends unknown[], T>(
       // spec: Errors — a 429 is a rate limit of the key and model: every call of it waits.
       if (error instanceof APIError && error.status === 429) {
         const ms = parseRetryAfter(error.headers['retry-after']);
-        if (ms !== undefined && ms > 0) limiter.pause(request.model, request.family, ms);
+        // At most the longest wait the retry policy honours: a limiter given by the caller gets
+        // the same bound as the SDK's own, and one answer cannot hold the model back for days.
+        if (ms !== undefined && ms > 0) limiter.pause(request.model, request.family, pauseMs(ms));
       }
       throw error;
     } finally {

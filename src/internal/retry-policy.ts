@@ -9,6 +9,7 @@ import {
   parseRetryAfter,
   ResponseTooLargeError,
 } from '../core/errors.js';
+import { MAX_RETRY_AFTER_MS } from '../core/limits.js';
 import { RedirectRefusedError } from './redirects.js';
 
 /**
@@ -26,11 +27,9 @@ export type RetryClass = 'safe' | 'billable' | 'create';
 /** Marks a connection error raised before any byte of the request left this process. */
 export class NotSentError extends APIConnectionError {}
 
-/**
- * The longest `Retry-After` the SDK waits for. An answer asking for longer (a daily limit,
- * say) is not retried: the error reaches the caller at once, with the wait it asked for.
- */
-export const MAX_RETRY_AFTER_MS = 60_000;
+// The longest `Retry-After` the SDK waits for, kept in core/ beside the limiters that pause by it.
+export { MAX_RETRY_AFTER_MS };
+
 const INITIAL_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
 

@@ -3,7 +3,7 @@
  * pause key every replica's acquisition script checks, and published so that replicas listening
  * on the pause channel keep it too, with no Redis round trip while it lasts.
  */
-import type { RouteFamily } from '../core/limits.js';
+import { pauseMs, type RouteFamily } from '../core/limits.js';
 import type { LocalLimiter } from '../core/local-limiter.js';
 import { attempt, bounded, type RedisCommandClient, type RedisSubscriberClient } from './client.js';
 import { PAUSE } from './rate-limiter-scripts.js';
@@ -12,9 +12,6 @@ import { PAUSE } from './rate-limiter-scripts.js';
 export function pauseName(model: string | undefined, family: RouteFamily): string {
   return model === undefined ? `f:${family}` : `m:${model}`;
 }
-
-/** Longest pause a message may set: a day, so a stray message cannot stop a replica for good. */
-const MAX_PAUSE_MS = 86_400_000;
 
 /** What {@link Pauses} works with. */
 export interface PausesInit {
@@ -53,12 +50,18 @@ export class Pauses {
     return 0;
   }
 
-  /** Keeps a pause of `name` for `ms` in this process (the longest asked for wins). */
+  /**
+   * Keeps a pause of `name` for `ms` in this process (the longest asked for wins), at most
+   * `MAX_RETRY_AFTER_MS` (60 s): neither a 429, a message nor a pause key set by another client
+   * holds a replica back longer in one go.
+   */
   keep(name: string, ms: number): void {
-    this.until.set(name, Math.max(this.until.get(name) ?? 0, Date.now() + ms));
+    const pause = pauseMs(ms);
+    if (pause === 0) return;
+    this.until.set(name, Math.max(this.until.get(name) ?? 0, Date.now() + pause));
     // The local share keys its pauses the same way: a model's, else the family's.
-    if (name.startsWith('m:')) this.init.fallback.pause(name.slice(2), 'query', ms);
-    else this.init.fallback.pause(undefined, name.slice(2) as RouteFamily, ms);
+    if (name.startsWith('m:')) this.init.fallback.pause(name.slice(2), 'query', pause);
+    else this.init.fallback.pause(undefined, name.slice(2) as RouteFamily, pause);
   }
 
   /**
@@ -67,11 +70,16 @@ export class Pauses {
    * the others learn of it from their own 429.
    */
   pause(name: string, ms: number, redisDown: boolean): void {
-    this.keep(name, ms);
+    // The key lives as long as the pause: a huge Retry-After must not stop every replica for years.
+    const pause = pauseMs(ms);
+    if (pause === 0) return;
+    this.keep(name, pause);
     if (redisDown) return;
     const { client, base, timeoutMs } = this.init;
     base
-      .then((b) => PAUSE.run(client, [`${b}pause:${name}`], [String(ms), `${b}pauses`, name], timeoutMs))
+      .then((b) =>
+        PAUSE.run(client, [`${b}pause:${name}`], [String(Math.ceil(pause)), `${b}pauses`, name], timeoutMs),
+      )
       .catch(() => undefined);
   }
 
@@ -126,6 +134,6 @@ export class Pauses {
     const name = message.slice(0, space);
     const ms = Number(message.slice(space + 1));
     if (space < 3 || !/^[mf]:/.test(name) || !Number.isInteger(ms) || ms <= 0) return;
-    this.keep(name, Math.min(ms, MAX_PAUSE_MS));
+    this.keep(name, ms);
   };
 }

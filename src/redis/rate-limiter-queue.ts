@@ -3,6 +3,7 @@
  * its model (or family) in this process, and never past its deadline or its caller's abort.
  */
 import { QueueTimeoutError } from '../core/limits.js';
+import { MAX_TIMER_MS } from '../core/options.js';
 import { sleep } from '../core/sleep.js';
 
 /** One line per model (or family): each request waits for the one before it to be granted. */
@@ -28,9 +29,12 @@ export class ArrivalLines {
   }
 }
 
-/** Resolves after `ms`; never aborted, only raced. */
+/**
+ * Resolves after `ms`, or after about 24.8 days when `ms` is longer (a longer delay makes
+ * setTimeout fire at once); never aborted, only raced.
+ */
 export function sleepFor(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => setTimeout(resolve, Math.min(ms, MAX_TIMER_MS)));
 }
 
 /**
@@ -60,7 +64,7 @@ export async function waitUntilDue(
   }
   if (signal) {
     stops.push(
-      sleep(2_147_483_647, AbortSignal.any([signal, controller.signal])).then(
+      sleep(MAX_TIMER_MS, AbortSignal.any([signal, controller.signal])).then(
         () => Promise.reject(new Error('unreachable')),
         (reason) => Promise.reject(signal.aborted ? signal.reason : reason),
       ),

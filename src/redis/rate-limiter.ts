@@ -7,6 +7,7 @@ import {
   checkLimits,
   type LimitedRequest,
   type LimitPermit,
+  pauseMs,
   QueueTimeoutError,
   type RateLimiter,
   type RequestLimits,
@@ -175,9 +176,13 @@ export class RedisRateLimiter implements RateLimiter {
             continue;
           }
           if (Array.isArray(reply)) {
-            // The pause key is set: keep the pause here, so the next requests need not ask.
+            // The pause key is set: keep the pause here, so the next requests need not ask. A
+            // key set for longer than a pause lasts (by another client) is looked at again then.
             wait = Number(reply[1]);
-            if (wait > 0) this.pauses.keep(name, wait);
+            if (wait > 0) {
+              wait = pauseMs(wait);
+              this.pauses.keep(name, wait);
+            }
           } else wait = Number(reply);
           if (wait === 0) return this.permit(request, id, scopes);
           if (!(wait > 0)) wait = this.pollMs;

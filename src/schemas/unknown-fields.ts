@@ -1,36 +1,53 @@
 import type { z } from './zod.js';
 
+/** Edits a misspelt name may be from the field it meant. */
+const MAX_EDITS = 2;
+/**
+ * The longest name a suggestion is looked for: every field of the API is far shorter, and the
+ * work grows with the name, so a megabyte of key costs no more than a short one.
+ */
+const MAX_SUGGESTED_LENGTH = 64;
+
 /**
  * Edit distance of two short strings: insertions, deletions, substitutions and swaps of
- * neighbouring characters (`sise` → `size` is 1, `qualtiy` → `quality` is 1).
+ * neighbouring characters (`sise` → `size` is 1, `qualtiy` → `quality` is 1). Keeps three rows
+ * of the table, not all of it.
  */
 function distance(a: string, b: string): number {
-  // d[i][j]: the edits between the first i characters of a and the first j of b.
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  const at = (i: number, j: number): number => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  // row(i)[j]: the edits between the first i characters of a and the first j of b.
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
+    const current = [i];
     for (let j = 1; j <= b.length; j++) {
       let best = Math.min(
-        at(i - 1, j) + 1,
-        at(i, j - 1) + 1,
-        at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1),
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
       );
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, at(i - 2, j - 2) + 1);
-      (d[i] as number[])[j] = best;
+        best = Math.min(best, (before[j - 2] as number) + 1);
+      current[j] = best;
     }
+    before = previous;
+    previous = current;
   }
-  return at(a.length, b.length);
+  return previous[b.length] as number;
 }
 
-/** The known field a misspelt one most likely meant: at most two edits away, else none. */
+/**
+ * The known field a misspelt one most likely meant: at most two edits away, else none. A name
+ * longer than any field could be misspelt into gets no suggestion, and a field whose length
+ * differs by more than two edits is not compared.
+ */
 export function closestField(field: string, known: readonly string[]): string | undefined {
+  if (field.length > MAX_SUGGESTED_LENGTH) return undefined;
+  const name = field.toLowerCase();
   let best: string | undefined;
-  let bestDistance = 3;
+  let bestDistance = MAX_EDITS + 1;
   for (const candidate of known) {
-    const d = distance(field.toLowerCase(), candidate);
+    if (Math.abs(candidate.length - name.length) > MAX_EDITS) continue;
+    const d = distance(name, candidate);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;

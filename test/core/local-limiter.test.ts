@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { checkLimits, QueueTimeoutError, shareOf } from '../../src/core/limits.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { checkLimits, MAX_RETRY_AFTER_MS, QueueTimeoutError, shareOf } from '../../src/core/limits.js';
 import { LocalLimiter } from '../../src/core/local-limiter.js';
 import { InvalidOptionError } from '../../src/core/options.js';
 
@@ -80,6 +80,77 @@ describe('LocalLimiter', () => {
     now = 1_000;
     limiter.pause('x', 'creation', 1); // any call re-examines the queue
     (await pending).release();
+  });
+});
+
+describe('LocalLimiter pauses and timers', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  /** Acquires for `model`, telling whether the permit has been granted yet. */
+  function pending(limiter: LocalLimiter, model: string) {
+    const state = { granted: false };
+    const permit = limiter.acquire(creation(model)).then((p) => {
+      state.granted = true;
+      return p;
+    });
+    return { state, permit };
+  }
+
+  it.each([
+    ['99999999 seconds', 99_999_999_000],
+    ['Infinity', Number.POSITIVE_INFINITY],
+  ])('a pause of %s lasts MAX_RETRY_AFTER_MS, then the model goes again', async (_, ms) => {
+    let now = 0;
+    const limiter = new LocalLimiter({}, () => now);
+    limiter.pause('a', 'creation', ms);
+    const a = pending(limiter, 'a');
+    now = MAX_RETRY_AFTER_MS - 1;
+    limiter.pause('x', 'creation', 1); // any call re-examines the queue
+    await Promise.resolve();
+    expect(a.state.granted).toBe(false);
+    now = MAX_RETRY_AFTER_MS;
+    limiter.pause('x', 'creation', 1);
+    await Promise.resolve();
+    expect(a.state.granted).toBe(true);
+    (await a.permit).release();
+  });
+
+  it.each([
+    ['NaN', Number.NaN],
+    ['0', 0],
+    ['-5', -5],
+  ])('a pause of %s holds nothing back', async (_, ms) => {
+    const limiter = new LocalLimiter({}, () => 0);
+    limiter.pause('a', 'creation', ms);
+    const a = pending(limiter, 'a');
+    await Promise.resolve();
+    expect(a.state.granted).toBe(true);
+    (await a.permit).release();
+  });
+
+  it('never sets a timer past the longest setTimeout takes (which would fire at once, again and again)', async () => {
+    vi.useFakeTimers();
+    const delays: number[] = [];
+    const setTimer = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
+      delays.push(ms ?? 0);
+      return setTimer(fn, ms);
+    }) as typeof setTimeout);
+    // A share of a replicated limit may refill at a tiny fractional rate: a wait of ~31 years.
+    const limiter = new LocalLimiter({ requestsPerSecond: 1e-9, burst: 1 });
+    (await limiter.acquire(creation('a'))).release();
+    const controller = new AbortController();
+    const second = limiter.acquire({ ...creation('a'), signal: controller.signal });
+    expect(delays.length).toBeGreaterThan(0);
+    for (const delay of delays) expect(delay).toBeLessThanOrEqual(2 ** 31 - 1);
+    // Waking up early only looks again: nothing is granted before the bucket refills.
+    vi.advanceTimersByTime(2 ** 31 - 1);
+    expect(limiter.waiting).toBe(1);
+    controller.abort(new Error('done'));
+    await expect(second).rejects.toThrow('done');
   });
 });
 

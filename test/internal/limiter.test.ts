@@ -6,6 +6,7 @@ import {
   MediaGateway,
   QueueTimeoutError,
   RateLimitError,
+  type RateLimiter,
   type RequestLimits,
 } from '../../src/index.js';
 import { modelOf, routeFamilyOf } from '../../src/internal/limiter.js';
@@ -28,7 +29,7 @@ afterEach(async () => {
 
 async function clientFor(
   handle: (req: IncomingMessage, res: ServerResponse, index: number) => void | Promise<void>,
-  limits: RequestLimits,
+  limits: RequestLimits | RateLimiter,
 ) {
   server = await startRawServer(handle);
   agent = new Agent({ connections: 64 });
@@ -127,6 +128,28 @@ describe('client limits', () => {
     const received = server?.received ?? [];
     expect(received).toHaveLength(5);
     for (const request of received.slice(2)) expect(request.at - limitedAt).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe('a 429 asking for a long wait', () => {
+  it.each([
+    ['99999999 seconds', '99999999', 60_000],
+    ['an hour', '3600', 60_000],
+    ['60 seconds', '60', 60_000],
+    ['2 seconds', '2', 2_000],
+  ])('Retry-After: %s pauses the model for %i ms at most', async (_, retryAfter, paused) => {
+    const pauses: number[] = [];
+    const limiter: RateLimiter = {
+      acquire: async () => ({ release: () => undefined }),
+      pause: (_model, _family, ms) => pauses.push(ms),
+    };
+    const client = await clientFor(async (req, res) => {
+      await drain(req);
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
+      res.end(JSON.stringify({ code: 'rate_limit_exceeded', message: 'slow down', data: null }));
+    }, limiter);
+    await expect(embed(client)).rejects.toBeInstanceOf(RateLimitError);
+    expect(pauses).toEqual([paused]);
   });
 });
 

@@ -3,6 +3,7 @@
 // Redis commands are counted with MONITOR.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MAX_RETRY_AFTER_MS } from '../../src/core/limits.js';
 import { MediaGateway, QueueTimeoutError } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
@@ -144,6 +145,54 @@ describe.skipIf('skip' in redis)('RedisRateLimiter pauses over pub/sub', () => {
     (await late.acquire({ model: 'vidmodel-2.5', family: 'creation' })).release();
   });
 
+  test('a Retry-After of years pauses for MAX_RETRY_AFTER_MS at most: here, in the key and by message', async () => {
+    const prefix = uniquePrefix();
+    const first = await limiterFor(prefix, 150, true);
+    const late = await limiterFor(prefix, 150, true);
+    // Their first acquisitions subscribe them.
+    (await first.acquire({ model: MODEL, family: 'creation' })).release();
+    (await late.acquire({ model: MODEL, family: 'creation' })).release();
+    await waitUntil(async () => {
+      const reply = (await inspect.sendCommand(['PUBSUB', 'NUMSUB', channelOf(prefix)])) as unknown[];
+      return Number(reply[1]) >= 2;
+    }, 'both limiters to subscribe');
+    first.pause(MODEL, 'creation', 99_999_999_000);
+    expect(first.pausedFor(MODEL, 'creation')).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS);
+    await waitUntil(() => late.pausedFor(MODEL, 'creation') > 0, 'the pause to arrive');
+    expect(late.pausedFor(MODEL, 'creation')).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS);
+    const ttl = Number(
+      await inspect.sendCommand(['PTTL', `${channelOf(prefix).slice(0, -6)}pause:m:${MODEL}`]),
+    );
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS);
+  });
+
+  test('a pause message or a pause key of years from another client holds a replica back 60 s at most', async () => {
+    const prefix = uniquePrefix();
+    const listening = await limiterFor(prefix, 150, true);
+    (await listening.acquire({ model: MODEL, family: 'creation' })).release();
+    await waitUntil(async () => {
+      const reply = (await inspect.sendCommand(['PUBSUB', 'NUMSUB', channelOf(prefix)])) as unknown[];
+      return Number(reply[1]) >= 1;
+    }, 'the limiter to subscribe');
+    await inspect.sendCommand(['PUBLISH', channelOf(prefix), `m:${MODEL} 99999999999`]);
+    await waitUntil(() => listening.pausedFor(MODEL, 'creation') > 0, 'the message to arrive');
+    expect(listening.pausedFor(MODEL, 'creation')).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS);
+
+    const reading = await limiterFor(prefix, 150, false);
+    const other = 'vidmodel-2.5';
+    await inspect.sendCommand([
+      'SET',
+      `${channelOf(prefix).slice(0, -6)}pause:m:${other}`,
+      '1',
+      'PX',
+      '99999999999',
+    ]);
+    await timedOut(reading, 1, other);
+    expect(reading.pausedFor(other, 'creation')).toBeGreaterThan(0);
+    expect(reading.pausedFor(other, 'creation')).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS);
+  });
+
   test('a limiter that starts listening after the pause was published still keeps to it', async () => {
     const prefix = uniquePrefix();
     const first = await limiterFor(prefix, 150, true);
@@ -159,8 +208,8 @@ describe.skipIf('skip' in redis)('RedisRateLimiter pauses over pub/sub', () => {
       return Number(reply[1]) >= 2;
     }, 'both limiters to subscribe');
     // A later, longer pause reaches it by message.
-    first.pause(MODEL, 'creation', 120_000);
-    await waitUntil(() => late.pausedFor(MODEL, 'creation') > 60_000, 'the longer pause to arrive');
+    first.pause(MODEL, 'creation', 58_000);
+    await waitUntil(() => late.pausedFor(MODEL, 'creation') > 40_000, 'the longer pause to arrive');
     await late.close();
     const reply = (await inspect.sendCommand(['PUBSUB', 'NUMSUB', channelOf(prefix)])) as unknown[];
     expect(Number(reply[1])).toBe(1);

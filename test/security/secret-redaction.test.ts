@@ -2,9 +2,10 @@ import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { InvalidResponseError } from '../../src/core/errors.js';
-import { createRedactor, MAX_DEPTH, redactText, TOO_DEEP } from '../../src/internal/redact.js';
+import { createRedactor, isSecretName, MAX_DEPTH, redactText, TOO_DEEP } from '../../src/internal/redact.js';
 import { drain, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
+import { expectLinear } from './linear-time.js';
 
 const KEY = 'mgw_live_SECRET_4f9a1c2e7b6d5a3f';
 const SIGNING_SECRET = 'whsec_live_9c1d7e3b5a2f4068';
@@ -140,6 +141,68 @@ describe('the redactor', () => {
     ],
   ])('%s', (text, expected) => {
     expect(redactText(text)).toBe(expected);
+  });
+});
+
+describe('signed links of other CDNs and clouds', () => {
+  test.each([
+    ['Akamai __token__', 'https://a.akamaized.net/v.mp4?__token__=exp=1~acl=/*~hmac=SECRET2&w=1'],
+    ['Akamai hdnts', 'https://a.akamaized.net/v.mp4?hdnts=exp=1~hmac=SECRET3&w=1'],
+    ['Akamai hdnea', 'https://a.akamaized.net/v.mp4?hdnea=exp=1~hmac=SECRET3&w=1'],
+    ['Google API key', 'https://storage.googleapis.com/b/o?key=AIzaSECRET4&w=1'],
+    ['Alibaba or Tencent auth_key', 'https://cdn.example.com/v.mp4?auth_key=1700000000-0-0-SECRET6&w=1'],
+    ['Tencent sign', 'https://cdn.example.com/v.mp4?sign=1700000000-abc-0-SECRET7&t=65a&w=1'],
+    ['a name in underscores', 'https://cdn.example.com/v.mp4?_sig_=SECRET8&w=1'],
+    ['a private key field', '{"private_key":"-----BEGIN SECRET9","w":1}'],
+    ['an access key in a header', 'X-Access-Key: SECRET10\nw=1'],
+  ])('%s is masked, the plain parameters kept', (_, text) => {
+    const redacted = redactText(text);
+    expect(redacted).not.toContain('SECRET');
+    expect(redacted).toContain('[redacted]');
+    expect(redacted).toMatch(/w"?[:=]1/);
+  });
+
+  test.each([
+    ['keyword=cats&page=2'],
+    ['monkey=1'],
+    ['hotkey=ctrl'],
+    ['key_id=kid_1'],
+    ['keys=3'],
+    ['signal=abort'],
+    ['signup=1'],
+    ['design=flat'],
+    ['token_type=Bearer'],
+    ['policy_id=p1'],
+    ['"keyframes": 24'],
+  ])('%s is kept as it is', (text) => {
+    expect(redactText(text)).toBe(text);
+  });
+
+  test.each([
+    ['__token__', true],
+    ['hdnts', true],
+    ['auth_key', true],
+    ['Auth-Key', true],
+    ['key', true],
+    ['sign', true],
+    ['private_key', true],
+    ['keyword', false],
+    ['monkey', false],
+    ['key_id', false],
+    ['signal', false],
+  ])('isSecretName(%s) is %s', (name, secret) => {
+    expect(isSecretName(name)).toBe(secret);
+  });
+
+  // Runs of the characters the name pattern may take, with no separator after them.
+  test.each<[string, (n: number) => string]>([
+    ['underscores', (n) => `?${'_'.repeat(n)}x`],
+    ['underscores after a name', (n) => `?__token${'_'.repeat(n)}x`],
+    ['names joined by underscores', (n) => `?${'token_'.repeat(n / 6)}x`],
+    ['keys', (n) => `?${'key'.repeat(n / 3)}x`],
+    ['a word of underscores and letters', (n) => `?${'a_'.repeat(n / 2)}=`],
+  ])('redactText stays linear on %s', (_, text) => {
+    expectLinear(text, (input) => redactText(input), { n: 16_384 });
   });
 });
 

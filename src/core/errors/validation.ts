@@ -9,6 +9,22 @@ export interface ValidationIssue {
   message: string;
 }
 
+// The longest path a RequestValidationError's message quotes whole.
+const MAX_QUOTED_PATH = 100;
+
+/**
+ * A path as the message shows it: whole when short; else its start and its length, so that a
+ * key of a megabyte (a mistake, or input passed on unchecked) does not make a message of one.
+ */
+function quotePath(path: string): string {
+  if (!path) return '(request)';
+  if (path.length <= MAX_QUOTED_PATH) return path;
+  let start = path.slice(0, 64);
+  // Never end on half of a surrogate pair.
+  if (/[\uD800-\uDBFF]$/.test(start)) start = start.slice(0, -1);
+  return `${start}… (${path.length} characters)`;
+}
+
 /**
  * The SDK refused the request before sending it. Nothing reached the gateway: no task was
  * created and nothing was reserved.
@@ -22,15 +38,16 @@ export class RequestValidationError extends MediaGatewayError {
   static override readonly [ERROR_BRAND]: string = 'RequestValidationError';
   /** Always `'RequestValidationError'`. */
   declare readonly name: 'RequestValidationError';
-  /** Every rule the request breaks, one issue per field path, in the order found. */
+  /** Every rule the request breaks, one issue per field path (as given, however long), in the order found. */
   readonly issues: ValidationIssue[];
 
   /**
    * @param operation - what was refused, e.g. `videos.create`; starts the message.
-   * @param issues - the rules broken; listed in the message as `path: rule`.
+   * @param issues - the rules broken; listed in the message as `path: rule`, a path longer than 100
+   *   characters shown by its start and its length.
    */
   constructor(operation: string, issues: ValidationIssue[]) {
-    const list = issues.map((i) => `${i.path || '(request)'}: ${i.message}`).join('; ');
+    const list = issues.map((i) => `${quotePath(i.path)}: ${i.message}`).join('; ');
     super(`${operation} was not sent: ${list}`);
     this.issues = issues;
   }

@@ -43,10 +43,12 @@ export class Assets extends LibraryCollection {
    * (`Pending`, `Active`, `Failed`). Lists do not refresh pending reviews; `retrieve` does.
    *
    * @throws RequestValidationError (as a rejection) for a `limit` outside 1-100, a `page` below 1 or a mis-cased `status`.
+   * @throws InvalidResponseError when an answer is not a list page, or repeats the page before it
+   *   (a server that ignores `page`): iteration stops there instead of looping.
    * @example for await (const asset of client.library.assets.list({ status: 'Active' })) console.log(asset.asset_url);
    */
   list(params: AssetListParams = {}, options?: RequestOptions): PagePromise<Asset> {
-    return this.pages(() => parseAssetListParams(params), options);
+    return this.pages('library.assets.list', () => parseAssetListParams(params), options);
   }
 
   /**

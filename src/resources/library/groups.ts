@@ -32,10 +32,12 @@ export class Groups extends LibraryCollection {
    * (each page is fetched when iteration reaches it).
    *
    * @throws RequestValidationError (as a rejection) for a `limit` outside 1-100 or a `page` below 1.
+   * @throws InvalidResponseError when an answer is not a list page, or repeats the page before it
+   *   (a server that ignores `page`): iteration stops there instead of looping.
    * @example for await (const group of client.library.groups.list()) console.log(group.name);
    */
   list(params: ListParams = {}, options?: RequestOptions): PagePromise<Group> {
-    return this.pages(() => parseListParams(params, 'library.groups.list'), options);
+    return this.pages('library.groups.list', () => parseListParams(params, 'library.groups.list'), options);
   }
 
   /**
