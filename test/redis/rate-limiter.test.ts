@@ -62,10 +62,12 @@ describe.skipIf('skip' in redis)('RedisRateLimiter across processes', async () =
     const stats = gateway.rateLimits.stats;
     expect(stats.limited).toBe(0);
     expect(stats.peakInFlight.get(keyModel)).toBeLessThanOrEqual(3);
-    // A token bucket lets through at most burst + rate in any one second.
+    // A token bucket grants at most burst + rate in any one second. The gateway counts arrivals
+    // by calendar second, and a grant made just before a second's edge can arrive after it: the
+    // bucket refills 20 a second, so the few milliseconds a request travels allow one more.
     const perSecond = [...(stats.admittedPerSecond.get(keyModel)?.values() ?? [])];
     expect(perSecond.reduce((a, b) => a + b, 0)).toBe(100);
-    expect(Math.max(...perSecond)).toBeLessThanOrEqual(25);
+    expect(Math.max(...perSecond)).toBeLessThanOrEqual(25 + 1);
   });
 
   test('a Retry-After one process got pauses the model in every process', async () => {
