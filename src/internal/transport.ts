@@ -49,7 +49,6 @@ function withRequestId<T>({ body, requestId }: JSONAnswer<T>): T {
 type SpecOrBuilder = RequestSpec | (() => RequestSpec | Promise<RequestSpec>);
 
 const ignore = () => undefined;
-const RESOLVED = Promise.resolve();
 
 /**
  * The one HTTP path of the SDK, on undici (or a `fetch`: internal/fetch-send.ts): auth, JSON, timeouts, error mapping and redaction.
@@ -136,7 +135,18 @@ export class Transport {
    * more than building a small one). Takes a spec or a function that builds one, as {@link json}.
    */
   answer<T>(spec: SpecOrBuilder): Promise<JSONAnswer<T>> {
-    if (typeof spec === 'function') return RESOLVED.then(spec).then(this.answerOf) as Promise<JSONAnswer<T>>;
+    if (typeof spec === 'function') {
+      // Called at once, inside a catch: a refusal rejects the call (never throws), with no
+      // turn spent waiting for a builder that needs none.
+      let built: RequestSpec | Promise<RequestSpec>;
+      try {
+        built = spec();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (built instanceof Promise) return built.then(this.answerOf) as Promise<JSONAnswer<T>>;
+      spec = built;
+    }
     return this.withRetries(spec, this.attemptJSON as Attempt<JSONAnswer<T>>);
   }
 

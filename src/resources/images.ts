@@ -205,7 +205,7 @@ export class Images extends APIResource {
         }
         return {
           method: 'GET',
-          path: path`/tasks/${taskId}`,
+          path: path`/tasks/${{ taskId }}`,
           query: { model: params.model },
           retry: 'safe',
           timeout: TIMEOUTS.default,

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MediaGateway } from '../../src/client.js';
+import { RequestValidationError } from '../../src/core/errors.js';
+import { type RawServer, startRawServer } from '../helpers/raw-server.js';
+import { rejection } from '../helpers/rejection.js';
+
+// Every method that puts a caller's ID into the request path, with the parameter it names.
+type Call = (client: MediaGateway, id: string) => PromiseLike<unknown>;
+const CALLS: Array<[string, string, Call]> = [
+  ['videos.retrieve', 'taskId', (c, id) => c.videos.retrieve(id)],
+  ['videos.retrieveCompat', 'taskId', (c, id) => c.videos.retrieveCompat(id)],
+  ['videos.downloadContent', 'taskId', (c, id) => c.videos.downloadContent(id)],
+  ['videos.downloadLastFrame', 'taskId', (c, id) => c.videos.downloadLastFrame(id)],
+  ['images.getTask', 'taskId', (c, id) => c.images.getTask(id, { model: 'imgmodel-2' })],
+  ['library.groups.retrieve', 'groupId', (c, id) => c.library.groups.retrieve(id)],
+  ['library.groups.update', 'groupId', (c, id) => c.library.groups.update(id, { name: 'n' })],
+  ['library.groups.delete', 'groupId', (c, id) => c.library.groups.delete(id)],
+  ['library.assets.retrieve', 'assetId', (c, id) => c.library.assets.retrieve(id)],
+  ['library.assets.update', 'assetId', (c, id) => c.library.assets.update(id, { name: 'n' })],
+  ['library.assets.delete', 'assetId', (c, id) => c.library.assets.delete(id)],
+  ['library.reviewTasks.retrieve', 'reviewTaskId', (c, id) => c.library.reviewTasks.retrieve(id)],
+  ['webhooks.endpoints.verify', 'endpointId', (c, id) => c.webhooks.endpoints.verify(id)],
+  ['webhooks.endpoints.update', 'endpointId', (c, id) => c.webhooks.endpoints.update(id, { enabled: true })],
+  ['webhooks.endpoints.rotateSecret', 'endpointId', (c, id) => c.webhooks.endpoints.rotateSecret(id)],
+  ['webhooks.events.deliveries', 'eventId', (c, id) => c.webhooks.events.deliveries(id)],
+  ['webhooks.events.redeliver', 'eventId', (c, id) => c.webhooks.events.redeliver(id)],
+];
+
+const throwingToString = {
+  toString(): string {
+    throw new RangeError('an ID that cannot be turned into text');
+  },
+} as unknown as string;
+
+const BAD_IDS: Array<[string, string, RegExp]> = [
+  ['a lone surrogate', 'task_\uD800', /lone surrogate \(U\+D800 at index 5\)/],
+  ['an object whose toString throws', throwingToString, /must be a string ID, not object/],
+  ['an empty string', '', /must be a non-empty string ID/],
+];
+
+let gateway: RawServer;
+let client: MediaGateway;
+beforeAll(async () => {
+  gateway = await startRawServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x","code":0,"data":{"id":"x"}}');
+  });
+  client = new MediaGateway({ apiKey: 'mgw_ids_key_000011112222', baseURL: gateway.url, maxRetries: 0 });
+});
+afterAll(() => gateway.close());
+
+describe('an ID that cannot be a path segment', () => {
+  describe.each(BAD_IDS)('%s', (_name, id, rule) => {
+    test.each(CALLS)(
+      '%s rejects (never throws) naming %s, and sends nothing',
+      async (_method, name, call) => {
+        const sent = gateway.received.length;
+        let promise: PromiseLike<unknown> | undefined;
+        expect(() => {
+          promise = call(client, id);
+        }).not.toThrow();
+        const error = await rejection(promise as PromiseLike<unknown>);
+        expect(error).toBeInstanceOf(RequestValidationError);
+        expect(error.issues).toEqual([{ path: name, message: expect.stringMatching(rule) }]);
+        expect(error.message).toContain(`{${name}}`);
+        expect(gateway.received).toHaveLength(sent);
+      },
+    );
+  });
+
+  test('a well-formed ID with a surrogate pair is sent, encoded as UTF-8', async () => {
+    const before = gateway.received.length;
+    await client.videos.retrieve('task_\u{1F600}');
+    await client.library.groups.retrieve('group_\u{1F600}');
+    expect(gateway.received.slice(before).map((r) => r.path)).toEqual([
+      '/v1/videos/task_%F0%9F%98%80',
+      '/v1/vidmodel2/private-avatar/groups/group_%F0%9F%98%80',
+    ]);
+  });
+});
