@@ -346,17 +346,15 @@ export class Transport {
 
   /**
    * Reads an answer's body as text, at most `maxResponseBytes` of it: a larger `content-length`
-   * is refused before reading, a body of unknown length is cut off once past the limit. Past
-   * the limit a 2xx answer throws {@link ResponseTooLargeError}; any other gives a note in place
-   * of its body, for the APIError its status calls for.
+   * is refused before reading, and any body is cut off once past the limit. Past the limit a
+   * 2xx answer throws {@link ResponseTooLargeError}; any other gives a note in place of its
+   * body, for the APIError its status calls for.
    */
   private async readText(spec: RequestSpec, response: RawResponse, deadline: Deadline): Promise<string> {
     const limit = this.maxResponseBytes;
     const declared = response.headers['content-length'];
     const length = declared === undefined ? Number.NaN : Number(declared);
     try {
-      // undici's parser reads exactly `content-length` bytes: within the limit, its own reader is safe.
-      if (length <= limit) return await response.body.text();
       const tooLarge = () =>
         new ResponseTooLargeError(
           `${this.describe(spec)} answered ${response.status} with a body of ${
@@ -372,6 +370,9 @@ export class Transport {
         response.body.on('error', ignore).destroy(error);
         throw error;
       }
+      // Counted as it is read whatever `content-length` says: a body decoded on its way here
+      // (gzip undone by a fetch, or by an interceptor of the caller's dispatcher) is longer
+      // than the bytes that length counts.
       return await readCapped(response.body, limit, tooLarge);
     } catch (error) {
       // A refusal is known by its status: an oversized error body is dropped, and its APIError
