@@ -100,6 +100,33 @@ export function path(strings: TemplateStringsArray, ...values: PathParam[]): str
   return out;
 }
 
+/**
+ * Checks a media URL the caller hands over (a result's temporary link): absolute, `http` or
+ * `https`. The message names the argument and the scheme, never the URL: its query may hold a
+ * presigned signature.
+ *
+ * @param operation - the method, e.g. `images.download`; starts the message.
+ * @param name - the argument, e.g. `entry.url`.
+ * @throws RequestValidationError naming `name` when the URL cannot be sent.
+ */
+export function checkMediaURL(operation: string, name: string, raw: string): string {
+  const refuse = (message: string) => new RequestValidationError(operation, [{ path: name, message }]);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refuse(
+      'must be an absolute http or https URL (a result URL as the gateway gave it); this one cannot be parsed',
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw refuse(
+      `must be an http or https URL, not ${url.protocol.slice(0, 20)}; pass the result URL as the gateway gave it`,
+    );
+  }
+  return raw;
+}
+
 /** Query values the SDK sends; undefined entries are left out. */
 export type QueryValue = string | number | boolean | undefined;
 

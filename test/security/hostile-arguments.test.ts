@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { RequestValidationError } from '../../src/core/errors.js';
@@ -75,5 +76,38 @@ describe('an ID that cannot be a path segment', () => {
       '/v1/videos/task_%F0%9F%98%80',
       '/v1/vidmodel2/private-avatar/groups/group_%F0%9F%98%80',
     ]);
+  });
+});
+
+describe('images.download with a URL that cannot be fetched', () => {
+  test.each([
+    ['text that is no URL', 'not a url?sig=SECRETSIG', /cannot be parsed/],
+    ['a broken host', 'http://[::1/x.png?X-Amz-Signature=SECRETSIG', /cannot be parsed/],
+    ['a relative path', '/x.png?sig=SECRETSIG', /cannot be parsed/],
+    ['a file: URL', 'file:///etc/passwd?sig=SECRETSIG', /must be an http or https URL, not file:/],
+    ['an ftp: URL', 'ftp://example.com/a.png?sig=SECRETSIG', /must be an http or https URL, not ftp:/],
+  ])(
+    '%s is RequestValidationError naming the argument, without the query, nothing sent',
+    async (_name, url, rule) => {
+      const sent = gateway.received.length;
+      for (const [entry, name] of [
+        [url, 'entry'],
+        [{ url }, 'entry.url'],
+      ] as const) {
+        const error = await rejection(client.images.download(entry));
+        expect(error).toBeInstanceOf(RequestValidationError);
+        expect(error.issues).toEqual([{ path: name, message: expect.stringMatching(rule) }]);
+        expect(inspect(error)).not.toContain('SECRETSIG');
+        expect(JSON.stringify(error)).not.toContain('SECRETSIG');
+      }
+      expect(gateway.received).toHaveLength(sent);
+    },
+  );
+
+  test('an http URL on loopback is fetched, its query sent whole', async () => {
+    const sent = gateway.received.length;
+    const download = await client.images.download({ url: `${gateway.url}/media/a.png?sig=abc` });
+    await download.arrayBuffer();
+    expect(gateway.received.slice(sent).map((r) => r.path)).toEqual(['/media/a.png?sig=abc']);
   });
 });
