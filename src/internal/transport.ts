@@ -12,6 +12,7 @@ import { VERSION } from '../version.js';
 import { Deadline } from './deadline.js';
 import { apiError, connectionError } from './error-mapping.js';
 import { fetchRequest, runtimeFetch } from './fetch-send.js';
+import { jsonBody } from './json-body.js';
 import { limitedAttempt } from './limiter.js';
 import { Observer } from './observe.js';
 import { readCapped } from './read-capped.js';
@@ -295,7 +296,7 @@ export class Transport {
       body = built.body;
       extra = built.headers;
     } else if (spec.body !== undefined) {
-      body = JSON.stringify(spec.body);
+      body = jsonBody(this.describe(spec), spec.body);
       extra = { 'content-type': 'application/json' };
     }
     const debug = this.observer?.logs.debug === true;

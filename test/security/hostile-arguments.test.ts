@@ -111,3 +111,36 @@ describe('images.download with a URL that cannot be fetched', () => {
     expect(gateway.received.slice(sent).map((r) => r.path)).toEqual(['/media/a.png?sig=abc']);
   });
 });
+
+describe('a body JSON cannot hold, in a field the SDK passes through', () => {
+  const video = (metadata: unknown) =>
+    ({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', metadata }) as Parameters<
+      MediaGateway['videos']['create']
+    >[0];
+  const loop: Record<string, unknown> = { a: 1 };
+  loop.self = loop;
+
+  test.each([
+    ['a circular reference', { loop }, 'metadata.loop.self', /circular reference/],
+    ['a BigInt', { count: 10n }, 'metadata.count', /it is a BigInt; pass a number or a string/],
+  ])('%s is RequestValidationError at the field, and nothing is sent', async (_name, metadata, at, rule) => {
+    const sent = gateway.received.length;
+    let promise: PromiseLike<unknown> | undefined;
+    expect(() => {
+      promise = client.videos.create(video(metadata));
+    }).not.toThrow();
+    const error = await rejection(promise as PromiseLike<unknown>);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues).toEqual([{ path: at, message: expect.stringMatching(rule) }]);
+    expect(error.message).toMatch(/^POST \/v1\/videos\/generations was not sent: /);
+    expect(gateway.received).toHaveLength(sent);
+  });
+
+  test('the same fields with plain values are sent', async () => {
+    const sent = gateway.received.length;
+    await client.videos.create(video({ loop: { a: 1 }, count: 10 })).catch(() => undefined);
+    expect(gateway.received.slice(sent).map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v1/videos/generations',
+    ]);
+  });
+});
