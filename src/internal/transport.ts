@@ -245,7 +245,20 @@ export class Transport {
     });
   }
 
+  /**
+   * `METHOD /v1/path` for the messages; for a full URL (a result link), its origin and path:
+   * never its query, which may hold a presigned signature, nor a user name or password.
+   */
   private describe(spec: RequestSpec): string {
+    const url = (spec as { url?: string | undefined }).url;
+    if (url !== undefined) {
+      try {
+        const parsed = new URL(url);
+        return `${spec.method} ${parsed.origin}${parsed.pathname}`;
+      } catch {
+        return `${spec.method} (a URL that cannot be parsed)`;
+      }
+    }
     return `${spec.method} /v1${spec.path}`;
   }
 

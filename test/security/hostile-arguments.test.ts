@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
-import { RequestValidationError } from '../../src/core/errors.js';
-import { type RawServer, startRawServer } from '../helpers/raw-server.js';
+import { APIConnectionError, RequestValidationError } from '../../src/core/errors.js';
+import { type RawServer, refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
 // Every method that puts a caller's ID into the request path, with the parameter it names.
@@ -103,6 +103,16 @@ describe('images.download with a URL that cannot be fetched', () => {
       expect(gateway.received).toHaveLength(sent);
     },
   );
+
+  test('a connection that fails names the URL without its query or credentials, not /v1/', async () => {
+    const port = await refusedPort();
+    const error = await rejection(
+      client.images.download(`http://user:pw@127.0.0.1:${port}/media/a.png?X-Amz-Signature=SECRETSIG`),
+    );
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error.message).toMatch(new RegExp(`^GET http://127\\.0\\.0\\.1:${port}/media/a\\.png: `));
+    expect(inspect(error)).not.toMatch(/SECRETSIG|user:pw/);
+  });
 
   test('an http URL on loopback is fetched, its query sent whole', async () => {
     const sent = gateway.received.length;
