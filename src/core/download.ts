@@ -82,21 +82,23 @@ export class MediaDownload {
   }
 
   /**
-   * The bytes as a Web `ReadableStream`.
+   * The bytes as a Web `ReadableStream`; a transfer that breaks off errors it as `nodeStream()`'s.
    *
    * @throws MediaGatewayError when the download was already read.
    */
   get body(): ReadableStream<Uint8Array> {
-    return Readable.toWeb(this.take()) as ReadableStream<Uint8Array>;
+    return Readable.toWeb(mapFailures(this.take(), this.contentLength)) as ReadableStream<Uint8Array>;
   }
 
   /**
-   * The bytes as a Node `Readable`, the fastest way to pipe them elsewhere in Node.
+   * The bytes as a Node `Readable`, the fastest way to pipe them elsewhere in Node. A transfer
+   * that breaks off errors the stream as `arrayBuffer()` rejects: APIConnectionError (also when
+   * it ends short of `Content-Length`), or APIUserAbortError for the caller's signal.
    *
    * @throws MediaGatewayError when the download was already read.
    */
   nodeStream(): Readable {
-    return this.take();
+    return mapFailures(this.take(), this.contentLength);
   }
 
   /**
@@ -313,6 +315,36 @@ function describeFsError(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
   return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+/**
+ * The source as the caller reads it: the same chunks through a pass-through (its own small
+ * buffers, so `pipe` keeps the backpressure and nothing is read ahead), ending in the SDK's
+ * errors. The HTTP client's own (a socket closed early, an abort) would otherwise reach the
+ * caller raw, unlike what `arrayBuffer()` and `saveTo()` give for the same failure. A consumer
+ * that stops early destroys the source, so the connection is let go.
+ */
+function mapFailures(source: Readable, expected: number | undefined): Readable {
+  let bytes = 0;
+  const out = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+    flush(done) {
+      if (expected !== undefined && bytes !== expected) {
+        done(new APIConnectionError(`The download ended after ${bytes} of ${expected} bytes`));
+      } else done();
+    },
+  });
+  // Kept for the source's life: a destroyed source may still emit its abort, which is no news.
+  source.on('error', (error) => out.destroy(transferError(error, bytes) as Error));
+  out.once('close', () => {
+    if (!source.destroyed) source.destroy();
+  });
+  if (source.errored) out.destroy(transferError(source.errored, bytes) as Error);
+  else source.pipe(out);
+  return out;
 }
 
 /** Maps a failure of the transfer itself to the SDK's errors; the SDK's own errors pass as they are. */

@@ -3,19 +3,27 @@ import type { RequestOptions } from './request-spec.js';
 import { TIMEOUTS } from './timeouts.js';
 import type { Transport } from './transport.js';
 
+/** Where a download is fetched from: `url` when absolute (a result URL), else `path` on the gateway. */
+export interface DownloadTarget {
+  path: string;
+  url?: string | undefined;
+}
+
 /**
  * Opens a streamed GET as a {@link MediaDownload}. `url` is absolute (a result URL) or the
- * request goes to `path` on the gateway; the key is sent only to the gateway's origin.
+ * request goes to `path` on the gateway; the key is sent only to the gateway's origin. A function
+ * in place of the target is called here, so a target refused while being built (a bad ID) rejects.
  */
 export async function openDownload(
   transport: Transport,
-  target: { path: string; url?: string | undefined },
+  target: DownloadTarget | (() => DownloadTarget),
   options?: RequestOptions,
 ): Promise<MediaDownload> {
+  const { path, url } = typeof target === 'function' ? target() : target;
   const response = await transport.stream({
     method: 'GET',
-    path: target.path,
-    url: target.url,
+    path,
+    url,
     retry: 'safe',
     timeout: TIMEOUTS.default,
     options,

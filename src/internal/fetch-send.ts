@@ -86,6 +86,12 @@ export async function fetchRequest(
     // set-cookie comes once per value: joined as undici's headers are.
     headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
   });
+  // A fetch hands over the body decoded (gzip, br, deflate undone), but the headers as sent: the
+  // length is that of the encoded bytes, and would hold a complete download short. Dropped, as
+  // undici's decompress interceptor drops it.
+  if (headers['content-encoding'] !== undefined && headers['content-encoding'] !== 'identity') {
+    delete headers['content-length'];
+  }
   return {
     status: response.status,
     headers,

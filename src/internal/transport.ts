@@ -12,6 +12,7 @@ import { VERSION } from '../version.js';
 import { Deadline } from './deadline.js';
 import { apiError, connectionError } from './error-mapping.js';
 import { fetchRequest, runtimeFetch } from './fetch-send.js';
+import { jsonBody } from './json-body.js';
 import { limitedAttempt } from './limiter.js';
 import { Observer } from './observe.js';
 import { readCapped } from './read-capped.js';
@@ -49,7 +50,6 @@ function withRequestId<T>({ body, requestId }: JSONAnswer<T>): T {
 type SpecOrBuilder = RequestSpec | (() => RequestSpec | Promise<RequestSpec>);
 
 const ignore = () => undefined;
-const RESOLVED = Promise.resolve();
 
 /**
  * The one HTTP path of the SDK, on undici (or a `fetch`: internal/fetch-send.ts): auth, JSON, timeouts, error mapping and redaction.
@@ -136,7 +136,18 @@ export class Transport {
    * more than building a small one). Takes a spec or a function that builds one, as {@link json}.
    */
   answer<T>(spec: SpecOrBuilder): Promise<JSONAnswer<T>> {
-    if (typeof spec === 'function') return RESOLVED.then(spec).then(this.answerOf) as Promise<JSONAnswer<T>>;
+    if (typeof spec === 'function') {
+      // Called at once, inside a catch: a refusal rejects the call (never throws), with no
+      // turn spent waiting for a builder that needs none.
+      let built: RequestSpec | Promise<RequestSpec>;
+      try {
+        built = spec();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (built instanceof Promise) return built.then(this.answerOf) as Promise<JSONAnswer<T>>;
+      spec = built;
+    }
     return this.withRetries(spec, this.attemptJSON as Attempt<JSONAnswer<T>>);
   }
 
@@ -234,7 +245,20 @@ export class Transport {
     });
   }
 
+  /**
+   * `METHOD /v1/path` for the messages; for a full URL (a result link), its origin and path:
+   * never its query, which may hold a presigned signature, nor a user name or password.
+   */
   private describe(spec: RequestSpec): string {
+    const url = (spec as { url?: string | undefined }).url;
+    if (url !== undefined) {
+      try {
+        const parsed = new URL(url);
+        return `${spec.method} ${parsed.origin}${parsed.pathname}`;
+      } catch {
+        return `${spec.method} (a URL that cannot be parsed)`;
+      }
+    }
     return `${spec.method} /v1${spec.path}`;
   }
 
@@ -285,7 +309,7 @@ export class Transport {
       body = built.body;
       extra = built.headers;
     } else if (spec.body !== undefined) {
-      body = JSON.stringify(spec.body);
+      body = jsonBody(this.describe(spec), spec.body);
       extra = { 'content-type': 'application/json' };
     }
     const debug = this.observer?.logs.debug === true;
@@ -336,17 +360,15 @@ export class Transport {
 
   /**
    * Reads an answer's body as text, at most `maxResponseBytes` of it: a larger `content-length`
-   * is refused before reading, a body of unknown length is cut off once past the limit. Past
-   * the limit a 2xx answer throws {@link ResponseTooLargeError}; any other gives a note in place
-   * of its body, for the APIError its status calls for.
+   * is refused before reading, and any body is cut off once past the limit. Past the limit a
+   * 2xx answer throws {@link ResponseTooLargeError}; any other gives a note in place of its
+   * body, for the APIError its status calls for.
    */
   private async readText(spec: RequestSpec, response: RawResponse, deadline: Deadline): Promise<string> {
     const limit = this.maxResponseBytes;
     const declared = response.headers['content-length'];
     const length = declared === undefined ? Number.NaN : Number(declared);
     try {
-      // undici's parser reads exactly `content-length` bytes: within the limit, its own reader is safe.
-      if (length <= limit) return await response.body.text();
       const tooLarge = () =>
         new ResponseTooLargeError(
           `${this.describe(spec)} answered ${response.status} with a body of ${
@@ -362,6 +384,9 @@ export class Transport {
         response.body.on('error', ignore).destroy(error);
         throw error;
       }
+      // Counted as it is read whatever `content-length` says: a body decoded on its way here
+      // (gzip undone by a fetch, or by an interceptor of the caller's dispatcher) is longer
+      // than the bytes that length counts.
       return await readCapped(response.body, limit, tooLarge);
     } catch (error) {
       // A refusal is known by its status: an oversized error body is dropped, and its APIError

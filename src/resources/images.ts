@@ -20,7 +20,7 @@ import {
   splitUploadOptions,
   type UploadOptions,
 } from '../internal/upload-progress.js';
-import { path } from '../internal/url.js';
+import { checkMediaURL, path } from '../internal/url.js';
 import type {
   ImageEditAsyncParams,
   ImageEditParams,
@@ -205,7 +205,7 @@ export class Images extends APIResource {
         }
         return {
           method: 'GET',
-          path: path`/tasks/${taskId}`,
+          path: path`/tasks/${{ taskId }}`,
           query: { model: params.model },
           retry: 'safe',
           timeout: TIMEOUTS.default,
@@ -251,6 +251,8 @@ export class Images extends APIResource {
    *
    * @param entry - an entry of `data` or of `task.images`, or a URL.
    * @throws MediaGatewayError when the entry has neither `url` nor `b64_json`.
+   * @throws RequestValidationError, before any request, when the URL is not an absolute http or
+   * https URL.
    * @throws MediaExpiredError (410) when the temporary URL has expired; AuthenticationError (401)
    * when the URL needs the key of another account.
    * @example
@@ -273,7 +275,8 @@ export class Images extends APIResource {
     if (typeof item.url !== 'string' || !item.url) {
       throw new MediaGatewayError('images.download needs an entry with url or b64_json, or a URL string');
     }
-    return openDownload(this.transport, { path: '/', url: item.url }, options);
+    const url = checkMediaURL('images.download', typeof entry === 'string' ? 'entry' : 'entry.url', item.url);
+    return openDownload(this.transport, { path: '/', url }, options);
   }
 
   /** The streamed body of an edit, each attempt's bytes told to `onProgress` when given. */

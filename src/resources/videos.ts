@@ -80,13 +80,13 @@ export class Videos extends APIResource {
    * if (task.status === 'completed') await (await client.videos.downloadContent(taskId)).saveTo('out.mp4');
    */
   retrieve(taskId: string, options?: RequestOptions): APIPromise<VideoTask> {
-    return this.transport.json<VideoTask>({
+    return this.transport.json<VideoTask>(() => ({
       method: 'GET',
-      path: path`/videos/${taskId}`,
+      path: path`/videos/${{ taskId }}`,
       retry: 'safe',
       timeout: TIMEOUTS.default,
       options,
-    });
+    }));
   }
 
   /**
@@ -97,13 +97,13 @@ export class Videos extends APIResource {
    * subclasses by status.
    */
   retrieveCompat(taskId: string, options?: RequestOptions): APIPromise<VideoTaskCompat> {
-    return this.transport.json<VideoTaskCompat>({
+    return this.transport.json<VideoTaskCompat>(() => ({
       method: 'GET',
-      path: path`/video/generations/${taskId}`,
+      path: path`/video/generations/${{ taskId }}`,
       retry: 'safe',
       timeout: TIMEOUTS.default,
       options,
-    });
+    }));
   }
 
   /**
@@ -194,7 +194,7 @@ export class Videos extends APIResource {
    * await (await client.videos.downloadContent(taskId)).saveTo('./out/video.mp4');
    */
   downloadContent(taskId: string, options?: RequestOptions): Promise<MediaDownload> {
-    return openDownload(this.transport, { path: path`/videos/${taskId}/content` }, options);
+    return openDownload(this.transport, () => ({ path: path`/videos/${{ taskId }}/content` }), options);
   }
 
   /**
@@ -204,7 +204,7 @@ export class Videos extends APIResource {
    * @throws MediaExpiredError (410) when the media has expired.
    */
   downloadLastFrame(taskId: string, options?: RequestOptions): Promise<MediaDownload> {
-    return openDownload(this.transport, { path: path`/videos/${taskId}/last-frame` }, options);
+    return openDownload(this.transport, () => ({ path: path`/videos/${{ taskId }}/last-frame` }), options);
   }
 
   /**

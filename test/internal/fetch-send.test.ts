@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { HttpResponse, http } from 'msw';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -325,6 +326,84 @@ describe('maxResponseBytes through fetch', () => {
     expect(error.message).toMatch(/more than 1000 bytes/);
     const task = await new MediaGateway({ ...options, maxResponseBytes: 4_000 }).videos.retrieve('t1');
     expect(task.id).toBe('t1');
+    await raw.close();
+  });
+
+  test('a gzip body is counted as decoded: past the limit once inflated, within it if not', async () => {
+    // 8 KiB on the wire, 8 MiB once the fetch has undone the gzip.
+    const inflated = Buffer.alloc(8 * 1024 * 1024, 0x20);
+    inflated.write('{"id":"t1"', 0);
+    inflated.write('}', inflated.length - 1);
+    const bodies = { big: gzipSync(inflated), small: gzipSync(JSON.stringify({ id: 't2' })) };
+    const raw = await startRawServer((req, res) => {
+      const body = req.url?.endsWith('t2') ? bodies.small : bodies.big;
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': body.length,
+      });
+      res.end(body);
+    });
+    const client = new MediaGateway({
+      apiKey: KEY,
+      baseURL: raw.url,
+      maxRetries: 0,
+      maxResponseBytes: 64 * 1024,
+      fetch: globalThis.fetch,
+    });
+    const error = await rejection(client.videos.retrieve('t1'));
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error.message).toMatch(/more than 65536 bytes, over maxResponseBytes \(65536\)/);
+    expect((await client.videos.retrieve('t2')).id).toBe('t2');
+    await raw.close();
+  });
+});
+
+describe('a gzip-encoded download through fetch', () => {
+  test('has no contentLength (the header counts the encoded bytes), and saves whole', async () => {
+    const plain = Buffer.alloc(50_000, 7);
+    const encoded = gzipSync(plain);
+    const raw = await startRawServer((_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'video/mp4',
+        'content-encoding': 'gzip',
+        'content-length': encoded.length,
+      });
+      res.end(encoded);
+    });
+    const client = new MediaGateway({
+      apiKey: KEY,
+      baseURL: raw.url,
+      maxRetries: 0,
+      fetch: globalThis.fetch,
+    });
+    const download = await client.videos.downloadContent('t1');
+    expect(download.contentLength).toBeUndefined();
+    expect(Buffer.from(await download.arrayBuffer()).equals(plain)).toBe(true);
+    const dir = await mkdtemp(join(tmpdir(), 'mediagw-gzip-'));
+    try {
+      const saved = await (await client.videos.downloadContent('t1')).saveTo(join(dir, 'out.mp4'));
+      expect(saved.bytes).toBe(plain.length);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await raw.close();
+    }
+  });
+
+  test('an identity download keeps its contentLength', async () => {
+    const plain = Buffer.alloc(5_000, 7);
+    const raw = await startRawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': plain.length }).end(plain);
+    });
+    const client = new MediaGateway({
+      apiKey: KEY,
+      baseURL: raw.url,
+      maxRetries: 0,
+      fetch: globalThis.fetch,
+    });
+    const download = await client.videos.downloadContent('t1');
+    expect(download.contentLength).toBe(plain.length);
+    expect((await download.arrayBuffer()).byteLength).toBe(plain.length);
     await raw.close();
   });
 });

@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { Agent, type Dispatcher, interceptors } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import {
@@ -145,6 +147,57 @@ describe('maxResponseBytes', () => {
     expect(await transport.json<{ pad: string }>({ ...query, path: '/videos/chunked' })).toMatchObject({
       id: 'task_1',
     });
+  });
+
+  test('a body a dispatcher decompresses is counted as decoded, past the limit or within it', async () => {
+    const inflated = Buffer.alloc(8 * MiB, 0x20);
+    inflated.write('{"id":"t1"', 0);
+    inflated.write('}', inflated.length - 1);
+    const bodies = { big: gzipSync(inflated), small: gzipSync('{"id":"t2"}') };
+    const gw = await server((req, res) => {
+      const body = req.url?.endsWith('t2') ? bodies.small : bodies.big;
+      res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': body.length,
+        })
+        .end(body);
+    });
+    // undici's own interceptor drops content-length; one of the caller's may keep it, counting
+    // the gzip bytes while the body grows a thousandfold.
+    const keepsLength: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+      const chunks: Buffer[] = [];
+      return dispatch(opts, {
+        onRequestStart: (c, context) => handler.onRequestStart?.(c, context),
+        onResponseStart: (c, status, headers, message) =>
+          handler.onResponseStart?.(c, status, headers, message),
+        onResponseData: (_c, chunk) => void chunks.push(chunk),
+        onResponseEnd: (c, trailers) => {
+          handler.onResponseData?.(c, gunzipSync(Buffer.concat(chunks)));
+          handler.onResponseEnd?.(c, trailers);
+        },
+        onResponseError: (c, error) => handler.onResponseError?.(c, error),
+      });
+    };
+    for (const interceptor of [interceptors.decompress(), keepsLength]) {
+      const dispatcher = new Agent().compose(interceptor);
+      const gateway = new MediaGateway({
+        apiKey: KEY,
+        baseURL: gw.url,
+        maxRetries: 0,
+        maxResponseBytes: 64 * 1024,
+        dispatcher,
+      });
+      try {
+        const error = await rejection(gateway.videos.retrieve('t1'));
+        expect(error).toBeInstanceOf(ResponseTooLargeError);
+        expect(error.message).toMatch(/more than 65536 bytes/);
+        expect((await gateway.videos.retrieve('t2')).id).toBe('t2');
+      } finally {
+        await dispatcher.close();
+      }
+    }
   });
 
   test('memory stays bounded for a streamed 256 MiB answer (peak RSS, in a child process)', async () => {

@@ -6,11 +6,14 @@ import {
   parseAssetSubmitParams,
   parseAssetUpdateParams,
 } from '../../internal/schemas.js';
+import { checkPathId } from '../../internal/url.js';
 import type { AssetListParams, AssetSubmitParams, AssetUpdateParams } from '../../schemas/library.js';
 import { LibraryCollection } from './collection.js';
 import { type Asset, type ReviewTask, toReviewTask } from './types.js';
 
 const BASE = '/vidmodel2/private-avatar/assets';
+/** A record's path, for the message of a refused ID. */
+const ROUTE = `/v1${BASE}/{assetId}`;
 
 /** Library materials: `/v1/vidmodel2/private-avatar/assets`. */
 export class Assets extends LibraryCollection {
@@ -60,7 +63,7 @@ export class Assets extends LibraryCollection {
    * if (asset.status === 'Active') console.log(assetReference(asset));
    */
   retrieve(assetId: string, options?: RequestOptions): APIPromise<Asset> {
-    return this.call<Asset>('GET', { id: assetId, options });
+    return this.call<Asset>('GET', () => ({ id: checkPathId(ROUTE, 'assetId', assetId), options }));
   }
 
   /**
@@ -71,7 +74,11 @@ export class Assets extends LibraryCollection {
    * @throws NotFoundError for an unknown, deleted or another account's material.
    */
   update(assetId: string, params: AssetUpdateParams, options?: RequestOptions): APIPromise<Asset> {
-    return this.call<Asset>('PATCH', () => ({ id: assetId, body: parseAssetUpdateParams(params), options }));
+    return this.call<Asset>('PATCH', () => ({
+      id: checkPathId(ROUTE, 'assetId', assetId),
+      body: parseAssetUpdateParams(params),
+      options,
+    }));
   }
 
   /**
@@ -89,6 +96,9 @@ export class Assets extends LibraryCollection {
     /** `true`. */
     deleted: boolean;
   }> {
-    return this.call<{ id: string; deleted: boolean }>('DELETE', { id: assetId, options });
+    return this.call<{ id: string; deleted: boolean }>('DELETE', () => ({
+      id: checkPathId(ROUTE, 'assetId', assetId),
+      options,
+    }));
   }
 }

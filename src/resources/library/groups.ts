@@ -2,11 +2,14 @@ import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseGroupCreateParams, parseGroupUpdateParams, parseListParams } from '../../internal/schemas.js';
+import { checkPathId } from '../../internal/url.js';
 import type { GroupCreateParams, GroupUpdateParams, ListParams } from '../../schemas/library.js';
 import { LibraryCollection } from './collection.js';
 import type { Group } from './types.js';
 
 const BASE = '/vidmodel2/private-avatar/groups';
+/** A record's path, for the message of a refused ID. */
+const ROUTE = `/v1${BASE}/{groupId}`;
 
 /** Library groups: `/v1/vidmodel2/private-avatar/groups`. */
 export class Groups extends LibraryCollection {
@@ -46,7 +49,7 @@ export class Groups extends LibraryCollection {
    * @throws NotFoundError for an unknown, deleted or another account's group.
    */
   retrieve(groupId: string, options?: RequestOptions): APIPromise<Group> {
-    return this.call<Group>('GET', { id: groupId, options });
+    return this.call<Group>('GET', () => ({ id: checkPathId(ROUTE, 'groupId', groupId), options }));
   }
 
   /**
@@ -56,7 +59,11 @@ export class Groups extends LibraryCollection {
    * @throws NotFoundError for an unknown, deleted or another account's group.
    */
   update(groupId: string, params: GroupUpdateParams, options?: RequestOptions): APIPromise<Group> {
-    return this.call<Group>('PATCH', () => ({ id: groupId, body: parseGroupUpdateParams(params), options }));
+    return this.call<Group>('PATCH', () => ({
+      id: checkPathId(ROUTE, 'groupId', groupId),
+      body: parseGroupUpdateParams(params),
+      options,
+    }));
   }
 
   /**
@@ -74,7 +81,10 @@ export class Groups extends LibraryCollection {
     id: string;
     [key: string]: unknown;
   }> {
-    return this.call<{ id: string } | string>('DELETE', { id: groupId, options })._thenUnwrap((data) => {
+    return this.call<{ id: string } | string>('DELETE', () => ({
+      id: checkPathId(ROUTE, 'groupId', groupId),
+      options,
+    }))._thenUnwrap((data) => {
       // spec: Media library — the delete "returns the group ID"; its exact shape is not shown.
       if (data && typeof data === 'object') return data;
       return { id: typeof data === 'string' && data ? data : groupId };

@@ -18,13 +18,13 @@ export class ReviewTasks extends APIResource {
    */
   retrieve(reviewTaskId: string, options?: RequestOptions): APIPromise<ReviewTask> {
     return this.transport
-      .json<unknown>({
+      .json<unknown>(() => ({
         method: 'GET',
-        path: path`/tasks/${reviewTaskId}`,
+        path: path`/tasks/${{ reviewTaskId }}`,
         retry: 'safe',
         timeout: TIMEOUTS.default,
         options,
-      })
+      }))
       ._thenUnwrap(toReviewTask);
   }
 

@@ -50,7 +50,7 @@ export class Endpoints extends APIResource {
    * await client.webhooks.endpoints.verify(endpoint.id);
    */
   verify(endpointId: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
-    return this.post(path`/webhook-endpoints/${endpointId}/verify`, options);
+    return this.post(() => path`/webhook-endpoints/${{ endpointId }}/verify`, options);
   }
 
   /**
@@ -70,7 +70,7 @@ export class Endpoints extends APIResource {
   ): APIPromise<WebhookManagementResponse> {
     return this.transport.json<WebhookManagementResponse>(() => ({
       method: 'PATCH',
-      path: path`/webhook-endpoints/${endpointId}`,
+      path: path`/webhook-endpoints/${{ endpointId }}`,
       body: parseWebhookEndpointUpdateParams(params),
       retry: 'safe',
       timeout: TIMEOUTS.default,
@@ -89,16 +89,17 @@ export class Endpoints extends APIResource {
    * // store rotated.signing_secret now; keep the old pair in the receiver for 24 hours
    */
   rotateSecret(endpointId: string, options?: RequestOptions): APIPromise<SecretRotation> {
-    return this.post(path`/webhook-endpoints/${endpointId}/rotate-secret`, options);
+    return this.post(() => path`/webhook-endpoints/${{ endpointId }}/rotate-secret`, options);
   }
 
-  private post(apiPath: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
-    return this.transport.json<WebhookManagementResponse>({
+  /** `apiPath` builds the path, so a refused ID rejects the call. */
+  private post(apiPath: () => string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
+    return this.transport.json<WebhookManagementResponse>(() => ({
       method: 'POST',
-      path: apiPath,
+      path: apiPath(),
       retry: 'create',
       timeout: TIMEOUTS.default,
       options,
-    });
+    }));
   }
 }

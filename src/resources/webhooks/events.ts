@@ -36,13 +36,13 @@ export class WebhookEvents extends APIResource {
    * const attempts = await client.webhooks.events.deliveries('evt_123');
    */
   deliveries(eventId: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
-    return this.transport.json<WebhookManagementResponse>({
+    return this.transport.json<WebhookManagementResponse>(() => ({
       method: 'GET',
-      path: path`/webhook-events/${eventId}/deliveries`,
+      path: path`/webhook-events/${{ eventId }}/deliveries`,
       retry: 'safe',
       timeout: TIMEOUTS.default,
       options,
-    });
+    }));
   }
 
   /**
@@ -58,12 +58,12 @@ export class WebhookEvents extends APIResource {
    * await client.webhooks.events.redeliver('evt_123');
    */
   redeliver(eventId: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
-    return this.transport.json<WebhookManagementResponse>({
+    return this.transport.json<WebhookManagementResponse>(() => ({
       method: 'POST',
-      path: path`/webhook-events/${eventId}/redeliver`,
+      path: path`/webhook-events/${{ eventId }}/redeliver`,
       retry: 'create',
       timeout: TIMEOUTS.default,
       options,
-    });
+    }));
   }
 }
