@@ -26,6 +26,18 @@ const env = (): Record<string, string> => ({
 const cli = (args: string[], options: RunOptions = {}) => run(args, { env: env(), ...options });
 const json = (stdout: string) => JSON.parse(stdout.trim());
 const FAST = ['--poll-interval', '20'];
+/** `videos create` of a 5 s mini video with this prompt, then `flags`. */
+const miniVideo = (prompt: string, ...flags: string[]) => [
+  'videos',
+  'create',
+  '-m',
+  'vidmodel-2.0-mini',
+  '-p',
+  prompt,
+  '-d',
+  '5',
+  ...flags,
+];
 
 describe('images', () => {
   test('generate --output saves a real PNG; --json prints the answer with the saved path', async () => {
@@ -209,19 +221,7 @@ describe('videos and tasks', () => {
     async (flag, value, message) => {
       const submissions = () => gateway.requests.filter((r) => r.method === 'POST').length;
       const before = submissions();
-      const { code, stderr } = await cli([
-        'videos',
-        'create',
-        '-m',
-        'vidmodel-2.0-mini',
-        '-p',
-        'a kite',
-        '-d',
-        '5',
-        '--wait',
-        flag,
-        value,
-      ]);
+      const { code, stderr } = await cli(miniVideo('a kite', '--wait', flag, value));
       expect(code).toBe(1);
       expect(stderr).toMatch(message);
       expect(submissions()).toBe(before);
@@ -229,20 +229,7 @@ describe('videos and tasks', () => {
   );
 
   test('a deadline that passes: exit 4, the task goes on, the resume command is printed', async () => {
-    const { code, stderr } = await cli([
-      'videos',
-      'create',
-      '-m',
-      'vidmodel-2.0-mini',
-      '-p',
-      'mock:slow',
-      '-d',
-      '5',
-      '--wait',
-      '--timeout',
-      '0.2',
-      ...FAST,
-    ]);
+    const { code, stderr } = await cli(miniVideo('mock:slow', '--wait', '--timeout', '0.2', ...FAST));
     expect(code).toBe(4);
     expect(stderr).toMatch(/Resume with: mediagw tasks wait cgt-\S+/);
   });

@@ -371,12 +371,7 @@ describe('a gzip-encoded download through fetch', () => {
       });
       res.end(encoded);
     });
-    const client = new MediaGateway({
-      apiKey: KEY,
-      baseURL: raw.url,
-      maxRetries: 0,
-      fetch: globalThis.fetch,
-    });
+    const client = fetchClient(raw.url);
     const download = await client.videos.downloadContent('t1');
     expect(download.contentLength).toBeUndefined();
     expect(Buffer.from(await download.arrayBuffer()).equals(plain)).toBe(true);
@@ -395,13 +390,7 @@ describe('a gzip-encoded download through fetch', () => {
     const raw = await startRawServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': plain.length }).end(plain);
     });
-    const client = new MediaGateway({
-      apiKey: KEY,
-      baseURL: raw.url,
-      maxRetries: 0,
-      fetch: globalThis.fetch,
-    });
-    const download = await client.videos.downloadContent('t1');
+    const download = await fetchClient(raw.url).videos.downloadContent('t1');
     expect(download.contentLength).toBe(plain.length);
     expect((await download.arrayBuffer()).byteLength).toBe(plain.length);
     await raw.close();
@@ -598,3 +587,8 @@ describe('undici is never loaded on the fetch path', () => {
     }
   });
 });
+
+/** A client that sends through the runtime's fetch, without retries. */
+function fetchClient(baseURL: string): MediaGateway {
+  return new MediaGateway({ apiKey: KEY, baseURL, maxRetries: 0, fetch: globalThis.fetch });
+}
