@@ -1,4 +1,5 @@
 import { APIPromise } from '../core/api-promise.js';
+import { unreadableRequest } from '../core/errors/validation.js';
 import {
   APIConnectionError,
   type APIError,
@@ -143,9 +144,13 @@ export class Transport {
       try {
         built = spec();
       } catch (error) {
-        return Promise.reject(error);
+        return Promise.reject(unreadableRequest(error));
       }
-      if (built instanceof Promise) return built.then(this.answerOf) as Promise<JSONAnswer<T>>;
+      if (built instanceof Promise) {
+        return built.then(this.answerOf, (error: unknown) => {
+          throw unreadableRequest(error);
+        }) as Promise<JSONAnswer<T>>;
+      }
       spec = built;
     }
     return this.withRetries(spec, this.attemptJSON as Attempt<JSONAnswer<T>>);

@@ -154,3 +154,76 @@ describe('a body JSON cannot hold, in a field the SDK passes through', () => {
     ]);
   });
 });
+
+describe('parameters that cannot be read: a getter or Proxy that throws', () => {
+  const getterThrows = {
+    model: 'imgmodel-2',
+    get prompt(): string {
+      throw new RangeError('getter boom');
+    },
+  };
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const keysThrow = new Proxy(
+    { model: 'imgmodel-2', prompt: 'a cat' },
+    {
+      ownKeys() {
+        throw new SyntaxError('ownKeys boom');
+      },
+    },
+  );
+  const videoGetterThrows = {
+    model: 'vidmodel-2.0-mini',
+    get prompt(): string {
+      throw new RangeError('getter boom');
+    },
+  };
+  const listGetterThrows = {
+    get page(): number {
+      throw new TypeError('page boom');
+    },
+  };
+  type Params = never;
+
+  test.each([
+    [
+      'images.generate, a getter',
+      (c: MediaGateway) => c.images.generate(getterThrows as Params),
+      /RangeError: getter boom/,
+    ],
+    [
+      'images.generate, a revoked Proxy',
+      (c: MediaGateway) => c.images.generate(revoked.proxy as Params),
+      /TypeError: .*revoked/,
+    ],
+    [
+      'images.generate, an ownKeys trap',
+      (c: MediaGateway) => c.images.generate(keysThrow as Params),
+      /SyntaxError: ownKeys boom/,
+    ],
+    [
+      'videos.create, a getter',
+      (c: MediaGateway) => c.videos.create(videoGetterThrows as Params),
+      /RangeError: getter boom/,
+    ],
+    [
+      'library.assets.list, a getter',
+      (c: MediaGateway) => c.library.assets.list(listGetterThrows as Params),
+      /TypeError: page boom/,
+    ],
+  ])(
+    '%s: RequestValidationError with the failure as cause, rejected, nothing sent',
+    async (_name, call, what) => {
+      const sent = gateway.received.length;
+      let promise: PromiseLike<unknown> | undefined;
+      expect(() => {
+        promise = call(client);
+      }).not.toThrow();
+      const error = await rejection(promise as PromiseLike<unknown>);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error.issues).toEqual([{ path: '(request)', message: expect.stringMatching(what) }]);
+      expect(error.cause).toBeInstanceOf(Error);
+      expect(gateway.received).toHaveLength(sent);
+    },
+  );
+});

@@ -45,10 +45,33 @@ export class RequestValidationError extends MediaGatewayError {
    * @param operation - what was refused, e.g. `videos.create`; starts the message.
    * @param issues - the rules broken; listed in the message as `path: rule`, a path longer than 100
    *   characters shown by its start and its length.
+   * @param options - `cause`: what made a rule impossible to check, when something threw.
    */
-  constructor(operation: string, issues: ValidationIssue[]) {
+  constructor(operation: string, issues: ValidationIssue[], options?: ErrorOptions) {
     const list = issues.map((i) => `${quotePath(i.path)}: ${i.message}`).join('; ');
-    super(`${operation} was not sent: ${list}`);
+    super(`${operation} was not sent: ${list}`, options);
     this.issues = issues;
   }
+}
+
+/**
+ * What a request whose parameters could not even be read is refused with: an SDK error passes
+ * as it is; anything else (a getter that throws, a revoked Proxy) becomes a
+ * `RequestValidationError` with the failure as `cause`, since nothing was sent.
+ *
+ * @internal
+ */
+export function unreadableRequest(error: unknown): unknown {
+  if (error instanceof MediaGatewayError) return error;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new RequestValidationError(
+    'the request',
+    [
+      {
+        path: '(request)',
+        message: `could not be read (${what}): a getter or Proxy in the parameters threw; pass plain data`,
+      },
+    ],
+    { cause: error },
+  );
 }

@@ -1,4 +1,5 @@
 import type { APIPromise, WithResponse } from '../../core/api-promise.js';
+import { unreadableRequest } from '../../core/errors/validation.js';
 import { InvalidResponseError } from '../../core/errors.js';
 import { Page, type PageData, PagePromise } from '../../core/pagination.js';
 import type { RequestOptions, RequestSpec } from '../../internal/request-spec.js';
@@ -59,7 +60,12 @@ export abstract class LibraryCollection extends APIResource {
   ): PagePromise<T> {
     return new PagePromise(async () => {
       // The list schemas allow only string and number fields.
-      const query = parseQuery() as { page?: number | undefined } & Record<string, QueryValue>;
+      let query: { page?: number | undefined } & Record<string, QueryValue>;
+      try {
+        query = parseQuery() as typeof query;
+      } catch (error) {
+        throw unreadableRequest(error);
+      }
       const load = async (page: number, previous?: Page<T>): Promise<Page<T>> => {
         const { data, ...answer } = await this.call<unknown>('GET', {
           query: { ...query, page },
