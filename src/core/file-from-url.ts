@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
+import { Deadline } from './deadline.js';
 import { rememberFileOnDisk, whyUnreadable } from './disk-file.js';
-import { APIUserAbortError, abortedBy, FileInputError } from './errors.js';
+import { APIUserAbortError, FileInputError } from './errors.js';
 import type { FetchLike } from './fetch-like.js';
 import { checkFileOptions, type FileOptions } from './file-options.js';
 import { defaultNameForType, OCTET_STREAM, sniffType } from './file-type.js';
@@ -14,7 +15,6 @@ import { blobReader } from './image-header.js';
 import { checkCount, checkDuration, InvalidOptionError } from './options.js';
 import { RedirectRefusedError } from './redirect-policy.js';
 import { scrubbedError, showUnparsedURL, showURL, urlScrubber } from './shown-url.js';
-import { type AbortSubscriber, subscribe, unsubscribe } from './signal-fanout.js';
 import { type Downloaded, download } from './url-download.js';
 
 /** Options of {@link fileFromURL}. */
@@ -117,15 +117,13 @@ export async function fileFromURL(url: string | URL, options?: FileFromURLOption
   }
   const visited = [target];
   const scrub = urlScrubber(visited);
-  const deadline = new DownloadDeadline(settings.timeout, settings.signal);
+  // The whole download's limit with the caller's signal, as one AbortSignal for the request,
+  // its redirects and the body: undici's own timeouts restart with every chunk, so a server
+  // sending a byte now and then would hold the call for good.
+  const deadline = new Deadline(`fileFromURL: the download of ${shown}`, settings.timeout, settings.signal);
   const failed = (error: unknown) => {
-    if (settings.signal?.aborted) {
-      return new APIUserAbortError(
-        `fileFromURL: the download of ${shown} was aborted ${abortedBy(settings.signal.reason)}.`,
-        { cause: settings.signal.reason },
-      );
-    }
-    if (deadline.expired) {
+    if (deadline.reason instanceof APIUserAbortError) return deadline.reason;
+    if (deadline.aborted) {
       return refuse(
         `was not downloaded within the timeout (${settings.timeout} ms): the server answered too ` +
           'slowly or stopped sending; nothing was kept. Pass a larger timeout to wait longer',
@@ -141,9 +139,9 @@ export async function fileFromURL(url: string | URL, options?: FileFromURLOption
     return refuse(`could not be downloaded: ${said}`, cause);
   };
   try {
-    const response = await download({ ...settings, signal: deadline.signal, visited });
+    const response = await download({ ...settings, signal: deadline.abortSignal, visited });
     try {
-      return await keep(response, settings, refuse, lastSegment, deadline.signal);
+      return await keep(response, settings, refuse, lastSegment, deadline.abortSignal);
     } catch (error) {
       response.destroy();
       throw error;
@@ -151,7 +149,7 @@ export async function fileFromURL(url: string | URL, options?: FileFromURLOption
   } catch (error) {
     throw failed(error);
   } finally {
-    deadline.clear();
+    deadline.release();
   }
 }
 
@@ -206,45 +204,6 @@ function isAbortSignal(value: unknown): value is AbortSignal {
     typeof signal.addEventListener === 'function' &&
     typeof signal.removeEventListener === 'function'
   );
-}
-
-/**
- * The whole download's time limit together with the caller's signal, as one AbortSignal for
- * the request, its redirects and the body: undici's own timeouts restart with every chunk, so
- * a server sending a byte now and then would hold the call for good.
- */
-class DownloadDeadline implements AbortSubscriber {
-  /** Whether the time ran out (and not the caller's signal). */
-  expired = false;
-  private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(
-    ms: number,
-    private readonly callerSignal: AbortSignal | undefined,
-  ) {
-    this.timer = setTimeout(() => {
-      if (this.controller.signal.aborted) return;
-      this.expired = true;
-      this.controller.abort(new Error(`the download took longer than its timeout (${ms} ms)`));
-    }, ms);
-    if (callerSignal?.aborted) this.controller.abort(callerSignal.reason);
-    else if (callerSignal) subscribe(callerSignal, this);
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  onSignalAbort(reason: unknown): void {
-    if (!this.controller.signal.aborted) this.controller.abort(reason);
-  }
-
-  /** Stops the timer and the caller's signal's watch: the download is over. */
-  clear(): void {
-    clearTimeout(this.timer);
-    if (this.callerSignal) unsubscribe(this.callerSignal, this);
-  }
 }
 
 /** Writes a 2xx answer's body to a new temporary file, capped, and makes the `File` of it. */

@@ -4,7 +4,7 @@ import {
   APIError,
   MediaGatewayError,
 } from '../core/errors.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../core/deadline.js';
 import type { RawResponse } from './request-spec.js';
 import { NotSentError } from './retry-policy.js';
 

@@ -8,7 +8,7 @@ import type { Dispatcher } from 'undici';
 import type { ParsedAnswer } from '../core/api-promise.js';
 import type { FetchLike } from '../core/fetch-like.js';
 import type { RateLimiter } from '../core/limits.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../core/deadline.js';
 import type { CallTrace, Hooks, Logger, LogLevel } from './observe.js';
 
 export type { FetchInit, FetchLike, FetchResponseLike } from '../core/fetch-like.js';

@@ -10,7 +10,7 @@ import {
 } from '../core/errors.js';
 import { checkCount, checkDuration } from '../core/options.js';
 import { VERSION } from '../version.js';
-import { Deadline } from './deadline.js';
+import { Deadline } from '../core/deadline.js';
 import { apiError, connectionError } from './error-mapping.js';
 import { fetchRequest, runtimeFetch } from './fetch-send.js';
 import { jsonBody } from './json-body.js';

@@ -1,10 +1,5 @@
-import {
-  APIConnectionTimeoutError,
-  APIUserAbortError,
-  abortedBy,
-  type MediaGatewayError,
-} from '../core/errors.js';
-import { type AbortSubscriber, subscribe, unsubscribe } from '../core/signal-fanout.js';
+import { APIConnectionTimeoutError, APIUserAbortError, abortedBy, type MediaGatewayError } from './errors.js';
+import { type AbortSubscriber, subscribe, unsubscribe } from './signal-fanout.js';
 
 type Listener = () => void;
 

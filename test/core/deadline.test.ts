@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, test, vi } from 'vitest';
+import { Deadline } from '../../src/core/deadline.js';
 import { APIConnectionTimeoutError, APIUserAbortError } from '../../src/core/errors.js';
-import { Deadline } from '../../src/internal/deadline.js';
 
 describe('Deadline', () => {
   test('fires its listener at the timeout with APIConnectionTimeoutError', () => {
