@@ -49,10 +49,8 @@ export function jsonBody(operation: string, body: unknown): string {
       : /bigint/i.test(text)
         ? 'cannot be written as JSON: it is a BigInt; pass a number or a string'
         : `cannot be written as JSON: ${text.split('\n')[0]?.slice(0, 200)}`;
-    const error = new RequestValidationError(operation, [
-      { path: unwritableAt(body) ?? '', message: reason },
-    ]);
-    Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
-    throw error;
+    throw new RequestValidationError(operation, [{ path: unwritableAt(body) ?? '', message: reason }], {
+      cause,
+    });
   }
 }
