@@ -119,9 +119,8 @@ export class MediaDownload {
     } catch (error) {
       throw transferError(error, bytes);
     }
-    if (this.contentLength !== undefined && bytes !== this.contentLength) {
-      throw new APIConnectionError(`The download ended after ${bytes} of ${this.contentLength} bytes`);
-    }
+    const short = endedShort(bytes, this.contentLength);
+    if (short) throw short;
     const all = Buffer.concat(chunks);
     return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
   }
@@ -230,9 +229,8 @@ export class MediaDownload {
     });
     try {
       await pipeline(source, counter, file);
-      if (total !== undefined && bytes !== total) {
-        throw new APIConnectionError(`The download ended after ${bytes} of ${total} bytes`);
-      }
+      const short = endedShort(bytes, total);
+      if (short) throw short;
       // The last call always gives the final count.
       if (onProgress && reported !== bytes) report({ bytes, total });
       await rename(temporary.path, path).catch((error: unknown) => {
@@ -332,9 +330,7 @@ function mapFailures(source: Readable, expected: number | undefined): Readable {
       done(null, chunk);
     },
     flush(done) {
-      if (expected !== undefined && bytes !== expected) {
-        done(new APIConnectionError(`The download ended after ${bytes} of ${expected} bytes`));
-      } else done();
+      done(endedShort(bytes, expected));
     },
   });
   // Kept for the source's life: a destroyed source may still emit its abort, which is no news.
@@ -345,6 +341,12 @@ function mapFailures(source: Readable, expected: number | undefined): Readable {
   if (source.errored) out.destroy(transferError(source.errored, bytes) as Error);
   else source.pipe(out);
   return out;
+}
+
+/** The error of a body that ended at `bytes` when `Content-Length` promised `expected`, if it did. */
+function endedShort(bytes: number, expected: number | undefined): APIConnectionError | undefined {
+  if (expected === undefined || bytes === expected) return undefined;
+  return new APIConnectionError(`The download ended after ${bytes} of ${expected} bytes`);
 }
 
 /** Maps a failure of the transfer itself to the SDK's errors; the SDK's own errors pass as they are. */
