@@ -20,6 +20,17 @@ function delivery(event: Record<string, unknown>, secret = SECRETS.kid_example) 
   };
 }
 
+/** The gateway's verification challenge for a new endpoint. */
+function challengeEvent(id: string, challenge: string) {
+  return {
+    id,
+    type: 'webhook.endpoint_verification',
+    api_version: WEBHOOK_API_VERSION,
+    created_at: Math.floor(Date.now() / 1000),
+    data: { challenge },
+  };
+}
+
 function taskEvent(id: string) {
   return {
     id,
@@ -124,15 +135,7 @@ for (const { name, main, serve: start } of frameworks) {
       try {
         const post = (d: { body: string; headers: Record<string, string> }) =>
           fetch(served.url, { method: 'POST', body: d.body, headers: d.headers });
-        const challenge = await post(
-          delivery({
-            id: 'evt_verify',
-            type: 'webhook.endpoint_verification',
-            api_version: WEBHOOK_API_VERSION,
-            created_at: Math.floor(Date.now() / 1000),
-            data: { challenge: 'chl_123' },
-          }),
-        );
+        const challenge = await post(delivery(challengeEvent('evt_verify', 'chl_123')));
         expect([challenge.status, await challenge.json()]).toEqual([200, { challenge: 'chl_123' }]);
 
         const first = await post(delivery(taskEvent('evt_a')));
@@ -174,17 +177,7 @@ describe('examples/webhooks-nextjs-route.ts', () => {
     new Request('https://app.example.com/api/webhooks', { method: 'POST', body: d.body, headers: d.headers });
 
   test('POST answers the challenge and stores each event once', async () => {
-    const challenge = await route.POST(
-      request(
-        delivery({
-          id: 'evt_v',
-          type: 'webhook.endpoint_verification',
-          api_version: WEBHOOK_API_VERSION,
-          created_at: Math.floor(Date.now() / 1000),
-          data: { challenge: 'chl_next' },
-        }),
-      ),
-    );
+    const challenge = await route.POST(request(delivery(challengeEvent('evt_v', 'chl_next'))));
     expect([challenge.status, await challenge.json()]).toEqual([200, { challenge: 'chl_next' }]);
     const first = await route.POST(request(delivery(taskEvent('evt_next'))));
     const again = await route.POST(request(delivery(taskEvent('evt_next'))));
