@@ -1,10 +1,10 @@
+import type { Deadline } from '../core/deadline.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
   MediaGatewayError,
 } from '../core/errors.js';
-import type { Deadline } from '../core/deadline.js';
 import type { RawResponse } from './request-spec.js';
 import { NotSentError } from './retry-policy.js';
 

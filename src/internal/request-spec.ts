@@ -6,9 +6,9 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ParsedAnswer } from '../core/api-promise.js';
+import type { Deadline } from '../core/deadline.js';
 import type { FetchLike } from '../core/fetch-like.js';
 import type { RateLimiter } from '../core/limits.js';
-import type { Deadline } from '../core/deadline.js';
 import type { CallTrace, Hooks, Logger, LogLevel } from './observe.js';
 
 export type { FetchInit, FetchLike, FetchResponseLike } from '../core/fetch-like.js';

@@ -1,4 +1,5 @@
 import { APIPromise } from '../core/api-promise.js';
+import { Deadline } from '../core/deadline.js';
 import { unreadableRequest } from '../core/errors/validation.js';
 import {
   APIConnectionError,
@@ -10,7 +11,6 @@ import {
 } from '../core/errors.js';
 import { checkCount, checkDuration } from '../core/options.js';
 import { VERSION } from '../version.js';
-import { Deadline } from '../core/deadline.js';
 import { apiError, connectionError } from './error-mapping.js';
 import { fetchRequest, runtimeFetch } from './fetch-send.js';
 import { jsonBody } from './json-body.js';
