@@ -3,7 +3,7 @@
  * challenge, drop duplicates, call `onEvent`, and pick the status code.
  * spec: Events — items 4-7; Webhook endpoint states (HTTP 410 pauses the endpoint, so never send it).
  */
-import { checkCount } from '../core/options.js';
+import { checkCount, InvalidOptionError } from '../core/options.js';
 import { type DedupeClaim, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
 import type { HandledWebhookEvent, WebhookEvent } from './events.js';
@@ -104,10 +104,13 @@ export interface DeliveryProcessor {
 /**
  * Builds the shared core.
  * @throws {MediaGatewayError} when `secrets` holds no usable secret.
- * @throws {InvalidOptionError} when `toleranceSeconds` is not a whole number of 0 or more, or
- * `maxBodyBytes` not one of 1 or more.
+ * @throws {InvalidOptionError} when `onEvent` is not a function, `toleranceSeconds` is not a
+ * whole number of 0 or more, or `maxBodyBytes` not one of 1 or more.
  */
 export function createDeliveryProcessor(options: WebhookHandlerOptions): DeliveryProcessor {
+  options = Object(options);
+  if (typeof options.onEvent !== 'function')
+    throw new InvalidOptionError('onEvent', options.onEvent, 'a function');
   checkCount('toleranceSeconds', options.toleranceSeconds, 0);
   const maxBodyBytes = checkCount('maxBodyBytes', options.maxBodyBytes, 1) ?? 1_048_576;
   const secrets = Object.fromEntries(normalizeSecrets(options.secrets));

@@ -14,19 +14,14 @@ const json = ({ status, body, headers }: Reply) =>
 /** Reads a request body up to `limit` bytes; `undefined` when it is larger. */
 async function readLimited(req: Request, limit: number): Promise<Uint8Array | undefined> {
   if (Number(req.headers.get('content-length')) > limit) return undefined;
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
+  // A Web stream is async iterable in every server runtime (DOM's types do not say so yet);
+  // leaving the loop early cancels it.
+  for await (const chunk of (req.body ?? []) as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
   }
   return concatBytes(chunks);
 }
@@ -43,7 +38,8 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array | un
  * - 500 when `onEvent` or the dedupe store throws: the event ID is forgotten and the gateway retries.
  *
  * @throws {MediaGatewayError} at creation when `secrets` holds no usable secret.
- * @throws {InvalidOptionError} at creation when `toleranceSeconds` or `maxBodyBytes` is not a whole number in range.
+ * @throws {InvalidOptionError} at creation when `onEvent` is not a function, or `toleranceSeconds`
+ * or `maxBodyBytes` is not a whole number in range.
  * @example
  * // app/api/webhooks/route.ts
  * export const POST = createWebhookHandler({

@@ -6,7 +6,7 @@ import {
   tooLarge,
   type WebhookHandlerOptions,
 } from './handler-core.js';
-import { concatBytes, utf8, type WebhookHeaders } from './signature.js';
+import { bodyBytes, concatBytes, type WebhookHeaders } from './signature.js';
 import { verifyWebhook } from './verify-node.js';
 
 /** The parts of a node:http `IncomingMessage` (or an Express request) the handler reads. */
@@ -56,7 +56,7 @@ async function readStream(req: NodeWebhookRequest, res: NodeWebhookResponse, lim
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of req) {
-    const bytes = typeof chunk === 'string' ? utf8(chunk) : chunk;
+    const bytes = bodyBytes(chunk);
     size += bytes.length;
     if (size > limit) {
       if (size - bytes.length <= limit) send(res, tooLarge(limit));
@@ -79,7 +79,8 @@ async function readStream(req: NodeWebhookRequest, res: NodeWebhookResponse, lim
  * unexpected internal error goes to `next` when given.
  *
  * @throws {MediaGatewayError} at creation when `secrets` holds no usable secret.
- * @throws {InvalidOptionError} at creation when `toleranceSeconds` or `maxBodyBytes` is not a whole number in range.
+ * @throws {InvalidOptionError} at creation when `onEvent` is not a function, or `toleranceSeconds`
+ * or `maxBodyBytes` is not a whole number in range.
  * @example
  * // Express: raw bytes for this route only (express.raw's own limit defaults to 100kb)
  * app.post('/webhooks', express.raw({ type: 'application/json', limit: '1mb' }),
@@ -98,7 +99,7 @@ export function createNodeWebhookHandler(
     const given = req.body;
     let body: Uint8Array | string | undefined;
     if (typeof given === 'string' || given instanceof Uint8Array) {
-      body = typeof given === 'string' ? utf8(given) : given;
+      body = bodyBytes(given);
       if (body.length > limit) return send(res, tooLarge(limit));
     } else if (
       given == null ||

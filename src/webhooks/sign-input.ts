@@ -52,6 +52,8 @@ export interface PreparedSigning {
  * milliseconds, NaN, an invalid Date).
  */
 export function prepareSigning(options: SignWebhookOptions): PreparedSigning {
+  // Called with no options at all (plain JavaScript), the body is what is refused first.
+  options = Object(options);
   const { body, secret, keyId } = options;
   let bytes: Uint8Array;
   try {

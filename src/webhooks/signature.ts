@@ -219,9 +219,9 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuff
   return out;
 }
 
-/** Decodes lowercase or uppercase hex of even length. */
+/** Decodes hex of even length, at least two digits (a checked `v1` signature). */
 export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+  return Uint8Array.from(hex.match(/../g) as string[], (pair) => parseInt(pair, 16));
 }
 
 /** Encodes bytes as lowercase hex. */
@@ -260,6 +260,8 @@ export interface PreparedVerification {
  * @throws {WebhookVerificationError}
  */
 export function prepareVerification(options: VerifyWebhookOptions): PreparedVerification {
+  // Called with no options at all (plain JavaScript), every check reads as absent.
+  options = Object(options);
   const bytes = bodyBytes(options.body);
   const names = [WEBHOOK_HEADERS.eventId, WEBHOOK_HEADERS.timestamp, WEBHOOK_HEADERS.signature];
   // No headers at all (a serverless event's `headers: null`) reads as every header missing.

@@ -202,6 +202,28 @@ describe('createWebhookHandler', () => {
     expect(onEvent).not.toHaveBeenCalled();
   });
 
+  test('a streamed body past the limit is cancelled, not read to its end', async () => {
+    const { handler } = setup({ maxBodyBytes: 100 });
+    let pulls = 0;
+    let cancelled = false;
+    // Endless but for the bound: only a cancel stops it early.
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (++pulls > 10_000) controller.close();
+        else controller.enqueue(new Uint8Array(64));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const res = await handler(
+      new Request(URL_, { method: 'POST', body: endless, duplex: 'half' } as RequestInit),
+    );
+    expect(res.status).toBe(413);
+    expect(cancelled).toBe(true);
+    expect(pulls).toBeLessThan(10);
+  });
+
   test('the default limit is 1 MiB', async () => {
     const { handler } = setup();
     const pad = 'x'.repeat(1024 * 1024);

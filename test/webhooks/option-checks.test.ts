@@ -54,6 +54,19 @@ describe('webhook handler options', () => {
     }
   });
 
+  test.each([
+    ['no onEvent', { secrets: SECRETS }],
+    ['an onEvent that is not a function', { secrets: SECRETS, onEvent: 'queue.add' }],
+    ['no options at all', undefined],
+    ['null options', null],
+  ])('both handlers refuse %s at creation, naming onEvent', (_name, options) => {
+    for (const make of [createWebhookHandler, createNodeWebhookHandler]) {
+      const error = refusal(() => make(options as never));
+      expect(error.option).toBe('onEvent');
+      expect(error.message).toMatch(/^onEvent must be a function; got (undefined|"queue\.add")/);
+    }
+  });
+
   test('take toleranceSeconds 0 and maxBodyBytes 1', () => {
     expect(() =>
       createWebhookHandler({ secrets: SECRETS, onEvent: () => {}, toleranceSeconds: 0, maxBodyBytes: 1 }),

@@ -1,4 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
+import { MediaGatewayError } from '../../src/core/base-error.js';
 import {
   signWebhook,
   signWebhookAsync,
@@ -91,6 +92,15 @@ describe('signWebhook', () => {
     const options = { body: raw, secret: SECRET, keyId: KEY_ID, ...over };
     expect(() => signWebhook(options)).toThrow(message);
     await expect(signWebhookAsync(options)).rejects.toThrow(message);
+  });
+
+  test.each([
+    ['no options at all', undefined],
+    ['null options', null],
+  ])('refuses %s as a MediaGatewayError about the body, not a TypeError', async (_name, options) => {
+    expect(() => signWebhook(options as never)).toThrow(MediaGatewayError);
+    expect(() => signWebhook(options as never)).toThrow(/body must be the string or bytes/);
+    await expect(signWebhookAsync(options as never)).rejects.toThrow(MediaGatewayError);
   });
 });
 

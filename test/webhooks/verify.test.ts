@@ -352,6 +352,17 @@ describe('unusable options are refused as programming errors, not verification f
   });
 
   test.each([
+    ['no options at all', undefined],
+    ['null options', null],
+  ])('%s is refused as invalid_body by both verifiers, not a TypeError', async (_name, options) => {
+    const outcomes = await runBoth(options as never);
+    expect(outcomes).toEqual([
+      expect.objectContaining({ reason: 'invalid_body', isGatewayError: true }),
+      expect.objectContaining({ reason: 'invalid_body', isGatewayError: true }),
+    ]);
+  });
+
+  test.each([
     ['negative', -1],
     ['not a number', Number.NaN],
     ['a fraction', 1.5],
