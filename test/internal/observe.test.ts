@@ -5,6 +5,7 @@ import { NotFoundError } from '../../src/core/errors.js';
 import { InvalidOptionError } from '../../src/core/options.js';
 import type { Hooks } from '../../src/internal/observe.js';
 import { type MswServer, startMswServer } from '../helpers/msw-server.js';
+import { warningsDuring } from '../helpers/process-warnings.js';
 import { rejection } from '../helpers/rejection.js';
 
 let server: MswServer;
@@ -200,21 +201,15 @@ describe('hooks', () => {
 
   test('without a logger, a failing hook becomes a process warning', async () => {
     server.use(http.get('*/v1/videos/:id', () => HttpResponse.json({ id: 'task_1' })));
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
-      await client({
+    const warnings = await warningsDuring(() =>
+      client({
         hooks: {
           onRequest: () => {
             throw new Error('broken metrics');
           },
         },
-      }).videos.retrieve('task_1');
-      await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      process.off('warning', onWarning);
-    }
+      }).videos.retrieve('task_1'),
+    );
     expect(warnings.map((w) => w.message)).toEqual([
       'the onRequest hook threw (broken metrics); the call went on',
     ]);
@@ -222,18 +217,9 @@ describe('hooks', () => {
 });
 
 describe('a logger that fails', () => {
-  /** Collects the process warnings emitted while `run` runs. */
-  async function warningsDuring(run: () => Promise<unknown>): Promise<string[]> {
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
-      await run();
-      await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      process.off('warning', onWarning);
-    }
-    return warnings
+  /** The messages of the MEDIAGW_LOGGER_FAILED warnings emitted while `run` runs. */
+  async function loggerWarningsDuring(run: () => Promise<unknown>): Promise<string[]> {
+    return (await warningsDuring(run))
       .filter((w) => (w as { code?: string }).code === 'MEDIAGW_LOGGER_FAILED')
       .map((w) => w.message);
   }
@@ -272,7 +258,7 @@ describe('a logger that fails', () => {
       accepted();
       const logger = { debug: quiet, info: quiet, warn: quiet, error: quiet, ...failing };
       let taskId: string | undefined;
-      const warnings = await warningsDuring(async () => {
+      const warnings = await loggerWarningsDuring(async () => {
         const api = client({ logger, logLevel, maxRetries: 0 });
         for (const _ of [1, 2]) {
           taskId = (await api.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite', duration: 5 }))

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { AmbiguousSubmissionError, APIUserAbortError } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { warningsDuring } from '../helpers/process-warnings.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -100,20 +101,6 @@ describe("the abort's reason reaches the caller", () => {
 });
 
 describe('one signal shared by many calls', () => {
-  /** Collects process warnings while `run` runs, and a turn after. */
-  async function warningsDuring(run: () => Promise<void>): Promise<Error[]> {
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
-      await run();
-      await delay(50);
-    } finally {
-      process.off('warning', onWarning);
-    }
-    return warnings;
-  }
-
   test('1,000 concurrent calls: no MaxListenersExceededWarning, no listener left once settled', async () => {
     const gw = await server((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"t1"}');
@@ -130,7 +117,7 @@ describe('one signal shared by many calls', () => {
         expect(getEventListeners(signal, 'abort').length).toBeLessThanOrEqual(1);
         const results = await Promise.all(calls);
         expect(results.every((r) => r.id === 't1')).toBe(true);
-      });
+      }, 50);
       expect(warnings.map((w) => `${w.name}: ${w.message}`)).toEqual([]);
       expect(getEventListeners(signal, 'abort')).toHaveLength(0);
     } finally {
@@ -154,7 +141,7 @@ describe('one signal shared by many calls', () => {
         controller.abort(reason);
         const errors = await Promise.all(calls);
         expect(errors.filter((e) => !(e instanceof APIUserAbortError) || e.cause !== reason)).toEqual([]);
-      });
+      }, 50);
       expect(warnings.map((w) => `${w.name}: ${w.message}`)).toEqual([]);
       expect(getEventListeners(signal, 'abort')).toHaveLength(0);
     } finally {
