@@ -460,7 +460,9 @@ export class Transport {
     }
     // Rate limits: each attempt waits for a permit first (internal/limiter.ts); none when unset.
     if (this.config.limiter)
-      attempt = limitedAttempt(this.config.limiter, spec, attempt, this.describe(spec));
+      attempt = limitedAttempt(this.config.limiter, spec, attempt, this.describe(spec), (message) =>
+        this.warn(message, 'MEDIAGW_LIMITER_FAILED'),
+      );
     // Every attempt runs under its own Deadline (a timer, and the caller's signal through one
     // shared listener), which is also the signal undici watches: no AbortController per request.
     // The first attempt runs on its own, with nothing built for a retry: most calls succeed at

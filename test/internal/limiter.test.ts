@@ -3,7 +3,9 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   APIUserAbortError,
+  InvalidOptionError,
   MediaGateway,
+  MediaGatewayError,
   QueueTimeoutError,
   RateLimitError,
   type RateLimiter,
@@ -153,7 +155,148 @@ describe('a 429 asking for a long wait', () => {
   });
 });
 
+describe('a limiter given by the caller that fails', () => {
+  const ACCEPTED = JSON.stringify({ code: 'success', data: [{ task_id: 'cgt-kept', status: 'submitted' }] });
+  const submit = (client: MediaGateway) =>
+    client.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite', duration: 5 });
+
+  it.each([
+    [
+      'throws from release()',
+      () => ({
+        release: () => {
+          throw new Error('release boom');
+        },
+      }),
+    ],
+  ])('that %s after the request was sent: the accepted submission keeps its task ID', async (_, permit) => {
+    let posts = 0;
+    const warnings: string[] = [];
+    server = await startRawServer(async (req, res) => {
+      await drain(req);
+      posts++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(ACCEPTED);
+    });
+    const client = new MediaGateway({
+      apiKey: 'k',
+      baseURL: server.url,
+      maxRetries: 0,
+      logger: { warn: (message: string) => void warnings.push(message) },
+      logLevel: 'warn',
+      limits: { acquire: async () => permit(), pause: () => undefined },
+    });
+    expect((await submit(client)).task_id).toBe('cgt-kept');
+    expect(posts).toBe(1);
+    expect(warnings).toEqual([
+      "the rate limiter's release() threw (release boom) after POST /v1/videos/generations; the call went on",
+    ]);
+  });
+
+  it('whose pause() throws on a 429: the 429 is still the answer, and retried as ever', async () => {
+    let calls = 0;
+    const warnings: string[] = [];
+    server = await startRawServer(async (req, res) => {
+      await drain(req);
+      if (calls++ === 0) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0.05' });
+        return void res.end(JSON.stringify({ code: 'rate_limit_exceeded', message: 'slow', data: null }));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(EMBEDDING);
+    });
+    const client = new MediaGateway({
+      apiKey: 'k',
+      baseURL: server.url,
+      maxRetries: 1,
+      logger: { warn: (message: string) => void warnings.push(message) },
+      logLevel: 'warn',
+      limits: {
+        acquire: async () => ({ release: () => undefined }),
+        pause: () => {
+          throw new Error('pause boom');
+        },
+      },
+    });
+    const answer = await client.embeddings.create({ model: 'bge-m3', input: 'x' });
+    expect(answer.data).toHaveLength(1);
+    expect(calls).toBe(2);
+    expect(warnings.filter((w) => w.includes('rate limiter'))).toEqual([
+      "the rate limiter's pause() threw (pause boom); POST /v1/embeddings goes on without pausing its model",
+    ]);
+  });
+
+  it.each([
+    [
+      'throws',
+      () => {
+        throw new Error('acquire boom');
+      },
+      /acquire\(\) failed \(acquire boom\)/,
+    ],
+    [
+      'rejects',
+      async () => {
+        throw new Error('acquire boom');
+      },
+      /acquire\(\) failed \(acquire boom\)/,
+    ],
+    [
+      'resolves no permit',
+      async () => undefined,
+      /acquire\(\) resolved undefined, not a permit with release\(\)/,
+    ],
+    ['returns a permit that is not a promise', () => ({ release: 5 }), /resolved object, not a permit/],
+  ])('whose acquire() %s: a MediaGatewayError before anything is sent', async (_, acquire, message) => {
+    let posts = 0;
+    server = await startRawServer(async (req, res) => {
+      await drain(req);
+      posts++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(ACCEPTED);
+    });
+    const client = new MediaGateway({
+      apiKey: 'k',
+      baseURL: server.url,
+      maxRetries: 0,
+      limits: { acquire, pause: () => undefined } as unknown as RateLimiter,
+    });
+    const error = await submit(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaGatewayError);
+    expect((error as Error).message).toMatch(
+      /^POST \/v1\/videos\/generations was not sent: the rate limiter's /,
+    );
+    expect((error as Error).message).toMatch(message);
+    expect(posts).toBe(0);
+  });
+
+  it('whose acquire() never settles and ignores the signal: the abort still ends the call', async () => {
+    server = await startRawServer(async (req, res) => {
+      await drain(req);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(EMBEDDING);
+    });
+    const client = new MediaGateway({
+      apiKey: 'k',
+      baseURL: server.url,
+      limits: { acquire: () => new Promise(() => {}), pause: () => undefined },
+    });
+    const controller = new AbortController();
+    const call = client.embeddings.create({ model: 'bge-m3', input: 'x' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user left')), 20);
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as Error).message).toMatch(/was not sent: it was aborted while it waited for its turn/);
+  });
+});
+
 describe('the limits option', () => {
+  it('refuses a limiter without pause(), which every 429 calls', () => {
+    const make = (limits: unknown) => () =>
+      new MediaGateway({ apiKey: 'k', baseURL: 'http://127.0.0.1:1', limits: limits as RateLimiter });
+    expect(make({ acquire: async () => ({ release() {} }) })).toThrow(InvalidOptionError);
+    expect(make({ acquire: async () => ({ release() {} }) })).toThrow(
+      /^limits\.pause must be a function; got undefined/,
+    );
+    expect(make({ acquire: async () => ({ release() {} }), pause() {} })).not.toThrow();
+  });
+
   it('refuses a number out of range where the client is made, naming it', () => {
     expect(
       () =>
