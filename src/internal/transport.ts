@@ -2,7 +2,6 @@ import { APIPromise } from '../core/api-promise.js';
 import { Deadline } from '../core/deadline.js';
 import { unreadableRequest } from '../core/errors/validation.js';
 import {
-  APIConnectionError,
   type APIError,
   APIUserAbortError,
   abortedBy,
@@ -10,6 +9,7 @@ import {
   ResponseTooLargeError,
 } from '../core/errors.js';
 import { checkCount, checkDuration } from '../core/options.js';
+import { urlScrubber } from '../core/shown-url.js';
 import { VERSION } from '../version.js';
 import { apiError, connectionError } from './error-mapping.js';
 import { fetchRequest, runtimeFetch } from './fetch-send.js';
@@ -18,7 +18,7 @@ import { limitedAttempt } from './limiter.js';
 import { Observer } from './observe.js';
 import { readCapped } from './read-capped.js';
 import { createRedactor } from './redact.js';
-import { crossOriginHeaders, MAX_REDIRECTS, redirectTarget } from './redirects.js';
+import { crossOriginHeaders, MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from './redirects.js';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   type FetchLike,
@@ -221,8 +221,13 @@ export class Transport {
           const location = response.headers.location;
           if (response.status >= 300 && response.status < 400 && location) {
             await response.body.dump().catch(() => undefined);
+            // A loop answers the same each time: refused, not retried (as fileFromURL does).
             if (hop >= MAX_REDIRECTS) {
-              throw new APIConnectionError(`${this.describe(spec)}: more than ${MAX_REDIRECTS} redirects`);
+              throw new RedirectRefusedError(
+                `${this.describe(spec)}: more than ${MAX_REDIRECTS} redirects; the link leads in a loop or too far`,
+                response.status,
+                response.requestId,
+              );
             }
             url = redirectTarget(this.describe(spec), response, url, location);
             continue;
@@ -231,7 +236,9 @@ export class Transport {
             const text = await this.readText(spec, response, deadline);
             if (trace)
               this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
-            throw this.apiError(spec, response, text);
+            // Storage may quote the signature it refused (S3's <SignatureProvided>) on its own,
+            // with no name the redactor knows: every query value of the link is taken out.
+            throw this.apiError(spec, response, spec.url === undefined ? text : urlScrubber([url])(text));
           }
           if (trace) {
             const length = Number(response.headers['content-length']);
@@ -415,8 +422,8 @@ export class Transport {
         { cause },
       );
     }
-    // spec: Errors — every answer is a JSON object; `null`, a bare string or number is not one.
-    if (!value || typeof value !== 'object') {
+    // spec: Errors — every answer is a JSON object; `null`, an array, a bare string or number is not one.
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
       throw new InvalidResponseError(
         `${this.describe(spec)} answered ${response.status} with JSON that is not an object: ${this.redact(text).slice(0, 120)}`,
         response.status,
@@ -426,8 +433,9 @@ export class Transport {
     return value;
   }
 
+  /** Redacted before the message is cut to length: a cut key would no longer be recognised. */
   private apiError(spec: RequestSpec, response: RawResponse, text: string): APIError {
-    return apiError(this.describe(spec), response, text);
+    return apiError(this.describe(spec), response, this.redact(text));
   }
 
   private connectionError(spec: RequestSpec, error: unknown, deadline: Deadline, answered?: RawResponse) {

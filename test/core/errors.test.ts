@@ -130,6 +130,13 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', Date.parse('2026-11-22T10:00:00Z'))).toBe(0);
   });
   test('garbage is undefined', () => expect(parseRetryAfter('soon')).toBeUndefined());
+  // Date.parse reads each of these as a date long past: taken as one, they would retry at once.
+  test.each(['-5', '+2', '2.', '1 5', 'a 1', '1e3'])('%s is not a date: undefined', (value) =>
+    expect(parseRetryAfter(value)).toBeUndefined(),
+  );
+  test('the obsolete RFC 850 form is read', () => {
+    expect(parseRetryAfter('Sunday, 22-Nov-26 10:00:05 GMT', Date.parse('2026-11-22T10:00:00Z'))).toBe(5000);
+  });
 });
 
 describe('instanceof MediaGatewayError across entry points', () => {

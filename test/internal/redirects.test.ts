@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
-import { APIConnectionError } from '../../src/core/errors.js';
+import { APIConnectionError, InvalidResponseError } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
@@ -53,6 +53,15 @@ describe('download redirects', () => {
   test('at most 5 redirects', async () => {
     const gw = await gateway((i) => `/v1/hop/${i}`, 100);
     await expect(transport(gw.url).stream(download)).rejects.toThrow(/more than 5 redirects/);
+    expect(gw.received).toHaveLength(6);
+  });
+
+  test('a loop of redirects is refused, not retried: it answers the same each time', async () => {
+    const gw = await gateway(() => '/v1/videos/t1/content', 100);
+    const client = new MediaGateway({ apiKey: KEY, baseURL: gw.url, maxRetries: 2 });
+    const error = await rejection(client._transport.stream(download));
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error.message).toMatch(/more than 5 redirects; the link leads in a loop or too far/);
     expect(gw.received).toHaveLength(6);
   });
 

@@ -115,6 +115,16 @@ describe('request shape', () => {
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect(error.message).toMatch(/not JSON: <html>oops/);
   });
+
+  test.each([['[1,2]'], ['null'], ['"task"'], ['7']])(
+    'a 200 whose JSON is %s, not an object, is an InvalidResponseError',
+    async (body) => {
+      server.use(http.get('*/v1/videos/:id', () => new HttpResponse(body, { status: 200 })));
+      const error = await rejection(transportFor().json(spec()));
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error.message).toMatch(/with JSON that is not an object/);
+    },
+  );
 });
 
 describe('error mapping', () => {

@@ -80,6 +80,29 @@ describe('a quoted body never carries a secret into an error', () => {
     }
   });
 
+  test.each([
+    [
+      'a gateway error message',
+      (key: string) =>
+        JSON.stringify({ code: 'bad', message: `${'x'.repeat(500 - (key.length - 1))}${key}`, data: null }),
+    ],
+    [
+      'an error object message',
+      (key: string) => JSON.stringify({ error: { message: `${'x'.repeat(500 - (key.length - 1))}${key}` } }),
+    ],
+    ['a plain-text error body', (key: string) => `${'x'.repeat(500 - (key.length - 1))}${key}`],
+  ])('the API key ending %s at its 500-character cut leaves no prefix of it', async (_, body) => {
+    const { client, server } = await answering(400, body(KEY));
+    try {
+      const error = await rejection(client.videos.retrieve('task_1'));
+      expect(error.status).toBe(400);
+      expect(everythingAbout(error)).not.toContain(KEY.slice(0, 12));
+      expect(error.message).toContain('[redacted]');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('a 25-deep error body with the key at the bottom is masked, not printed', async () => {
     let body: unknown = { echoed: `Bearer ${KEY}`, signing_secret: SIGNING_SECRET };
     for (let i = 0; i < 25; i++) body = { nested: body };
@@ -246,6 +269,30 @@ describe('logged URLs keep their path and plain parameters, not their signature'
       for (const plain of ['X-Amz-Date=20261125T135500Z', 'X-Amz-SignedHeaders=host', 'w=1280', 'q=hd']) {
         if (path.includes(plain)) expect(log).toContain(plain);
       }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a storage error quoting the signature it refused', () => {
+  test('S3 SignatureDoesNotMatch: no query value of the link reaches the error', async () => {
+    const signature = 'f00dfacecafe0123456789abcdef0123456789abcdef0123456789abcdef01';
+    const credential = 'AKIAEXAMPLE123/20261125/us-east-1/s3/aws4_request';
+    const xml = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match the signature you provided.</Message><AWSAccessKeyId>AKIAEXAMPLE123</AWSAccessKeyId><SignatureProvided>${signature}</SignatureProvided></Error>`;
+    const server = await startRawServer(async (req, res) => {
+      await drain(req);
+      res.writeHead(403, { 'content-type': 'application/xml' }).end(xml);
+    });
+    try {
+      const client = new MediaGateway({ apiKey: KEY, baseURL: 'https://gw.example', maxRetries: 0 });
+      const link = `${server.url}/media/a.png?X-Amz-Credential=${encodeURIComponent(credential)}&X-Amz-Signature=${signature}`;
+      const error = await rejection(client.images.download(link));
+      expect(error.status).toBe(403);
+      const printed = everythingAbout(error);
+      expect(printed).toContain('SignatureDoesNotMatch');
+      expect(printed).not.toContain(signature);
+      expect(printed).not.toContain(credential);
     } finally {
       await server.close();
     }

@@ -89,6 +89,9 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  // An HTTP-date names a month and a time of day in each of its three forms; Date.parse alone
+  // reads `-5` or `1 5` as a date long past, which would retry at once.
+  if (!/[a-z]{3}/i.test(trimmed) || !/\d\d:\d\d:\d\d/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
