@@ -74,7 +74,19 @@ export async function fetchRequest(
     init.body = toReadableStream(body);
     init.duplex = 'half';
   }
-  const response = await fetch(url, init);
+  const deadline = request.deadline.abortSignal;
+  // Raced, not only signalled: a fetch that does not heed its signal (a wrapper that drops it, a
+  // test double) still ends with the deadline.
+  const response = await new Promise<Awaited<ReturnType<FetchLike>>>((resolve, reject) => {
+    const end = () => reject(deadline.reason);
+    if (deadline.aborted) return end();
+    deadline.addEventListener('abort', end, { once: true });
+    // Followed, not resolved with, so that the deadline can still reject; in the executor, a
+    // fetch that throws rather than rejects is caught too.
+    Promise.resolve(fetch(url, init))
+      .then(resolve, reject)
+      .finally(() => deadline.removeEventListener('abort', end));
+  });
   if (response.type === 'opaqueredirect' || response.status === 0) {
     throw new APIConnectionError(
       `${operation}: the fetch given hid a redirect (an opaque answer); pass a fetch that answers a 3xx as it is under redirect: 'manual', as Node's, Bun's and Deno's do`,
@@ -92,15 +104,19 @@ export async function fetchRequest(
   if (headers['content-encoding'] !== undefined && headers['content-encoding'] !== 'identity') {
     delete headers['content-length'];
   }
+  const answer = new FetchBody(
+    response.body as ConstructorParameters<typeof FetchBody>[0],
+    operation,
+    request.timeout,
+  );
+  // The deadline ends the body's reading too, whether or not the fetch's stream heeds the signal.
+  // A download's deadline is released once its headers are here: its body streams on.
+  deadline.addEventListener('abort', () => answer.destroy(deadline.reason), { once: true });
   return {
     status: response.status,
     headers,
     requestId: headers['x-service-request-id'],
-    body: new FetchBody(
-      response.body as ConstructorParameters<typeof FetchBody>[0],
-      operation,
-      request.timeout,
-    ),
+    body: answer,
     url,
   };
 }

@@ -258,6 +258,68 @@ describe('failures through fetch', () => {
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     await raw.close();
   });
+
+  describe('a fetch that does not heed its signal still ends with the deadline', () => {
+    /** An async iterable that yields one byte per 20 ms, at most 500 times, whatever is aborted. */
+    async function* drip() {
+      yield new TextEncoder().encode('{"id":"t1","pad":"');
+      for (let i = 0; i < 500; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        yield new TextEncoder().encode('x');
+      }
+      yield new TextEncoder().encode('"}');
+    }
+    const answer = () =>
+      ({
+        status: 200,
+        type: 'basic',
+        headers: new Headers({ 'content-type': 'application/json' }),
+        body: drip(),
+      }) as unknown as Response;
+    const deaf = (respond: () => Promise<Response>) =>
+      new MediaGateway({
+        apiKey: KEY,
+        baseURL: 'http://127.0.0.1:1',
+        maxRetries: 0,
+        fetch: respond as never,
+      });
+
+    test('an answer that never comes: APIConnectionTimeoutError at the timeout', async () => {
+      const error = await rejection(
+        deaf(() => new Promise(() => {})).videos.retrieve('t1', { timeout: 200 }),
+      );
+      expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+      expect(error.message).toMatch(/no complete answer within 200 ms/);
+    });
+
+    test('a body that drips on for 10 s: APIConnectionTimeoutError at the timeout', async () => {
+      const error = await rejection(deaf(async () => answer()).videos.retrieve('t1', { timeout: 200 }));
+      expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    });
+
+    test('a submission whose answer never comes is ambiguous, sent once', async () => {
+      let calls = 0;
+      const client = deaf(() => {
+        calls++;
+        return new Promise(() => {});
+      });
+      const error = await rejection(
+        client.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite', duration: 5 }, { timeout: 200 }),
+      );
+      expect(error).toBeInstanceOf(AmbiguousSubmissionError);
+      expect(calls).toBe(1);
+    });
+
+    test("the caller's abort ends a fetch that never answers", async () => {
+      const controller = new AbortController();
+      const call = rejection(
+        deaf(() => new Promise(() => {})).videos.retrieve('t1', { signal: controller.signal }),
+      );
+      setTimeout(() => controller.abort(new Error('user left')), 20);
+      const error = await call;
+      expect(error).toBeInstanceOf(APIUserAbortError);
+    });
+  });
 });
 
 describe('a streamed answer through fetch', () => {
