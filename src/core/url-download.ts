@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { FetchInit, FetchLike } from './fetch-like.js';
 import { MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from './redirect-policy.js';
+import { untilAborted } from './until-aborted.js';
 
 /** A download's answer, whichever way it was fetched; the body is a stream or an async iterable. */
 export interface Downloaded {
@@ -102,7 +103,8 @@ function undiciSender(undici: typeof import('undici'), request: DownloadRequest)
 function fetchSender(fetch: FetchLike, signal: AbortSignal): Sender {
   return async (url) => {
     const init: FetchInit = { method: 'GET', headers: {}, redirect: 'manual', signal };
-    const answer = await fetch(url.href, init);
+    // Raced: a fetch given that does not heed the signal still ends with the timeout.
+    const answer = await untilAborted(() => fetch(url.href, init), signal);
     const body = answer.body;
     const discard = async () => {
       const cancel = (body as { cancel?: () => Promise<void> } | null)?.cancel;

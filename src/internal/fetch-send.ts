@@ -5,6 +5,7 @@
  */
 import { APIConnectionError } from '../core/errors.js';
 import { InvalidOptionError } from '../core/options.js';
+import { untilAborted } from '../core/until-aborted.js';
 import { FetchBody } from './fetch-body.js';
 import type { FetchInit, FetchLike, OutgoingRequest, RawResponse } from './request-spec.js';
 
@@ -77,16 +78,7 @@ export async function fetchRequest(
   const deadline = request.deadline.abortSignal;
   // Raced, not only signalled: a fetch that does not heed its signal (a wrapper that drops it, a
   // test double) still ends with the deadline.
-  const response = await new Promise<Awaited<ReturnType<FetchLike>>>((resolve, reject) => {
-    const end = () => reject(deadline.reason);
-    if (deadline.aborted) return end();
-    deadline.addEventListener('abort', end, { once: true });
-    // Followed, not resolved with, so that the deadline can still reject; in the executor, a
-    // fetch that throws rather than rejects is caught too.
-    Promise.resolve(fetch(url, init))
-      .then(resolve, reject)
-      .finally(() => deadline.removeEventListener('abort', end));
-  });
+  const response = await untilAborted(() => fetch(url, init), deadline);
   if (response.type === 'opaqueredirect' || response.status === 0) {
     throw new APIConnectionError(
       `${operation}: the fetch given hid a redirect (an opaque answer); pass a fetch that answers a 3xx as it is under redirect: 'manual', as Node's, Bun's and Deno's do`,

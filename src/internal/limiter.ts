@@ -22,6 +22,7 @@ import {
 } from '../core/limits.js';
 import { LocalLimiter } from '../core/local-limiter.js';
 import { InvalidOptionError } from '../core/options.js';
+import { untilAborted } from '../core/until-aborted.js';
 import type { RequestSpec } from './request-spec.js';
 
 /**
@@ -114,18 +115,8 @@ async function acquire(
 ): Promise<LimitPermit> {
   const signal = request.signal;
   const notSent = `${operation} was not sent`;
-  let stop: (() => void) | undefined;
   try {
-    const permit = await new Promise<LimitPermit>((resolve, reject) => {
-      if (signal) {
-        if (signal.aborted) return reject(signal.reason);
-        stop = () => reject(signal.reason);
-        signal.addEventListener('abort', stop, { once: true });
-      }
-      // Followed, not resolved with: a promise resolved with another can no longer be rejected
-      // by the signal. In the executor, a limiter that throws rather than rejects is caught too.
-      Promise.resolve(limiter.acquire(request)).then(resolve, reject);
-    });
+    const permit = await untilAborted(() => limiter.acquire(request), signal);
     if (typeof permit?.release !== 'function') {
       throw new MediaGatewayError(
         `${notSent}: the rate limiter's acquire() resolved ${permit === null ? 'null' : typeof permit}, not a permit with release(); fix the limiter given as \`limits\``,
@@ -143,7 +134,5 @@ async function acquire(
       `${notSent}: the rate limiter's acquire() failed (${error instanceof Error ? error.message : String(error)}); fix the limiter given as \`limits\``,
       { cause: error },
     );
-  } finally {
-    if (stop) signal?.removeEventListener('abort', stop);
   }
 }

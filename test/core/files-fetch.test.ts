@@ -40,6 +40,13 @@ describe('fileFromURL through a fetch', () => {
     expect(urls).toEqual(['/hop/2', '/hop/1', '/hop/0', '/cat.png']);
   });
 
+  test('a fetch that never answers and does not heed its signal still ends at the timeout', async () => {
+    const deaf: FetchLike = () => new Promise(() => {});
+    const error = await rejection(fileFromURL(`${server.url}/cat.png`, { fetch: deaf, timeout: 200 }));
+    expect(error).toBeInstanceOf(FileInputError);
+    expect(error.message).toMatch(/200 ms/);
+  });
+
   test('more than 5 redirects, or a non-2xx answer, is FileInputError', async () => {
     const looping = await rejection(fileFromURL(`${server.url}/hop/5`, { fetch: counting }));
     expect(looping).toBeInstanceOf(FileInputError);
