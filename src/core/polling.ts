@@ -255,13 +255,35 @@ async function sleepOrEvent(
   // A failing event source (a lost Redis connection, say) must not end the wait: the sleep
   // then decides, and the wait goes on polling at the fallback interval.
   // Called inside a promise, so that a source that throws rather than rejects is treated the same.
+  // So is one that hands back anything but a new terminal event of this task (undefined, the
+  // event it was handed last time, another task's): taken as an event, it would start a poll
+  // at once, and again, in a loop.
   const event = new Promise<WebhookEventLike | undefined>((resolve) =>
     resolve(events.waitFor(taskId, local.signal, seen)),
-  ).catch(() => new Promise<never>(() => {}));
+  ).then(
+    (found) => (isNewTerminalEvent(found, taskId, seen) ? found : new Promise<never>(() => {})),
+    () => new Promise<never>(() => {}),
+  );
   try {
     return (await Promise.race([event, sleep(ms, local.signal)])) ?? undefined;
   } finally {
     signal.removeEventListener('abort', stop);
     local.abort();
   }
+}
+
+/** A terminal event (`task.completed`, `task.failed`) of `taskId` that is not `seen` again. */
+function isNewTerminalEvent(
+  event: WebhookEventLike | undefined,
+  taskId: string,
+  seen: WebhookEventLike | undefined,
+): event is WebhookEventLike {
+  return (
+    typeof event === 'object' &&
+    event !== null &&
+    (event.type === 'task.completed' || event.type === 'task.failed') &&
+    event.data?.task_id === taskId &&
+    event !== seen &&
+    (event.id === undefined || event.id !== seen?.id)
+  );
 }

@@ -289,3 +289,41 @@ describe('TaskEventHub', () => {
     await expect(waiting).rejects.toThrow('stop');
   });
 });
+
+describe('an event source that resolves with something other than a new event of the task', () => {
+  const completed = (taskId: string) => ({
+    id: `evt_${taskId}`,
+    type: 'task.completed',
+    data: { task_id: taskId, status: 'completed' },
+  });
+  test.each([
+    ['nothing', () => undefined],
+    ['the event it was handed last time, again and again', (seen?: unknown) => seen ?? completed('task_1')],
+    ["another task's terminal event", () => completed('task_other')],
+    [
+      'an event that is not terminal',
+      () => ({ id: 'evt_p', type: 'task.progress', data: { task_id: 'task_1' } }),
+    ],
+  ])('(%s) is not taken as one: the wait does not query in a loop', async (_, answer) => {
+    let polls = 0;
+    const spec: PollSpec<{ status: string }> = {
+      taskId: 'task_1',
+      kind: 'video',
+      fetch: async () => {
+        polls++;
+        return { status: 'queued' };
+      },
+      outcome: () => 'pending',
+      failure: () => ({}),
+      defaultInterval: [1, 2],
+    };
+    const events = {
+      waitFor: async (_taskId: string, _signal: AbortSignal, seen?: unknown) => answer(seen) as never,
+    };
+    const error = await pollTask(spec, { events, timeout: 300 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    // The default fallback interval is 60-120 s: within 300 ms a wait makes at most its confirming
+    // query of a real event and its last look before the deadline.
+    expect(polls).toBeLessThanOrEqual(2);
+  });
+});
