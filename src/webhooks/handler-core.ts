@@ -49,10 +49,11 @@ export interface WebhookHandlerOptions {
   clock?: (() => number | Date) | undefined;
   /**
    * Told about each verification failure (a `WebhookVerificationError`, answered 400) and
-   * what `onEvent` or the dedupe store threw (answered 500).
+   * what `onEvent` or the dedupe store threw (answered 500). Not awaited; what it throws or
+   * rejects with changes no answer, and the error it was given goes to console.error instead.
    * @default logs the 500 causes with console.error
    */
-  onError?: ((error: unknown) => void) | undefined;
+  onError?: ((error: unknown) => unknown) | undefined;
 }
 
 /** A handler's answer before it is written to a response. */
@@ -115,11 +116,17 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
   const maxBodyBytes = checkCount('maxBodyBytes', options.maxBodyBytes, 1) ?? 1_048_576;
   const secrets = Object.fromEntries(normalizeSecrets(options.secrets));
   const dedupe = options.dedupe ?? new MemoryDedupeStore();
-  const report =
-    options.onError ??
-    ((error: unknown) => {
-      if (!(error instanceof WebhookVerificationError)) console.error('mediagw/webhooks:', error);
-    });
+  // Never throws nor rejects: an onError that fails must not change an answer or leave a claim
+  // held (the event would be in flight for good); the error it was given is logged instead.
+  // Without onError, what is not a refused delivery is logged.
+  const report = async (error: unknown) => {
+    try {
+      if (options.onError) await options.onError(error);
+      else if (!(error instanceof WebhookVerificationError)) throw error;
+    } catch {
+      console.error('mediagw/webhooks:', error);
+    }
+  };
   // Concurrent deliveries of one event in this process share the first one's outcome, so a
   // duplicate is not acknowledged before the original is handled.
   const inFlight = new Map<string, Promise<Reply>>();

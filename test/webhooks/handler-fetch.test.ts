@@ -323,3 +323,53 @@ describe('createWebhookHandler with a store whose bookkeeping fails', () => {
     expect(errors.map((e) => (e as Error).message)).toEqual(['markDone', 'onEvent', 'release']);
   });
 });
+
+describe('an onError that fails', () => {
+  const failing = {
+    throws: () => {
+      throw new Error('report sink down');
+    },
+    rejects: async () => {
+      throw new Error('report sink down');
+    },
+    'is not a function': 'console.error' as never,
+  };
+
+  test.each(Object.entries(failing))(
+    'that %s: a failed onEvent still releases its event, and the retry is handled',
+    async (_, onError) => {
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        let calls = 0;
+        const onEvent = vi.fn(async () => {
+          if (calls++ === 0) throw new Error('database down');
+        });
+        const { handler } = setup({ onEvent, onError });
+        const event = completedEvent();
+        expect((await handler(signedRequest(event))).status).toBe(500);
+        const retried = await handler(signedRequest(event));
+        expect(retried.status).toBe(200);
+        expect(await retried.json()).toEqual({ received: true });
+        expect(onEvent).toHaveBeenCalledTimes(2);
+        await tick();
+        // The error onError could not take is logged, not lost.
+        expect(logged.mock.calls.some(([, error]) => (error as Error).message === 'database down')).toBe(
+          true,
+        );
+      } finally {
+        logged.mockRestore();
+      }
+    },
+  );
+
+  test('that throws: a delivery that fails verification is still answered 400', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const { handler } = setup({ onError: failing.throws });
+      const res = await handler(signedRequest(completedEvent(), { secret: 'whsec_wrong_secret_0000' }));
+      expect(res.status).toBe(400);
+    } finally {
+      logged.mockRestore();
+    }
+  });
+});
