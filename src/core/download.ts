@@ -5,6 +5,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   APIConnectionError,
+  APIConnectionTimeoutError,
   APIUserAbortError,
   abortedBy,
   FileWriteError,
@@ -356,6 +357,13 @@ function transferError(error: unknown, bytes: number): unknown {
     return new APIUserAbortError(`The download was aborted after ${bytes} bytes ${abortedBy(error)}.`, {
       cause: error,
     });
+  }
+  // undici's bodyTimeout: the longest pause between chunks passed, as the fetch path reports it.
+  if ((error as { code?: unknown } | undefined)?.code === 'UND_ERR_BODY_TIMEOUT') {
+    return new APIConnectionTimeoutError(
+      `The download stalled after ${bytes} bytes: it sent nothing for longer than its timeout`,
+      { cause: error },
+    );
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new APIConnectionError(`The download broke off after ${bytes} bytes: ${reason}`, { cause: error });

@@ -1,4 +1,5 @@
 import { MediaDownload } from '../core/download.js';
+import { APIUserAbortError, abortedBy } from '../core/errors.js';
 import type { RequestOptions } from './request-spec.js';
 import { TIMEOUTS } from './timeouts.js';
 import type { Transport } from './transport.js';
@@ -30,8 +31,14 @@ export async function openDownload(
   });
   const signal = options?.signal;
   if (signal) {
-    // The caller's signal keeps its meaning while the body streams.
-    const onAbort = () => response.body.destroy(signal.reason);
+    // The caller's signal keeps its meaning while the body streams: an APIUserAbortError with
+    // the reason as cause, whatever the reason is (an Error, a string, AbortSignal.timeout()'s).
+    const onAbort = () =>
+      response.body.destroy(
+        new APIUserAbortError(`The download was aborted ${abortedBy(signal.reason)}.`, {
+          cause: signal.reason,
+        }),
+      );
     signal.addEventListener('abort', onAbort, { once: true });
     response.body.once('close', () => signal.removeEventListener('abort', onAbort));
   }
