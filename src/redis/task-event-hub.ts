@@ -85,7 +85,9 @@ function parseEvent(text: unknown): WebhookEventLike | undefined {
  *   wait was handed last time, which the task API did not confirm yet) is not handed again,
  *   neither from the key nor from a message; so a wait costs one `GET` per call (one per event
  *   and per fallback poll) and one confirming task query per event, however far the task API
- *   lags behind the event.
+ *   lags behind the event. Each time the subscriber connection is ready again after a drop (its
+ *   `'ready'` event), the hub confirms its subscription and reads the key of every task waited
+ *   for once more, so an event published while it was down is not missed.
  *   Rejects when Redis fails; `waitForTask` then goes on polling at its fallback interval.
  *
  * @throws {InvalidOptionError} at construction when `keepSeconds` is not a whole number of at
