@@ -30,6 +30,15 @@ export interface RedisSubscriberClient {
   subscribe(channel: string, listener: (message: string, channel: string) => unknown): Promise<unknown>;
   /** Removes `listener` from `channel` (and unsubscribes when it was the last). */
   unsubscribe(channel: string, listener: (message: string, channel: string) => unknown): Promise<unknown>;
+  /**
+   * Optional: calls `listener` each time the connection is ready, after a reconnect too, as
+   * node-redis's `'ready'` event does. Messages published while the connection was down are
+   * lost; `RedisTaskEventHub` then subscribes again and reads the kept events of its waits.
+   * Without it, such a wait ends only at its fallback poll.
+   */
+  on?(event: 'ready', listener: () => void): unknown;
+  /** Optional: removes a listener added with `on`. */
+  off?(event: 'ready', listener: () => void): unknown;
 }
 
 /** Options shared by the Redis-backed pieces. */

@@ -85,7 +85,9 @@ function parseEvent(text: unknown): WebhookEventLike | undefined {
  *   wait was handed last time, which the task API did not confirm yet) is not handed again,
  *   neither from the key nor from a message; so a wait costs one `GET` per call (one per event
  *   and per fallback poll) and one confirming task query per event, however far the task API
- *   lags behind the event.
+ *   lags behind the event. Each time the subscriber connection is ready again after a drop (its
+ *   `'ready'` event), the hub confirms its subscription and reads the key of every task waited
+ *   for once more, so an event published while it was down is not missed.
  *   Rejects when Redis fails; `waitForTask` then goes on polling at its fallback interval.
  *
  * @throws {InvalidOptionError} at construction when `keepSeconds` is not a whole number of at
@@ -116,6 +118,7 @@ export class RedisTaskEventHub implements TaskEventSource {
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
     this.#keep = String(checkCount('RedisTaskEventHub.keepSeconds', options.keepSeconds, 1) ?? 600);
     this.#timeoutMs = checkDuration('RedisTaskEventHub.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+    this.#subscriber.on?.('ready', this.#onReady);
   }
 
   /** The pub/sub channel every replica listens to. */
@@ -176,12 +179,7 @@ export class RedisTaskEventHub implements TaskEventSource {
       waiters.add(waiter);
       signal.addEventListener('abort', onAbort, { once: true });
       this.#subscribe()
-        .then(() => run(this.#publisher, ['GET', this.keyOf(taskId)], this.#timeoutMs))
-        .then((stored) => {
-          const event = parseEvent(stored);
-          if (!waiters.has(waiter) || terminalTaskId(event) !== taskId) return;
-          if (!sameEvent(event!, seen)) waiter.resolve(event!);
-        })
+        .then(() => this.#read(taskId))
         .catch((error: unknown) => {
           if (waiters.has(waiter)) waiter.reject(error);
         });
@@ -204,6 +202,7 @@ export class RedisTaskEventHub implements TaskEventSource {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#subscriber.off?.('ready', this.#onReady);
     const error = new MediaGatewayError('mediagw/redis: the RedisTaskEventHub was closed.');
     for (const set of [...this.#waiters.values()]) for (const waiter of [...set]) waiter.reject(error);
     if (!this.#subscription) return;
@@ -218,6 +217,26 @@ export class RedisTaskEventHub implements TaskEventSource {
     const taskId = terminalTaskId(event);
     if (taskId) this.#deliver(taskId, event!);
   };
+
+  /**
+   * The subscriber connection is back: what was published while it was down reached no
+   * listener, so the waits read their keys again once the subscription is confirmed (node-redis
+   * has renewed it by its `'ready'`; ioredis renews it after).
+   */
+  readonly #onReady = (): void => {
+    if (!this.#waiters.size) return;
+    this.#subscription = undefined;
+    this.#subscribe()
+      .then(() => Promise.all([...this.#waiters.keys()].map((taskId) => this.#read(taskId))))
+      // A wait that cannot read goes on listening; its fallback poll still comes.
+      .catch(() => {});
+  };
+
+  /** Reads the task's kept event and hands it to the task's waits. */
+  async #read(taskId: string): Promise<void> {
+    const event = parseEvent(await run(this.#publisher, ['GET', this.keyOf(taskId)], this.#timeoutMs));
+    if (terminalTaskId(event) === taskId) this.#deliver(taskId, event!);
+  }
 
   #deliver(taskId: string, event: WebhookEventLike): void {
     const waiters = this.#waiters.get(taskId);

@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +104,53 @@ export async function startRedisServer(): Promise<RedisServer> {
     async stop() {
       await kill();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A TCP proxy to a port on 127.0.0.1, for a connection that a test cuts while others go on. */
+export interface TcpProxy {
+  url: string;
+  /** Destroys every connection through the proxy and refuses new ones until `restore()`. */
+  cut(): void;
+  /** Lets new connections through again. */
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(port: number): Promise<TcpProxy> {
+  let down = false;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    if (down) return client.destroy();
+    const upstream = connect({ host: '127.0.0.1', port });
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(from);
+      from.pipe(to);
+      from.on('error', () => to.destroy());
+      from.on('close', () => {
+        sockets.delete(from);
+        to.destroy();
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const cut = () => {
+    down = true;
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    url: `redis://127.0.0.1:${(server.address() as { port: number }).port}`,
+    cut,
+    restore() {
+      down = false;
+    },
+    close() {
+      cut();
+      return new Promise((resolve) => server.close(() => resolve()));
     },
   };
 }

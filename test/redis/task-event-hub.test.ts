@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+import { createClient as createClient4 } from 'redis4';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway, TaskFailedError } from '../../src/index.js';
@@ -7,7 +9,7 @@ import {
   RedisUnavailableError,
 } from '../../src/redis/index.js';
 import { createWebhookHandler } from '../../src/webhooks/index.js';
-import { testRedis, uniquePrefix, waitUntil } from './helpers.js';
+import { startTcpProxy, testRedis, uniquePrefix, waitUntil } from './helpers.js';
 import {
   closeRedis,
   connectRedis,
@@ -21,6 +23,7 @@ import {
 } from './shared.js';
 
 const redis = await testRedis();
+afterAll(() => ('skip' in redis ? undefined : redis.stop()));
 
 // Two replicas in one process, each with its own connections: A waits, B receives deliveries.
 describe.skipIf('skip' in redis)('RedisTaskEventHub across replicas', () => {
@@ -57,7 +60,6 @@ describe.skipIf('skip' in redis)('RedisTaskEventHub across replicas', () => {
     for (const c of clients) closeRedis(c);
     await new Promise((resolve) => (api ? api.server.close(resolve) : resolve(undefined)));
     await agent.close();
-    if (!('skip' in redis)) await redis.stop();
   });
 
   /** Resolves once replica A's hub has a wait registered and Redis confirmed its subscription. */
@@ -152,6 +154,92 @@ describe.skipIf('skip' in redis)('RedisTaskEventHub across replicas', () => {
   });
 });
 
+/** A subscriber connection of the given node-redis major version, and how to close it. */
+const subscribers = {
+  'node-redis 5': async (url: string) => {
+    const subscriber = await connectRedis(url);
+    return { subscriber, close: () => closeRedis(subscriber) };
+  },
+  'node-redis 4': async (url: string) => {
+    const subscriber = createClient4({ url, socket: { reconnectStrategy: () => 50 } });
+    subscriber.on('error', () => {});
+    await subscriber.connect();
+    return { subscriber, close: () => subscriber.isOpen && subscriber.disconnect() };
+  },
+};
+
+describe.skipIf('skip' in redis)('RedisTaskEventHub when its subscriber connection drops', () => {
+  const cleanups: Array<() => unknown> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  test.each(Object.keys(subscribers) as Array<keyof typeof subscribers>)(
+    '%s: an event published while it is down ends a wait started meanwhile, once it is back',
+    async (version) => {
+      const { url } = redis as { url: string };
+      // Only the subscriber goes through the proxy: the hub's publisher stays connected.
+      const proxy = await startTcpProxy(Number(new URL(url).port));
+      cleanups.push(() => proxy.close());
+      const [publisher, other] = await Promise.all([connectRedis(url), connectRedis(url)]);
+      const otherSubscriber = await connectSubscriber(other);
+      const { subscriber, close } = await subscribers[version](proxy.url);
+      cleanups.push(close, () => [publisher, other, otherSubscriber].forEach(closeRedis));
+      const api = await startTaskApi();
+      cleanups.push(() => new Promise((resolve) => api.server.close(resolve)));
+      // The keys the hub has read, once Redis answered.
+      const read: string[] = [];
+      const counting = {
+        sendCommand: async (args: string[]) => {
+          const reply = await publisher.sendCommand(args);
+          if (args[0] === 'GET') read.push(args[1]!);
+          return reply;
+        },
+      };
+      const prefix = uniquePrefix();
+      const hub = new RedisTaskEventHub({ publisher: counting, subscriber, prefix });
+      const elsewhere = new RedisTaskEventHub({ publisher: other, subscriber: otherSubscriber, prefix });
+      cleanups.push(() => Promise.all([hub.close(), elsewhere.close()]));
+      // The hub subscribed with an earlier wait, before the connection dropped.
+      const earlier = new AbortController();
+      const first = hub.waitFor('task_earlier', earlier.signal).catch(() => {});
+      await waitUntil(() => read.length > 0, 'the earlier wait');
+      earlier.abort();
+      await first;
+
+      proxy.cut();
+      await waitUntil(() => !subscriber.isReady, 'the subscriber to notice');
+      api.status.set('task_blip', 'completed');
+      const gateway = new MediaGateway({ apiKey: 'sk-test', baseURL: api.url, maxRetries: 0 });
+      const controller = new AbortController();
+      const waiting = gateway.videos.waitForTask('task_blip', {
+        events: hub,
+        fallbackInterval: 60_000,
+        signal: controller.signal,
+      });
+      waiting.catch(() => {});
+      // The wait read the key before the event existed, and no message can reach it now.
+      await waitUntil(() => read.includes(hub.keyOf('task_blip')), 'the wait to read its key');
+      await elsewhere.publish(taskEvent('evt_blip', 'task_blip'));
+      proxy.restore();
+
+      // Its first poll is due in 60 s: only the event can end the wait sooner.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const outcome = await Promise.race([
+        waiting.then((task) => task.status),
+        new Promise((resolve) => {
+          timer = setTimeout(() => resolve('still waiting'), 8_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      controller.abort();
+      expect(outcome).toBe('completed');
+      expect(api.reads.get('task_blip')).toBe(1);
+    },
+    15_000,
+  );
+});
+
 describe('RedisTaskEventHub when Redis fails', () => {
   const failing = (): RedisSubscriberClient => ({
     subscribe: async () => {
@@ -192,5 +280,46 @@ describe('RedisTaskEventHub when Redis fails', () => {
     await hub.close();
     await expect(waiting).rejects.toThrow(/closed/);
     await expect(hub.waitFor('task_1', new AbortController().signal)).rejects.toThrow(/closed/);
+  });
+
+  test('once its subscriber is back, the hub confirms its subscription, then reads the keys of its waits', async () => {
+    const sent: string[] = [];
+    let stored: string | null = null;
+    const connection = new EventEmitter();
+    const hub = new RedisTaskEventHub({
+      publisher: {
+        sendCommand: async (args) => {
+          sent.push(args.join(' '));
+          return stored;
+        },
+      },
+      // Like ioredis: 'ready' comes before the client subscribed again.
+      subscriber: {
+        subscribe: async () => sent.push('SUBSCRIBE'),
+        unsubscribe: async () => {},
+        on: (event, listener) => connection.on(event, listener),
+        off: (event, listener) => connection.off(event, listener),
+      },
+      prefix: 'p:',
+    });
+    const signal = new AbortController().signal;
+    const event = taskEvent('evt_1', 'task_1');
+    const waits = [hub.waitFor('task_1', signal), hub.waitFor('task_1', signal, event)];
+    await waitUntil(() => sent.length === 3, 'the waits to read the key');
+    stored = JSON.stringify(event);
+    connection.emit('ready');
+    expect((await waits[0])?.id).toBe('evt_1');
+    expect(sent).toEqual([
+      'SUBSCRIBE',
+      'GET p:event:task_1',
+      'GET p:event:task_1',
+      'SUBSCRIBE',
+      'GET p:event:task_1',
+    ]);
+    // The wait that was handed this event before is not handed it again.
+    expect(hub.size.waiting).toBe(1);
+    await hub.close();
+    await expect(waits[1]).rejects.toThrow(/closed/);
+    expect(connection.listenerCount('ready')).toBe(0);
   });
 });
