@@ -280,7 +280,13 @@ export class Transport {
     extra?: Record<string, string>,
     sameOrigin = true,
   ): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
+    // identity: with no Accept-Encoding a server may compress (RFC 9110), and undici's path reads
+    // bytes as they come. A caller whose dispatcher decompresses can ask otherwise (defaultHeaders).
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-encoding': 'identity',
+      'user-agent': this.userAgent,
+    };
     if (this.defaultHeaders) Object.assign(headers, this.defaultHeaders);
     if (extra) Object.assign(headers, extra);
     const perCall = spec.options?.headers;
