@@ -75,6 +75,12 @@ export interface LimitPermit {
 /**
  * Decides when a request may be sent. `MediaGateway` builds one from {@link RequestLimits}; a
  * `RedisRateLimiter` from `mediagw/redis` is one shared by every replica.
+ *
+ * One of your own is held to the same contract: an `acquire` that throws, rejects with its own
+ * error or resolves no permit ends the call with a `MediaGatewayError` before anything is sent,
+ * and the call's `signal` ends the wait for a permit even if `acquire` does not heed it; a
+ * `release` or `pause` that throws is logged at `warn` (or emitted as a `MEDIAGW_LIMITER_FAILED`
+ * process warning) and changes nothing, since the request was sent by then.
  */
 export interface RateLimiter {
   /**
