@@ -3,6 +3,8 @@
  * metrics and tracing. Built once per client, and only when there is someone to tell: with no
  * hooks and logging off the transport holds none and builds nothing per request.
  */
+import { callDetached } from '../core/detached-call.js';
+
 /**
  * Where the SDK writes what it does, console-style: `(message, fields)`. Every method is
  * optional; `console` is one. The fields are structured (`method`, `path`, `attempt`,
@@ -157,16 +159,10 @@ export class Observer {
     if (!this.logs[level]) return;
     // A logger that throws or rejects never changes a call: the line is dropped, as a hook's
     // failure is (an accepted billable submission stays accepted, its task ID returned).
-    try {
-      const result = this.#logger?.[level]?.(this.#redact(message), fields && this.#redact({ ...fields })) as
-        | PromiseLike<unknown>
-        | undefined;
-      if (result && typeof result.then === 'function') {
-        result.then(undefined, (error: unknown) => this.#loggerFailed(error));
-      }
-    } catch (error) {
-      this.#loggerFailed(error);
-    }
+    callDetached(
+      () => this.#logger?.[level]?.(this.#redact(message), fields && this.#redact({ ...fields })),
+      (error) => this.#loggerFailed(error),
+    );
   }
 
   /** A call begins. `path` is `/v1/...` or a URL, masked here. */
@@ -233,14 +229,10 @@ export class Observer {
 
   /** Calls a hook; what it throws or rejects with is reported, never passed on to the call. */
   #call<I>(name: keyof Hooks, hook: (info: I) => unknown, info: I): void {
-    try {
-      const result = hook(info) as PromiseLike<unknown> | undefined;
-      if (result && typeof result.then === 'function') {
-        result.then(undefined, (error: unknown) => this.#hookFailed(name, error));
-      }
-    } catch (error) {
-      this.#hookFailed(name, error);
-    }
+    callDetached(
+      () => hook(info),
+      (error) => this.#hookFailed(name, error),
+    );
   }
 
   /** Said once per client, as a process warning: the logger itself is what failed. */
