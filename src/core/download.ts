@@ -10,7 +10,7 @@ import {
   FileWriteError,
   MediaGatewayError,
 } from './errors.js';
-import { checkCount } from './options.js';
+import { checkCallback, checkCount } from './options.js';
 
 /** Progress of a download being saved. */
 export interface DownloadProgress {
@@ -28,6 +28,7 @@ export interface SaveOptions {
   /**
    * Called as bytes are written: at most every 100 ms (so about
    * 10 times a second however small the chunks), and once more when the last byte is written.
+   * @throws InvalidOptionError (rejected, before anything is read) when it is not a function.
    */
   onProgress?: ((progress: DownloadProgress) => void) | undefined;
   /**
@@ -143,7 +144,8 @@ export class MediaDownload {
    * folder, or a write fails (never retried; `unread` says whether the download can be saved
    * elsewhere); APIConnectionError when the transfer breaks off or ends short of
    * `Content-Length`; APIUserAbortError when the caller's signal aborts it; InvalidOptionError
-   * for a `mode` that is not a permission mode; MediaGatewayError when the download was already
+   * for a `mode` that is not a permission mode or an `onProgress` that is not a function (the
+   * download is still unread); MediaGatewayError when the download was already
    * read, or when `onProgress` throws (the download stops, no file is written, `cause` holds the
    * callback's error).
    * @example
@@ -160,6 +162,7 @@ export class MediaDownload {
     bytes: number;
   }> {
     const mode = checkCount('mode', options.mode, 0, 0o777) ?? 0o666;
+    checkCallback('onProgress', options.onProgress);
     const waiting = this.ensureUnread();
     // The body may fail while the file is created: keep that from being an uncaught 'error'
     // event; the pipeline below reads it from the stream's state.
