@@ -3,10 +3,12 @@ import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { callDetached } from './detached-call.js';
 import {
   APIConnectionError,
   APIUserAbortError,
   abortedBy,
+  describeCause,
   FileWriteError,
   MediaGatewayError,
 } from './errors.js';
@@ -28,6 +30,9 @@ export interface SaveOptions {
   /**
    * Called as bytes are written: at most every 100 ms (so about
    * 10 times a second however small the chunks), and once more when the last byte is written.
+   * What it throws stops the download (see {@link MediaDownload.saveTo}). A promise it returns
+   * is not awaited: if it rejects, the download goes on, the failure is emitted as a process
+   * warning (`MEDIAGW_PROGRESS_CALLBACK_FAILED`) and the callback is not called again.
    * @throws InvalidOptionError (rejected, before anything is read) when it is not a function.
    */
   onProgress?: ((progress: DownloadProgress) => void) | undefined;
@@ -188,12 +193,26 @@ export class MediaDownload {
     // A 200 MB file comes in thousands of chunks: a progress bar wants a few updates a second.
     let reported = -1;
     let reportedAt = Number.NEGATIVE_INFINITY;
+    // A promise it returned rejected: not awaited, it cannot stop the download in step with its
+    // bytes, so it is told once and the callback is left alone from then on.
+    let rejected = false;
+    const onRejected = (error: unknown) => {
+      if (rejected) return;
+      rejected = true;
+      process.emitWarning(
+        `saveTo's onProgress rejected (${describeCause(error)}); the download to ${path} went on, ` +
+          'and onProgress is not called again for it',
+        { code: 'MEDIAGW_PROGRESS_CALLBACK_FAILED' },
+      );
+    };
     // A callback that throws stops the download (nothing is lost: it can be downloaded again) and
     // rejects the call; thrown inside the stream, it would be an uncaught exception.
     const report = (progress: { bytes: number; total: number | undefined }) => {
       reported = progress.bytes;
+      if (rejected) return;
+      let result: unknown;
       try {
-        onProgress?.(progress);
+        result = onProgress?.(progress);
       } catch (cause) {
         throw new MediaGatewayError(
           `saveTo's onProgress threw after ${progress.bytes} bytes (${cause instanceof Error ? cause.message : String(cause)}); ` +
@@ -201,6 +220,8 @@ export class MediaDownload {
           { cause },
         );
       }
+      // Left alone, a rejected promise would be unhandled, which ends a Node process by default.
+      callDetached(() => result, onRejected);
     };
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
