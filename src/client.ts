@@ -3,7 +3,14 @@ import { MediaGatewayError } from './core/base-error.js';
 import type { RateLimiter, RequestLimits } from './core/limits.js';
 import { checkCount, checkDuration, checkInterval, InvalidOptionError } from './core/options.js';
 import { createLimiter } from './internal/limiter.js';
-import { type Hooks, LOG_LEVELS, type Logger, type LogLevel, resolveLogLevel } from './internal/observe.js';
+import {
+  checkObservers,
+  type Hooks,
+  LOG_LEVELS,
+  type Logger,
+  type LogLevel,
+  resolveLogLevel,
+} from './internal/observe.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type FetchLike } from './internal/request-spec.js';
 import { Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
@@ -57,7 +64,10 @@ export interface ClientOptions {
    * Where log lines go, console-style: `logger.info(message, fields)`, the fields structured
    * (`method`, `path`, `status`, `attempt`, `durationMs`, `requestId`, `bytes`). Every line
    * passes the redactor: the API key, secret fields and presigned URL signatures never reach it.
-   * See the Observability guide for pino. @default console, when `logLevel` or `MEDIAGW_LOG` is set
+   * See the Observability guide for pino.
+   * @throws InvalidOptionError when it is not an object (`null` included), or one of `debug`,
+   * `info`, `warn`, `error` is given and is not a function (`logger.info`).
+   * @default console, when `logLevel` or `MEDIAGW_LOG` is set
    */
   logger?: Logger | undefined;
   /**
@@ -71,6 +81,8 @@ export interface ClientOptions {
    * (`onRetry`) and failed call (`onError`), with structured info: for metrics and tracing.
    * A hook that throws or rejects never changes the call (it is logged at `warn`, or emitted
    * as a process warning without a logger).
+   * @throws InvalidOptionError when it is not an object (`null` included), or a hook is given
+   * and is not a function (`hooks.onRequest`).
    */
   hooks?: Hooks | undefined;
   /**
@@ -99,7 +111,7 @@ export interface ClientOptions {
  * The Media Generation Gateway client.
  *
  * @throws MediaGatewayError when the key or base URL is missing, or the base URL is not http(s).
- * @throws InvalidOptionError when `timeout`, `maxRetries`, `maxResponseBytes`, `pollInterval` or a number of `limits` is not a whole number in its range, or `fetch` is not a function or is given with `dispatcher`.
+ * @throws InvalidOptionError when `timeout`, `maxRetries`, `maxResponseBytes`, `pollInterval` or a number of `limits` is not a whole number in its range, `fetch` is not a function or is given with `dispatcher`, or `hooks` or `logger` is not an object of functions.
  * @example
  * const client = new MediaGateway(); // reads MEDIAGW_API_KEY and MEDIAGW_BASE_URL
  * const task = await client.videos.createAndWait({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
@@ -141,6 +153,7 @@ export class MediaGateway {
     const pollInterval = checkInterval('pollInterval', options.pollInterval);
     this.baseURL = normalizeBaseURL(baseURL);
     checkSender(options);
+    checkObservers(options.hooks, options.logger);
     const logLevel = resolveLogLevel(options.logLevel, process.env.MEDIAGW_LOG, options.logger !== undefined);
     if (typeof logLevel === 'object') {
       throw new InvalidOptionError(logLevel.from, logLevel.refused, `one of ${LOG_LEVELS.join(', ')}`);

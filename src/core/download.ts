@@ -3,15 +3,17 @@ import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { callDetached } from './detached-call.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
   abortedBy,
+  describeCause,
   FileWriteError,
   MediaGatewayError,
 } from './errors.js';
-import { checkCount } from './options.js';
+import { checkCallback, checkCount } from './options.js';
 
 /** Progress of a download being saved. */
 export interface DownloadProgress {
@@ -29,6 +31,10 @@ export interface SaveOptions {
   /**
    * Called as bytes are written: at most every 100 ms (so about
    * 10 times a second however small the chunks), and once more when the last byte is written.
+   * What it throws stops the download (see {@link MediaDownload.saveTo}). A promise it returns
+   * is not awaited: if it rejects, the download goes on, the failure is emitted as a process
+   * warning (`MEDIAGW_PROGRESS_CALLBACK_FAILED`) and the callback is not called again.
+   * @throws InvalidOptionError (rejected, before anything is read) when it is not a function.
    */
   onProgress?: ((progress: DownloadProgress) => void) | undefined;
   /**
@@ -144,7 +150,8 @@ export class MediaDownload {
    * folder, or a write fails (never retried; `unread` says whether the download can be saved
    * elsewhere); APIConnectionError when the transfer breaks off or ends short of
    * `Content-Length`; APIUserAbortError when the caller's signal aborts it; InvalidOptionError
-   * for a `mode` that is not a permission mode; MediaGatewayError when the download was already
+   * for a `mode` that is not a permission mode or an `onProgress` that is not a function (the
+   * download is still unread); MediaGatewayError when the download was already
    * read, or when `onProgress` throws (the download stops, no file is written, `cause` holds the
    * callback's error).
    * @example
@@ -161,6 +168,7 @@ export class MediaDownload {
     bytes: number;
   }> {
     const mode = checkCount('mode', options.mode, 0, 0o777) ?? 0o666;
+    checkCallback('onProgress', options.onProgress);
     const waiting = this.ensureUnread();
     // The body may fail while the file is created: keep that from being an uncaught 'error'
     // event; the pipeline below reads it from the stream's state.
@@ -186,12 +194,26 @@ export class MediaDownload {
     // A 200 MB file comes in thousands of chunks: a progress bar wants a few updates a second.
     let reported = -1;
     let reportedAt = Number.NEGATIVE_INFINITY;
+    // A promise it returned rejected: not awaited, it cannot stop the download in step with its
+    // bytes, so it is told once and the callback is left alone from then on.
+    let rejected = false;
+    const onRejected = (error: unknown) => {
+      if (rejected) return;
+      rejected = true;
+      process.emitWarning(
+        `saveTo's onProgress rejected (${describeCause(error)}); the download to ${path} went on, ` +
+          'and onProgress is not called again for it',
+        { code: 'MEDIAGW_PROGRESS_CALLBACK_FAILED' },
+      );
+    };
     // A callback that throws stops the download (nothing is lost: it can be downloaded again) and
     // rejects the call; thrown inside the stream, it would be an uncaught exception.
     const report = (progress: { bytes: number; total: number | undefined }) => {
       reported = progress.bytes;
+      if (rejected) return;
+      let result: unknown;
       try {
-        onProgress?.(progress);
+        result = onProgress?.(progress);
       } catch (cause) {
         throw new MediaGatewayError(
           `saveTo's onProgress threw after ${progress.bytes} bytes (${cause instanceof Error ? cause.message : String(cause)}); ` +
@@ -199,6 +221,8 @@ export class MediaDownload {
           { cause },
         );
       }
+      // Left alone, a rejected promise would be unhandled, which ends a Node process by default.
+      callDetached(() => result, onRejected);
     };
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {

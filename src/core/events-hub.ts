@@ -1,4 +1,4 @@
-import { checkCount, checkDuration } from './options.js';
+import { checkCallback, checkCount, checkDuration } from './options.js';
 import type { WebhookEventLike } from './task-events.js';
 
 /** Something a wait can listen to for a task's terminal event. */
@@ -48,11 +48,15 @@ export class TaskEventHub implements TaskEventSource {
   /**
    * @param options - bounds of the early-event buffer, and a clock for tests.
    * @throws {InvalidOptionError} when `maxBuffered` is not a whole number of 0 or more, or
-   * `maxAgeMs` not a whole number of milliseconds from 1 to 2147483647.
+   * `maxAgeMs` not a whole number of milliseconds from 1 to 2147483647, or `now` is not a
+   * function.
    */
   constructor(options: TaskEventHubOptions = {}) {
     this.maxBuffered = checkCount('TaskEventHub.maxBuffered', options.maxBuffered, 0) ?? 1000;
     this.maxAgeMs = checkDuration('TaskEventHub.maxAgeMs', options.maxAgeMs) ?? 600_000;
+    // Checked here: a clock that is not a function would otherwise throw from every publish,
+    // inside the webhook handler that received the event.
+    checkCallback('TaskEventHub.now', options.now);
     this.now = options.now ?? Date.now;
   }
 

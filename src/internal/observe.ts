@@ -3,6 +3,10 @@
  * metrics and tracing. Built once per client, and only when there is someone to tell: with no
  * hooks and logging off the transport holds none and builds nothing per request.
  */
+import { callDetached } from '../core/detached-call.js';
+import { describeCause } from '../core/errors.js';
+import { checkCallback, InvalidOptionError } from '../core/options.js';
+
 /**
  * Where the SDK writes what it does, console-style: `(message, fields)`. Every method is
  * optional; `console` is one. The fields are structured (`method`, `path`, `attempt`,
@@ -92,6 +96,52 @@ export interface Hooks {
   onError?: ((info: HookErrorInfo) => unknown) | undefined;
 }
 
+const HOOK_NAMES = ['onRequest', 'onResponse', 'onRetry', 'onError'] as const;
+
+/**
+ * Checks the client's `hooks` and `logger` when it is built. A hook that is not a function would
+ * otherwise be reported as failing on every call, a logger method that is not one would drop
+ * every line, and a getter that throws would escape the constructor as a raw error.
+ *
+ * @throws InvalidOptionError naming the option (`hooks`, `logger`) or its part (`hooks.onRequest`,
+ * `logger.info`).
+ */
+export function checkObservers(hooks: unknown, logger: unknown): void {
+  checkMembers(
+    'hooks',
+    hooks,
+    HOOK_NAMES,
+    'an object of hook functions (onRequest, onResponse, onRetry, onError)',
+  );
+  checkMembers(
+    'logger',
+    logger,
+    LOG_LEVELS.filter((level): level is Level => level !== 'off'),
+    'an object with console-style methods (debug, info, warn, error), such as console',
+  );
+}
+
+/** `undefined`, or an object whose members named `names` are functions or left out. */
+function checkMembers(option: string, value: unknown, names: readonly string[], rule: string): void {
+  if (value === undefined) return;
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    throw new InvalidOptionError(option, value, rule);
+  }
+  for (const name of names) {
+    let member: unknown;
+    try {
+      member = (value as Record<string, unknown>)[name];
+    } catch (error) {
+      throw new InvalidOptionError(
+        `${option}.${name}`,
+        error,
+        `a function that can be read; reading it threw ${describeCause(error)}`,
+      );
+    }
+    checkCallback(`${option}.${name}`, member);
+  }
+}
+
 /** A call being observed: created per call, only when there is an observer. */
 export interface CallTrace {
   callId: number;
@@ -157,16 +207,10 @@ export class Observer {
     if (!this.logs[level]) return;
     // A logger that throws or rejects never changes a call: the line is dropped, as a hook's
     // failure is (an accepted billable submission stays accepted, its task ID returned).
-    try {
-      const result = this.#logger?.[level]?.(this.#redact(message), fields && this.#redact({ ...fields })) as
-        | PromiseLike<unknown>
-        | undefined;
-      if (result && typeof result.then === 'function') {
-        result.then(undefined, (error: unknown) => this.#loggerFailed(error));
-      }
-    } catch (error) {
-      this.#loggerFailed(error);
-    }
+    callDetached(
+      () => this.#logger?.[level]?.(this.#redact(message), fields && this.#redact({ ...fields })),
+      (error) => this.#loggerFailed(error),
+    );
   }
 
   /** A call begins. `path` is `/v1/...` or a URL, masked here. */
@@ -233,14 +277,10 @@ export class Observer {
 
   /** Calls a hook; what it throws or rejects with is reported, never passed on to the call. */
   #call<I>(name: keyof Hooks, hook: (info: I) => unknown, info: I): void {
-    try {
-      const result = hook(info) as PromiseLike<unknown> | undefined;
-      if (result && typeof result.then === 'function') {
-        result.then(undefined, (error: unknown) => this.#hookFailed(name, error));
-      }
-    } catch (error) {
-      this.#hookFailed(name, error);
-    }
+    callDetached(
+      () => hook(info),
+      (error) => this.#hookFailed(name, error),
+    );
   }
 
   /** Said once per client, as a process warning: the logger itself is what failed. */

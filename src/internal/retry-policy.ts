@@ -27,6 +27,21 @@ export type RetryClass = 'safe' | 'billable' | 'create';
 /** Marks a connection error raised before any byte of the request left this process. */
 export class NotSentError extends APIConnectionError {}
 
+/**
+ * A connection error of the `fetch` the client was given: it threw or rejected, or resolved
+ * something that is not a Response. Whether it sent the request is unknown; `reason` says what
+ * it did, for the error a billable call reports in its place.
+ */
+export class FetchFailedError extends APIConnectionError {
+  /** What the fetch did, e.g. `the fetch given failed: TypeError: boom`. */
+  readonly reason: string;
+
+  constructor(operation: string, reason: string, options?: { cause?: unknown }) {
+    super(`${operation}: ${reason}`, options);
+    this.reason = reason;
+  }
+}
+
 // The longest `Retry-After` the SDK waits for, kept in core/ beside the limiters that pause by it.
 export { MAX_RETRY_AFTER_MS };
 
@@ -87,7 +102,9 @@ export function forBillable(retryClass: RetryClass, operation: string, error: un
           ? 'aborted by the caller after sending'
           : error instanceof InvalidResponseError
             ? 'the answer could not be read'
-            : 'the connection failed after sending';
+            : error instanceof FetchFailedError
+              ? error.reason
+              : 'the connection failed after sending';
     return new AmbiguousSubmissionError(operation, reason, { cause: error });
   }
   return error;

@@ -11,7 +11,7 @@ import {
 import { checkCount, checkDuration } from '../core/options.js';
 import { urlScrubber } from '../core/shown-url.js';
 import { VERSION } from '../version.js';
-import { apiError, connectionError } from './error-mapping.js';
+import { apiError, checkedFetch, connectionError } from './error-mapping.js';
 import { fetchRequest, runtimeFetch } from './fetch-send.js';
 import { jsonBody } from './json-body.js';
 import { limitedAttempt } from './limiter.js';
@@ -85,7 +85,7 @@ export class Transport {
 
   constructor({ apiKey, ...config }: TransportConfig) {
     this.config = config;
-    this.fetch = config.fetch;
+    this.fetch = config.fetch && checkedFetch(config.fetch);
     this.#authorization = `Bearer ${apiKey}`;
     this.baseURL = config.baseURL;
     const base = new URL(config.baseURL);

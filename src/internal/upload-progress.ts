@@ -1,3 +1,4 @@
+import { callDetached } from '../core/detached-call.js';
 import { PROGRESS_INTERVAL_MS } from '../core/download.js';
 import { describeCause } from '../core/errors.js';
 import { checkCallback } from '../core/options.js';
@@ -19,9 +20,9 @@ export interface UploadOptions extends RequestOptions {
    * Called as the body is sent: at most every 100 ms (about 10 times a second however small
    * the chunks), and once more when its last byte is handed over, with `bytes === total`. A
    * retried request sends its body again, and its progress starts again from 0. Not awaited;
-   * what it throws never changes the call (the request may be a billable submission half sent):
-   * it is logged at `warn` (or emitted as a process warning without a logger) and the callback
-   * is not called again for that attempt.
+   * what it throws, or a promise it returns rejects with, never changes the call (the request
+   * may be a billable submission half sent): it is logged at `warn` (or emitted as a process
+   * warning without a logger) and the callback is not called again for that attempt.
    * @throws InvalidOptionError (rejected, before anything is sent) when it is not a function.
    */
   onProgress?: ((progress: UploadProgress) => void) | undefined;
@@ -51,7 +52,7 @@ export function splitUploadOptions(options: UploadOptions | undefined): {
  * a callback the factory is returned as it is: no layer is added to the chunks of an upload
  * nobody watches.
  *
- * @param failed - told what the callback threw, once per attempt.
+ * @param failed - told what the callback threw or its promise rejected with, once per attempt.
  * @param now - the clock of the throttle, in milliseconds.
  */
 export function reportingProgress(
@@ -84,15 +85,17 @@ async function* counted(
   let reported = -1;
   let reportedAt = Number.NEGATIVE_INFINITY;
   let broken = false;
+  // The request goes on: stopping a submission half sent would leave its outcome unclear. A
+  // promise the callback returns is not awaited, and may reject after later calls were made:
+  // the first failure, thrown or rejected, is told and ends the calls.
+  const fail = (error: unknown) => {
+    if (broken) return;
+    broken = true;
+    failed(error);
+  };
   const report = () => {
     reported = bytes;
-    try {
-      onProgress({ bytes, total });
-    } catch (error) {
-      // The request goes on: stopping a submission half sent would leave its outcome unclear.
-      broken = true;
-      failed(error);
-    }
+    callDetached(() => onProgress({ bytes, total }), fail);
   };
   for await (const chunk of source) {
     // Read before yielding: with reused buffers the chunk may be refilled once written.

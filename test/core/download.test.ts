@@ -11,6 +11,8 @@ import {
   FileWriteError,
   MediaGatewayError,
 } from '../../src/core/errors.js';
+import { warningsDuring } from '../helpers/process-warnings.js';
+import { throwingThenable, unhandledRejectionsDuring } from '../helpers/unhandled-rejections.js';
 
 // The CommonJS module object: patched, then synced into the ESM bindings the SDK imports.
 const fsp: typeof import('node:fs/promises') = createRequire(import.meta.url)('node:fs/promises');
@@ -65,6 +67,78 @@ describe('MediaDownload', () => {
     expect(error).toBeInstanceOf(MediaGatewayError);
     expect((error as Error).message).toMatch(/after 4 bytes \(at the end\)/);
     expect(existsSync(join(dir, 'final.mp4'))).toBe(false);
+  });
+
+  test.each([
+    [
+      'returns a promise that rejects',
+      'rejecting.bin',
+      async () => {
+        throw new Error('metrics sink down');
+      },
+    ],
+    [
+      'returns a thenable whose then throws',
+      'thenable.bin',
+      () => throwingThenable(new Error('metrics sink down')),
+    ],
+  ])(
+    'an onProgress that %s: the file is written whole, one process warning, nothing left unhandled',
+    async (_name, file, failing) => {
+      let clock = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => clock);
+      async function* every100ms() {
+        for (let i = 1; i <= 5; i++) {
+          clock = 100 * i;
+          yield Buffer.from(String(i));
+          // A full turn between chunks: the rejection is seen before the next chunk is counted.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      const target = join(dir, file);
+      const download = new MediaDownload(Readable.from(every100ms()), { contentLength: 5 });
+      let calls = 0;
+      let result: unknown;
+      const unhandled: unknown[] = [];
+      const warnings = await warningsDuring(async () => {
+        unhandled.push(
+          ...(await unhandledRejectionsDuring(async () => {
+            result = await download.saveTo(target, {
+              onProgress: () => {
+                calls++;
+                return failing();
+              },
+            });
+          })),
+        );
+      });
+      expect(unhandled).toEqual([]);
+      expect(result).toEqual({ path: target, bytes: 5 });
+      expect(readFileSync(target, 'utf8')).toBe('12345');
+      // Called for the first chunk only: a promise that rejected ends the calls.
+      expect(calls).toBe(1);
+      const progress = warnings.filter(
+        (w) => (w as { code?: string }).code === 'MEDIAGW_PROGRESS_CALLBACK_FAILED',
+      );
+      expect(progress.map((w) => w.message)).toEqual([
+        `saveTo's onProgress rejected (Error: metrics sink down); the download to ${target} went on, and onProgress is not called again for it`,
+      ]);
+      vi.restoreAllMocks();
+    },
+  );
+
+  test('an onProgress whose promise resolves is called on: every 100 ms and at the end, nothing warned', async () => {
+    const progress: number[] = [];
+    const download = new MediaDownload(chunks(['ab', 'cd', 'ef']), { contentLength: 6 });
+    const warnings = await warningsDuring(() =>
+      download.saveTo(join(dir, 'async-ok.mp4'), {
+        onProgress: async (p) => {
+          progress.push(p.bytes);
+        },
+      }),
+    );
+    expect(progress).toEqual([2, 6]);
+    expect(warnings).toEqual([]);
   });
 
   test('saveTo reports progress at most every 100 ms, and the final count once', async () => {

@@ -24,4 +24,25 @@ describe('TaskEventHub options', () => {
     hub.publish({ id: 'evt_1', type: 'task.completed', data: { task_id: 't' } });
     expect(hub.size.buffered).toBe(0);
   });
+
+  test.each([
+    ['a number', 5],
+    ['a string', 'Date.now'],
+    ['null', null],
+  ])('refuses a now that is %s at construction, not at the first publish', (_name, now) => {
+    const make = () => new TaskEventHub({ now: now as unknown as () => number });
+    expect(make).toThrow(InvalidOptionError);
+    expect(make).toThrow('TaskEventHub.now must be a function');
+  });
+
+  test('takes a now function and keeps early events by its clock', () => {
+    let now = 1_000;
+    const hub = new TaskEventHub({ maxAgeMs: 100, now: () => now });
+    hub.publish({ id: 'evt_1', type: 'task.completed', data: { task_id: 't' } });
+    expect(hub.size.buffered).toBe(1);
+    now += 101;
+    hub.publish({ id: 'evt_2', type: 'task.completed', data: { task_id: 'u' } });
+    // The first event is older than maxAgeMs by the given clock: pruned; the second is kept.
+    expect(hub.size.buffered).toBe(1);
+  });
 });

@@ -14,7 +14,9 @@ import {
   type UploadProgress,
 } from '../../src/index.js';
 import { pngImage } from '../../src/testing/index.js';
+import { warningsDuring } from '../helpers/process-warnings.js';
 import { rejection } from '../helpers/rejection.js';
+import { throwingThenable, unhandledRejectionsDuring } from '../helpers/unhandled-rejections.js';
 import { apiRequests, writePaddedFile } from './images-helpers.js';
 import { mockGatewayClient } from './mock-client.js';
 
@@ -118,6 +120,29 @@ describe.each(operations)('$name with onProgress', ({ method, path, call }) => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/onProgress threw \(Error: the bar is gone\); the request went on/);
   });
+
+  test('an onProgress whose promise rejects changes nothing: sent once, answered, logged at warn, nothing left unhandled', async () => {
+    const warnings: string[] = [];
+    const logged = new MediaGateway({
+      ...gateway.clientOptions(),
+      dispatcher: agent,
+      logger: { warn: (message: string) => void warnings.push(message) },
+      logLevel: 'warn',
+    });
+    let result: unknown;
+    const unhandled = await unhandledRejectionsDuring(async () => {
+      result = await call(logged, {
+        onProgress: async () => {
+          throw new Error('metrics sink down');
+        },
+      });
+    });
+    expect(unhandled).toEqual([]);
+    expect(result).toBeTruthy();
+    received(method, path);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/onProgress threw \(Error: metrics sink down\); the request went on/);
+  });
 });
 
 test('without a logger, a throwing onProgress is a process warning', async () => {
@@ -130,6 +155,20 @@ test('without a logger, a throwing onProgress is a process warning', async () =>
   expect(emitted).toHaveBeenCalledTimes(1);
   expect(emitted.mock.calls[0]?.[0]).toMatch(/^uploads\.image: onProgress threw \(Error: nope\)/);
   expect(emitted.mock.calls[0]?.[1]).toEqual({ code: 'MEDIAGW_PROGRESS_CALLBACK_FAILED' });
+});
+
+test('without a logger, an onProgress returning a thenable whose then throws is a process warning', async () => {
+  const warnings = await warningsDuring(() =>
+    client.uploads.image(pngImage({ seed: 5 }), {
+      onProgress: () => throwingThenable(new Error('not a real promise')),
+    }),
+  );
+  const progress = warnings.filter(
+    (w) => (w as { code?: string }).code === 'MEDIAGW_PROGRESS_CALLBACK_FAILED',
+  );
+  expect(progress.map((w) => w.message)).toEqual([
+    expect.stringMatching(/^uploads\.image: onProgress threw \(Error: not a real promise\)/),
+  ]);
 });
 
 test('a stream of unknown length reports total undefined and its bytes to the end', async () => {

@@ -216,6 +216,109 @@ describe('hooks', () => {
   });
 });
 
+describe('hooks and logger are checked when the client is built', () => {
+  /** An object whose `name` cannot be read: its getter throws. */
+  const getterThrowing = (name: string) =>
+    Object.defineProperty({}, name, {
+      get() {
+        throw new Error('getter broke');
+      },
+    });
+
+  // The value is built by the test, not at collection: a throwing getter must not fire there.
+  test.each([
+    ['hooks: "x"', () => ({ hooks: 'x' }), 'hooks', /^hooks must be an object of hook functions/],
+    ['hooks: null', () => ({ hooks: null }), 'hooks', /^hooks must be an object of hook functions/],
+    [
+      'hooks.onRequest: 42',
+      () => ({ hooks: { onRequest: 42 } }),
+      'hooks.onRequest',
+      /^hooks\.onRequest must be a function; got 42/,
+    ],
+    [
+      'hooks.onError: "log"',
+      () => ({ hooks: { onError: 'log' } }),
+      'hooks.onError',
+      /^hooks\.onError must be a function; got "log"/,
+    ],
+    [
+      'hooks.onRetry, a getter that throws',
+      () => ({ hooks: getterThrowing('onRetry') }),
+      'hooks.onRetry',
+      /^hooks\.onRetry must be a function that can be read; reading it threw Error: getter broke/,
+    ],
+    [
+      'logger: "console"',
+      () => ({ logger: 'console' }),
+      'logger',
+      /^logger must be an object with console-style methods/,
+    ],
+    [
+      'logger: null',
+      () => ({ logger: null }),
+      'logger',
+      /^logger must be an object with console-style methods/,
+    ],
+    [
+      'logger.info: 5',
+      () => ({ logger: { info: 5 } }),
+      'logger.info',
+      /^logger\.info must be a function; got 5/,
+    ],
+    [
+      'logger.warn: {}',
+      () => ({ logger: { warn: {} } }),
+      'logger.warn',
+      /^logger\.warn must be a function; got object/,
+    ],
+    [
+      'logger.info, a getter that throws',
+      () => ({ logger: getterThrowing('info') }),
+      'logger.info',
+      /^logger\.info must be a function that can be read; reading it threw Error: getter broke/,
+    ],
+  ])(
+    '%s is refused with InvalidOptionError naming the option; nothing is sent',
+    (_name, options, option, message) => {
+      let error: unknown;
+      try {
+        client(options() as ClientOptions);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(InvalidOptionError);
+      expect(error).toMatchObject({ option });
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).toMatch(/Nothing was sent\.$/);
+      expect(server.requests).toHaveLength(0);
+    },
+  );
+
+  test('withOptions checks them too', () => {
+    expect(() => client().withOptions({ hooks: { onResponse: 1 as never } })).toThrow(
+      /^hooks\.onResponse must/,
+    );
+  });
+
+  test('taken: hooks and a logger of functions, some left out, console, and a logger made from a class', async () => {
+    server.use(http.get('*/v1/videos/:id', () => HttpResponse.json({ id: 'task_1' })));
+    const seen: string[] = [];
+    class Lines {
+      info(message: string) {
+        seen.push(message);
+      }
+    }
+    const api = client({
+      hooks: { onRequest: () => void seen.push('request'), onError: undefined },
+      logger: new Lines(),
+      logLevel: 'info',
+    });
+    expect(() => client({ logger: console, hooks: {} })).not.toThrow();
+    await api.videos.retrieve('task_1');
+    expect(seen).toEqual(['request', expect.stringMatching(/^GET \/v1\/videos\/task_1 200 in \d+ ms$/)]);
+  });
+});
+
 describe('a logger that fails', () => {
   /** The messages of the MEDIAGW_LOGGER_FAILED warnings emitted while `run` runs. */
   async function loggerWarningsDuring(run: () => Promise<unknown>): Promise<string[]> {

@@ -10,6 +10,7 @@ import {
 } from '../../src/core/errors.js';
 import { RedirectRefusedError } from '../../src/internal/redirects.js';
 import {
+  FetchFailedError,
   forBillable,
   isRetryable,
   MAX_RETRY_AFTER_MS,
@@ -35,6 +36,10 @@ const failures = {
   'refused before sending': () => new NotSentError(`${OPERATION}: could not connect (ECONNREFUSED)`),
   'no answer in time': () => new APIConnectionTimeoutError(`${OPERATION}: no answer within 10 ms`),
   'reset after sending': () => new APIConnectionError(`${OPERATION}: the connection failed (ECONNRESET)`),
+  'the fetch given threw': () =>
+    new FetchFailedError(OPERATION, 'the fetch given failed: TypeError: boom', {
+      cause: new TypeError('boom'),
+    }),
   'a 2xx that is not JSON': () => new InvalidResponseError(`${OPERATION}: not JSON`, 200, 'req_1'),
   'a 502 cut off mid-body': () => new InvalidResponseError(`${OPERATION}: cut off`, 502, 'req_1'),
   'a 2xx over maxResponseBytes': () => new ResponseTooLargeError(`${OPERATION}: too large`, 200, 'req_1', 10),
@@ -60,6 +65,8 @@ const table: Array<[Failure, safe: string, billable: string, create: string]> = 
   ['refused before sending', 'R', 'R', 'R'],
   ['no answer in time', 'R', 'A', '-'],
   ['reset after sending', 'R', 'A', '-'],
+  // Whether the client's fetch sent anything is unknown: retried only where that is safe.
+  ['the fetch given threw', 'R', 'A', '-'],
   ['a 2xx that is not JSON', 'R', 'A', '-'],
   ['a 502 cut off mid-body', 'R', '-', '-'],
   ['a 2xx over maxResponseBytes', '-', 'A', '-'],
@@ -98,6 +105,7 @@ describe('which failures are retried, and which are ambiguous', () => {
   test.each([
     ['no answer in time', 'no answer in time'],
     ['reset after sending', 'the connection failed after sending'],
+    ['the fetch given threw', '(the fetch given failed: TypeError: boom)'],
     ['a 2xx that is not JSON', 'the answer could not be read'],
     ['the caller aborted', 'aborted by the caller after sending'],
   ] as Array<[Failure, string]>)('an ambiguous submission after %s says %j', (failure, reason) => {

@@ -10,6 +10,7 @@ import {
   splitUploadOptions,
   type UploadProgress,
 } from '../../src/internal/upload-progress.js';
+import { throwingThenable, unhandledRejectionsDuring } from '../helpers/unhandled-rejections.js';
 
 const KiB = 1024;
 
@@ -163,6 +164,64 @@ describe('reportingProgress', () => {
     const chunks = await drain(await wrapped({}));
     expect(chunks).toHaveLength(50);
     expect([calls, failures]).toEqual([1, [boom]]);
+  });
+
+  test.each([
+    ['returns a promise that rejects', (error: Error) => async () => Promise.reject(error)],
+    ['returns a thenable whose then throws', (error: Error) => () => throwingThenable(error)],
+  ])(
+    'a callback that %s: the body is sent whole, the failure told once, no call after it',
+    async (_name, make) => {
+      const { factory } = body(50, KiB, { 'content-length': String(50 * KiB) });
+      const failures: unknown[] = [];
+      let calls = 0;
+      let callsAtFailure = -1;
+      const boom = new Error('metrics sink down');
+      const failing = make(boom);
+      const wrapped = reportingProgress(
+        factory,
+        () => {
+          calls++;
+          return failing();
+        },
+        (error) => {
+          callsAtFailure = calls;
+          failures.push(error);
+        },
+        steppingClock(100),
+      );
+      const unhandled = await unhandledRejectionsDuring(async () => {
+        const chunks = await drain(await wrapped({}));
+        expect(chunks).toHaveLength(50);
+      });
+      expect(unhandled).toEqual([]);
+      expect(failures).toEqual([boom]);
+      expect(calls).toBe(callsAtFailure);
+      expect(calls).toBeLessThan(50);
+    },
+  );
+
+  test('a callback whose promises all reject later is told once, however many calls were made', async () => {
+    const { factory } = body(5, 10, { 'content-length': '50' });
+    const failures: unknown[] = [];
+    const pending: Array<() => void> = [];
+    const wrapped = reportingProgress(
+      factory,
+      () =>
+        new Promise<void>((_resolve, reject) => {
+          pending.push(() => reject(new Error('late')));
+        }),
+      (error) => failures.push(error),
+      steppingClock(100),
+    );
+    await drain(await wrapped({}));
+    // Every chunk was reported before any promise settled: 5 calls and the end adds none.
+    expect(pending).toHaveLength(5);
+    const unhandled = await unhandledRejectionsDuring(async () => {
+      for (const reject of pending) reject();
+    });
+    expect(unhandled).toEqual([]);
+    expect(failures).toHaveLength(1);
   });
 
   test('a failing source fails the body with its own error', async () => {

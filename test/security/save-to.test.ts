@@ -140,6 +140,24 @@ describe('saveTo: nothing planted in the folder redirects the write', () => {
     expect(reads()).toBe(0);
     expect((await media.saveTo(join(dir, 'other.mp4'))).bytes).toBe(body.length);
   });
+
+  test('an onProgress that is not a function is refused before reading, naming it; the download stays unread', async () => {
+    const dir = folder();
+    const { media, reads } = download();
+    for (const onProgress of ['not a function', 42, {}, null]) {
+      const error = await rejection(
+        media.saveTo(join(dir, 'video.mp4'), { onProgress: onProgress as unknown as () => void }),
+      );
+      expect(error).toBeInstanceOf(InvalidOptionError);
+      expect(error).toMatchObject({ option: 'onProgress', value: onProgress });
+    }
+    expect(reads()).toBe(0);
+    expect(readdirSync(dir)).toEqual([]);
+    const seen: number[] = [];
+    const saved = await media.saveTo(join(dir, 'video.mp4'), { onProgress: (p) => seen.push(p.bytes) });
+    expect(saved.bytes).toBe(body.length);
+    expect(seen.at(-1)).toBe(body.length);
+  });
 });
 
 describe('saveTo: a target that cannot be written is refused before a byte is read', () => {

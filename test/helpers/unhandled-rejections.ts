@@ -1,0 +1,34 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
+/**
+ * The reasons of the promises left rejected with no handler while `run` runs and for `settleMs`
+ * after it (Node reports one after the microtasks of the turn that rejected it have run).
+ */
+export async function unhandledRejectionsDuring(
+  run: () => Promise<unknown>,
+  settleMs = 20,
+): Promise<unknown[]> {
+  const reasons: unknown[] = [];
+  const onUnhandled = (reason: unknown) => reasons.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    await run();
+    await delay(settleMs);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+  return reasons;
+}
+
+/**
+ * A thenable whose `then` throws `error`, as a callback may return by mistake: `await` turns it
+ * into a rejection, and a caller that only checks `typeof result.then` must still catch the throw.
+ */
+export function throwingThenable(error: unknown): PromiseLike<never> {
+  return {
+    // biome-ignore lint/suspicious/noThenProperty: the point is a thenable that misbehaves
+    then: () => {
+      throw error;
+    },
+  };
+}
