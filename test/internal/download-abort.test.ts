@@ -43,9 +43,9 @@ const reads: Array<[string, (download: MediaDownload) => Promise<unknown>]> = [
   ['saveTo', (download) => download.saveTo(join(dir, `v-${Math.random()}.mp4`))],
   ['arrayBuffer', (download) => download.arrayBuffer()],
   [
-    'the body stream',
+    'nodeStream()',
     async (download) => {
-      for await (const _ of download.body);
+      for await (const _ of download.nodeStream());
     },
   ],
 ];
