@@ -15,6 +15,8 @@ import {
 } from './shared.js';
 
 const redis = await testRedis();
+// After every describe of the file: a Redis the file started for itself serves them all.
+afterAll(() => ('skip' in redis ? undefined : redis.stop()));
 
 describe.skipIf('skip' in redis)('one wait on RedisTaskEventHub', () => {
   const prefix = uniquePrefix();
@@ -46,7 +48,6 @@ describe.skipIf('skip' in redis)('one wait on RedisTaskEventHub', () => {
     for (const c of clients) closeRedis(c);
     await new Promise((resolve) => (api ? api.server.close(resolve) : resolve(undefined)));
     await agent.close();
-    if (!('skip' in redis)) await redis.stop();
   });
 
   /** Waits 3 s for `taskId`, with the default fallback interval, and counts what it cost. */
