@@ -3,7 +3,7 @@
  * spec: Events — item 6 (at-least-once delivery; duplicates are dropped by `id`), item 7
  * (retries for up to 72 hours after the event was created) and item 8 (a replay opens a new window).
  */
-import { checkCount, checkDuration } from '../core/options.js';
+import { checkCount, checkDuration, MAX_TIMER_MS } from '../core/options.js';
 import type { DedupeClaim, DedupeStore } from '../webhooks/dedupe.js';
 import {
   attempt,
@@ -23,6 +23,9 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
  */
 const MARK_DONE_SCRIPT = `local v = redis.call('GET', KEYS[1]) if v == ARGV[1] or not v then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0`;
 
+/** Extends KEYS[1]'s lease to ARGV[2] seconds while it holds ARGV[1]: only a claim's owner renews it. */
+const RENEW_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 0`;
+
 /** The value of a handled event's key. */
 export const DONE_VALUE = 'done';
 
@@ -40,14 +43,31 @@ export interface RedisDedupeStoreOptions extends RedisKeyOptions {
    */
   ttlSeconds?: number | undefined;
   /**
-   * How long a claim holds while `onEvent` runs, in seconds. Deliveries of the event reaching
-   * other replicas meanwhile are answered 503 with `Retry-After`. A replica that dies inside
-   * `onEvent` leaves its claim behind; it lapses after this, so a later retry is processed.
-   * Keep it longer than your slowest `onEvent` (the gateway itself stops waiting after 10 s),
-   * and short enough that a crashed replica does not hold an event long.
+   * How long a claim holds without renewal, in seconds. While `onEvent` runs the store renews
+   * its claim every third of this, so deliveries of the event reaching other replicas are
+   * answered 503 with `Retry-After` however long it takes (up to `maxHoldSeconds`). A replica
+   * that dies inside `onEvent` stops renewing: its claim lapses within this, and a later retry
+   * is processed. Short enough that a crashed replica does not hold an event long.
    * @default 300
    */
   leaseSeconds?: number | undefined;
+  /**
+   * How long a claim is renewed at most, in seconds from when it was taken. An `onEvent` still
+   * running then is taken as hung: its claim lapses within `leaseSeconds`, and the gateway's
+   * next retry is processed, maybe by another replica while the hung call still runs. The
+   * gateway stops waiting for an answer after 10 s and then retries (1, 2, 5, 15 minutes
+   * later, every 10 s while answered 503); the default lets a slow `onEvent` run 60 times that
+   * window undisturbed, and frees a hung one's event after minutes, not the 72-hour retry window.
+   * @default 600 (10 minutes)
+   */
+  maxHoldSeconds?: number | undefined;
+}
+
+/** A claim this store took: its token, and when (ms) it stops being renewed. */
+interface Held {
+  token: string;
+  until: number;
+  timer?: ReturnType<typeof setInterval> | undefined;
 }
 
 /**
@@ -60,6 +80,10 @@ export interface RedisDedupeStoreOptions extends RedisKeyOptions {
  * - `claimState` (and `claim`): `SET key pending:<token> NX EX leaseSeconds`; only the first
  *   caller gets `OK`. The others read the key (`GET`): `done` means handled (the handler
  *   answers 200), anything else that a claim is in flight (the handler answers 503).
+ * - While the claim is held, every third of `leaseSeconds` (up to `maxHoldSeconds`):
+ *   `EXPIRE key leaseSeconds` if it still holds the token (`EVAL` compare-and-set). A renewal
+ *   that fails is tried at the next turn; one that finds another claim stops. The timer is
+ *   `unref()`ed: it never keeps a process alive.
  * - `release` (when `onEvent` threw): deletes the key if it still holds this claim's token
  *   (an `EVAL` compare-and-delete), so the gateway's retry is processed by whichever replica gets it.
  * - `markDone` (after `onEvent` resolved): sets the key to `done` for `ttlSeconds`, unless
@@ -71,8 +95,8 @@ export interface RedisDedupeStoreOptions extends RedisKeyOptions {
  * queued right behind it.
  *
  * @throws {InvalidOptionError} at construction when `ttlSeconds` is not a whole number of at
- * least 259200 (72 hours), `leaseSeconds` not one of at least 1, or `timeoutMs` not a whole
- * number of milliseconds from 1 to 2147483647.
+ * least 259200 (72 hours), `leaseSeconds` or `maxHoldSeconds` not one of at least 1, or
+ * `timeoutMs` not a whole number of milliseconds from 1 to 2147483647.
  * @example
  * import { createClient } from 'redis';
  * import { RedisDedupeStore } from 'mediagw/redis';
@@ -85,9 +109,11 @@ export class RedisDedupeStore implements DedupeStore {
   readonly #prefix: string;
   readonly #ttl: string;
   readonly #lease: string;
+  readonly #renewMs: number;
+  readonly #maxHoldMs: number;
   readonly #timeoutMs: number;
-  /** Event ID -> the token of this store's claim, until it is released or marked done. */
-  readonly #tokens = new Map<string, string>();
+  /** Event ID -> this store's claim of it, until it is released or marked done. */
+  readonly #held = new Map<string, Held>();
 
   constructor(options: RedisDedupeStoreOptions) {
     this.#client = options.client;
@@ -95,7 +121,12 @@ export class RedisDedupeStore implements DedupeStore {
     // spec: Events 7 — the gateway retries for up to 72 hours; an ID forgotten sooner is processed twice.
     const ttl = checkCount('RedisDedupeStore.ttlSeconds', options.ttlSeconds, RETRY_WINDOW_SECONDS);
     this.#ttl = String(ttl ?? RETRY_WINDOW_SECONDS + 24 * 3_600);
-    this.#lease = String(checkCount('RedisDedupeStore.leaseSeconds', options.leaseSeconds, 1) ?? 300);
+    const lease = checkCount('RedisDedupeStore.leaseSeconds', options.leaseSeconds, 1) ?? 300;
+    this.#lease = String(lease);
+    // As the rate limiter's leases: renewed every third, so one lost renewal does not lose the claim.
+    this.#renewMs = Math.min((lease * 1_000) / 3, MAX_TIMER_MS);
+    this.#maxHoldMs =
+      (checkCount('RedisDedupeStore.maxHoldSeconds', options.maxHoldSeconds, 1) ?? 600) * 1_000;
     this.#timeoutMs = checkDuration('RedisDedupeStore.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -132,7 +163,17 @@ export class RedisDedupeStore implements DedupeStore {
       throw error;
     }
     if (reply !== null && reply !== undefined) {
-      this.#tokens.set(eventId, token);
+      const held: Held = { token, until: Date.now() + this.#maxHoldMs };
+      this.#held.set(eventId, held);
+      held.timer = setInterval(() => {
+        if (Date.now() >= held.until) return clearInterval(held.timer);
+        // Nothing awaits a renewal: one that fails is tried at the next turn.
+        this.#eval(RENEW_SCRIPT, eventId, held.token, this.#lease).then(
+          (ours) => ours || clearInterval(held.timer),
+          () => {},
+        );
+      }, this.#renewMs);
+      held.timer.unref?.();
       return 'claimed';
     }
     // Only a key recorded as done is a duplicate; a pending claim may still fail or die.
@@ -146,10 +187,8 @@ export class RedisDedupeStore implements DedupeStore {
    * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
    */
   async release(eventId: string): Promise<void> {
-    const token = this.#tokens.get(eventId);
-    if (!token) return;
-    this.#tokens.delete(eventId);
-    await run(this.#client, ['EVAL', RELEASE_SCRIPT, '1', this.keyOf(eventId), token], this.#timeoutMs);
+    const held = this.#drop(eventId);
+    if (held) await this.#eval(RELEASE_SCRIPT, eventId, held.token);
   }
 
   /**
@@ -157,11 +196,8 @@ export class RedisDedupeStore implements DedupeStore {
    * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
    */
   async markDone(eventId: string): Promise<void> {
-    const token = this.#tokens.get(eventId);
-    if (!token) return;
-    this.#tokens.delete(eventId);
-    const args = ['EVAL', MARK_DONE_SCRIPT, '1', this.keyOf(eventId), token, DONE_VALUE, this.#ttl];
-    await run(this.#client, args, this.#timeoutMs);
+    const held = this.#drop(eventId);
+    if (held) await this.#eval(MARK_DONE_SCRIPT, eventId, held.token, DONE_VALUE, this.#ttl);
   }
 
   /**
@@ -170,7 +206,20 @@ export class RedisDedupeStore implements DedupeStore {
    * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
    */
   async forget(eventId: string): Promise<void> {
-    this.#tokens.delete(eventId);
+    this.#drop(eventId);
     await run(this.#client, ['DEL', this.keyOf(eventId)], this.#timeoutMs);
+  }
+
+  /** Stops holding this store's claim of the event ID, and returns it. */
+  #drop(eventId: string): Held | undefined {
+    const held = this.#held.get(eventId);
+    clearInterval(held?.timer);
+    this.#held.delete(eventId);
+    return held;
+  }
+
+  /** Runs one of the scripts on the event ID's key. */
+  #eval(script: string, eventId: string, ...args: string[]): Promise<unknown> {
+    return run(this.#client, ['EVAL', script, '1', this.keyOf(eventId), ...args], this.#timeoutMs);
   }
 }

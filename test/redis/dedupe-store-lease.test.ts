@@ -1,0 +1,79 @@
+// A RedisDedupeStore keeps the claims it granted alive while they are held.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RedisDedupeStore } from '../../src/redis/index.js';
+import { startChild, stopChild, testRedis, uniquePrefix, waitUntil } from './helpers.js';
+import { closeRedis, connectRedis, type TestRedisClient } from './shared.js';
+
+const redis = await testRedis();
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A replica's connection that can stop answering (`down`), as when its network drops, counting `EVAL`s. */
+function switchable(client: TestRedisClient) {
+  const link = {
+    down: false,
+    evals: 0,
+    client: {
+      sendCommand: (args: string[]): Promise<unknown> => {
+        if (args[0] === 'EVAL') link.evals++;
+        return link.down ? Promise.reject(new Error('Socket closed unexpectedly')) : client.sendCommand(args);
+      },
+    },
+  };
+  return link;
+}
+
+describe.skipIf('skip' in redis)('RedisDedupeStore claims over time', () => {
+  const url = (redis as { url: string }).url;
+  const prefix = uniquePrefix();
+  let a: TestRedisClient;
+  let b: TestRedisClient;
+  let inspect: TestRedisClient;
+
+  beforeAll(async () => {
+    [a, b, inspect] = await Promise.all([connectRedis(url), connectRedis(url), connectRedis(url)]);
+  });
+  afterAll(async () => {
+    for (const client of [a, b, inspect]) if (client) closeRedis(client);
+    if (!('skip' in redis)) await redis.stop();
+  });
+
+  test('a held claim is renewed past its lease, up to maxHoldSeconds; then it lapses though never released', async () => {
+    const holder = new RedisDedupeStore({ client: a, prefix, leaseSeconds: 1, maxHoldSeconds: 4 });
+    const other = new RedisDedupeStore({ client: b, prefix });
+    expect(await holder.claimState('evt_renewed')).toBe('claimed');
+    const states: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await pause(400);
+      states.push(await other.claimState('evt_renewed'));
+    }
+    expect(states).toEqual(Array(6).fill('in_flight'));
+    await waitUntil(
+      async () => (await other.claimState('evt_renewed')) === 'claimed',
+      'the claim to lapse after maxHoldSeconds',
+      200,
+    );
+  });
+
+  test('renewal stops once the key holds another claim', async () => {
+    const link = switchable(a);
+    const holder = new RedisDedupeStore({ client: link.client, prefix, leaseSeconds: 1 });
+    expect(await holder.claimState('evt_taken')).toBe('claimed');
+    await inspect.set(holder.keyOf('evt_taken'), 'pending:another-replica', { EX: 60 });
+    await pause(1_000);
+    const sent = link.evals;
+    await pause(1_000);
+    expect(link.evals).toBe(sent);
+    expect(await inspect.get(holder.keyOf('evt_taken'))).toBe('pending:another-replica');
+  });
+
+  test('a process holding a claim still exits by itself: the renewal timer does not keep it alive', async () => {
+    const child = startChild('claim-and-exit.ts', { REDIS_URL: url, PREFIX: prefix });
+    try {
+      expect(await child.line((l) => l.startsWith('CLAIMED '))).toBe('CLAIMED claimed');
+      const code = await Promise.race([child.exited, pause(10_000).then(() => 'still running')]);
+      expect(code, child.stderr()).toBe(0);
+    } finally {
+      await stopChild(child);
+    }
+  });
+});
