@@ -146,10 +146,15 @@ export class RedisDedupeStore implements DedupeStore {
   /**
    * Claims the event ID: `'claimed'` when this call took it; otherwise `'done'` when a
    * replica handled it and `'in_flight'` while a replica's claim holds it (or the key was
-   * released or lapsed a moment ago: the gateway's next retry then takes it).
+   * released or lapsed a moment ago: the gateway's next retry then takes it). While this store
+   * holds a claim of the ID (neither released nor marked done), it answers `'in_flight'` at
+   * once, without Redis, even if the claim lapsed: its holder still runs in this process.
    * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
    */
   async claimState(eventId: string): Promise<DedupeClaim> {
+    // One claim per ID in this process: a second one would take the first holder's place, and
+    // the first holder's release or markDone would then act on the second's claim.
+    if (this.#held.has(eventId)) return 'in_flight';
     const key = this.keyOf(eventId);
     const token = `pending:${globalThis.crypto.randomUUID()}`;
     let reply: unknown;

@@ -1,8 +1,17 @@
-// A RedisDedupeStore keeps the claims it granted alive while they are held.
+// A RedisDedupeStore keeps the claims it granted alive while they are held, and holds one claim
+// per event ID in its process.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RedisDedupeStore } from '../../src/redis/index.js';
+import { createWebhookHandler, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
 import { startChild, stopChild, testRedis, uniquePrefix, waitUntil } from './helpers.js';
-import { closeRedis, connectRedis, type TestRedisClient } from './shared.js';
+import {
+  closeRedis,
+  connectRedis,
+  SECRETS,
+  signedDelivery,
+  type TestRedisClient,
+  taskEvent,
+} from './shared.js';
 
 const redis = await testRedis();
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,6 +29,16 @@ function switchable(client: TestRedisClient) {
     },
   };
   return link;
+}
+
+/** A Fetch API handler over `dedupe`; `deliver` resolves with the status of one signed delivery. */
+function receiver(options: Omit<WebhookHandlerOptions, 'secrets'>) {
+  const handler = createWebhookHandler({ secrets: SECRETS, onError: () => {}, ...options });
+  return async (event: { id: string }) => {
+    const { body, headers } = signedDelivery(event);
+    const request = new Request('http://receiver.test/webhooks', { method: 'POST', body, headers });
+    return (await handler(request)).status;
+  };
 }
 
 describe.skipIf('skip' in redis)('RedisDedupeStore claims over time', () => {
@@ -64,6 +83,37 @@ describe.skipIf('skip' in redis)('RedisDedupeStore claims over time', () => {
     await pause(1_000);
     expect(link.evals).toBe(sent);
     expect(await inspect.get(holder.keyOf('evt_taken'))).toBe('pending:another-replica');
+  });
+
+  test('two handlers sharing one store: while the first runs onEvent, the second answers 503, even once the claim lapsed', async () => {
+    const store = new RedisDedupeStore({ client: a, prefix, leaseSeconds: 1, maxHoldSeconds: 1 });
+    const event = taskEvent('evt_shared', 'task_shared');
+    const key = store.keyOf(event.id);
+    const runs: string[] = [];
+    let fail = () => {};
+    const failing = new Promise<void>((resolve) => {
+      fail = resolve;
+    });
+    const first = receiver({
+      dedupe: store,
+      onEvent: async () => {
+        runs.push('first');
+        await failing;
+        throw new Error('injected failure');
+      },
+    });
+    const second = receiver({ dedupe: store, onEvent: () => void runs.push('second') });
+    const answer = first(event);
+    await waitUntil(() => runs.length === 1, 'the first onEvent');
+    await waitUntil(async () => (await inspect.exists(key)) === 0, 'the claim to lapse', 200);
+    expect(await second(event)).toBe(503);
+    expect(await inspect.exists(key)).toBe(0);
+    // Its onEvent failed: the first holder releases the one claim, and the retry is processed.
+    fail();
+    expect(await answer).toBe(500);
+    expect(await second(event)).toBe(200);
+    expect(runs).toEqual(['first', 'second']);
+    expect(await inspect.get(key)).toBe('done');
   });
 
   test('a process holding a claim still exits by itself: the renewal timer does not keep it alive', async () => {
