@@ -63,18 +63,19 @@ export interface RedisDedupeStoreOptions extends RedisKeyOptions {
   maxHoldSeconds?: number | undefined;
 }
 
-/** A claim this store took: its token, and when (ms) it stops being renewed. */
+/** A claim this store took: its token, and the timer that renews it. */
 interface Held {
   token: string;
-  until: number;
   timer?: ReturnType<typeof setInterval> | undefined;
 }
 
 /**
  * A {@link DedupeStore} on Redis, for webhook receivers spread over several processes: of all
- * deliveries of one event ID, on any replica, one runs `onEvent` at a time, and the event is
- * acknowledged only once it is recorded as done. Pass it as the `dedupe` option of
- * `createWebhookHandler` or `createNodeWebhookHandler`.
+ * deliveries of one event ID, on any replica, one runs `onEvent` at a time, and an event is
+ * acknowledged only after its `onEvent` completed. The handler waits for the done record
+ * before it answers 200; if writing it fails, the answer is still 200 (a retry could only run
+ * `onEvent` again) and the store writes it in the background once Redis answers (`markDone`).
+ * Pass it as the `dedupe` option of `createWebhookHandler` or `createNodeWebhookHandler`.
  *
  * Key `<prefix>dedupe:<event_id>`, always with an expiry:
  * - `claimState` (and `claim`): `SET key pending:<token> NX EX leaseSeconds`; only the first
@@ -82,12 +83,16 @@ interface Held {
  *   answers 200), anything else that a claim is in flight (the handler answers 503).
  * - While the claim is held, every third of `leaseSeconds` (up to `maxHoldSeconds`):
  *   `EXPIRE key leaseSeconds` if it still holds the token (`EVAL` compare-and-set). A renewal
- *   that fails is tried at the next turn; one that finds another claim stops. The timer is
+ *   that fails is tried at the next turn; one that finds the token gone stops. The timer is
  *   `unref()`ed: it never keeps a process alive.
  * - `release` (when `onEvent` threw): deletes the key if it still holds this claim's token
  *   (an `EVAL` compare-and-delete), so the gateway's retry is processed by whichever replica gets it.
  * - `markDone` (after `onEvent` resolved): sets the key to `done` for `ttlSeconds`, unless
- *   another replica claimed it meanwhile (`EVAL` compare-and-set).
+ *   another replica claimed it meanwhile (`EVAL` compare-and-set). One that fails is tried
+ *   again 1, 2, 4, 8, 16 and 32 s later, the claim renewed meanwhile. A later delivery of the
+ *   handled event runs `onEvent` again only if the record never lands (the process dies, or
+ *   reaches no Redis for that minute) or the claim lapsed first (no renewal reached Redis for
+ *   `leaseSeconds`) and another replica took it.
  *
  * When Redis fails or does not answer within `timeoutMs`, `claim` throws a
  * `RedisUnavailableError`, which the handler answers with 500, so the gateway retries later.
@@ -168,10 +173,11 @@ export class RedisDedupeStore implements DedupeStore {
       throw error;
     }
     if (reply !== null && reply !== undefined) {
-      const held: Held = { token, until: Date.now() + this.#maxHoldMs };
+      const held: Held = { token };
+      const until = Date.now() + this.#maxHoldMs;
       this.#held.set(eventId, held);
       held.timer = setInterval(() => {
-        if (Date.now() >= held.until) return clearInterval(held.timer);
+        if (Date.now() >= until) return clearInterval(held.timer);
         // Nothing awaits a renewal: one that fails is tried at the next turn.
         this.#eval(RENEW_SCRIPT, eventId, held.token, this.#lease).then(
           (ours) => ours || clearInterval(held.timer),
@@ -197,12 +203,16 @@ export class RedisDedupeStore implements DedupeStore {
   }
 
   /**
-   * Records that the event was handled: the key becomes `done` for `ttlSeconds`.
-   * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
+   * Records that the event was handled: the key becomes `done` for `ttlSeconds`. When that
+   * fails, the store tries again in the background 1, 2, 4, 8, 16 and 32 seconds later (about
+   * a minute), renewing its claim meanwhile (up to `maxHoldSeconds`), so the record lands once
+   * Redis answers again.
+   * @throws {RedisUnavailableError} when Redis fails or does not answer in time (the first
+   * try; the handler reports it to `onError` and still acknowledges the event).
    */
   async markDone(eventId: string): Promise<void> {
-    const held = this.#drop(eventId);
-    if (held) await this.#eval(MARK_DONE_SCRIPT, eventId, held.token, DONE_VALUE, this.#ttl);
+    const held = this.#held.get(eventId);
+    if (held) await this.#markDone(eventId, held, 1);
   }
 
   /**
@@ -215,11 +225,27 @@ export class RedisDedupeStore implements DedupeStore {
     await run(this.#client, ['DEL', this.keyOf(eventId)], this.#timeoutMs);
   }
 
-  /** Stops holding this store's claim of the event ID, and returns it. */
-  #drop(eventId: string): Held | undefined {
-    const held = this.#held.get(eventId);
+  /** Sets the key to done; after a failure tries again in `seconds`, then twice as long, up to 32 s. */
+  #markDone(eventId: string, held: Held, seconds: number): Promise<unknown> {
+    return this.#eval(MARK_DONE_SCRIPT, eventId, held.token, DONE_VALUE, this.#ttl).then(
+      () => this.#drop(eventId, held),
+      (error) => {
+        // The event was handled and is acknowledged: until the record lands, a later duplicate
+        // would run onEvent again. The claim (still held, still renewed) keeps other replicas off.
+        if (seconds > 32) this.#drop(eventId, held);
+        else
+          setTimeout(() => {
+            if (this.#held.get(eventId) === held) this.#markDone(eventId, held, seconds * 2).catch(() => {});
+          }, seconds * 1_000).unref?.();
+        throw error;
+      },
+    );
+  }
+
+  /** Stops holding this store's claim of the event ID (`held`, when given), and returns it. */
+  #drop(eventId: string, held = this.#held.get(eventId)): Held | undefined {
     clearInterval(held?.timer);
-    this.#held.delete(eventId);
+    if (this.#held.get(eventId) === held) this.#held.delete(eventId);
     return held;
   }
 

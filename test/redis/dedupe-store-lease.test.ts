@@ -1,7 +1,7 @@
-// A RedisDedupeStore keeps the claims it granted alive while they are held, and holds one claim
-// per event ID in its process.
+// A RedisDedupeStore keeps the claims it granted alive while they are held, holds one claim per
+// event ID in its process, and gets a done record to Redis after a markDone that failed.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RedisDedupeStore } from '../../src/redis/index.js';
+import { RedisDedupeStore, RedisUnavailableError } from '../../src/redis/index.js';
 import { createWebhookHandler, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
 import { startChild, stopChild, testRedis, uniquePrefix, waitUntil } from './helpers.js';
 import {
@@ -114,6 +114,32 @@ describe.skipIf('skip' in redis)('RedisDedupeStore claims over time', () => {
     expect(await second(event)).toBe(200);
     expect(runs).toEqual(['first', 'second']);
     expect(await inspect.get(key)).toBe('done');
+  });
+
+  test('a markDone that fails while Redis does not answer is retried: the done record lands once it answers', async () => {
+    const link = switchable(a);
+    const errors: unknown[] = [];
+    const event = taskEvent('evt_blip', 'task_blip');
+    const deliver = receiver({
+      dedupe: new RedisDedupeStore({ client: link.client, prefix, leaseSeconds: 2 }),
+      onEvent: () => {
+        link.down = true;
+      },
+      onError: (error) => errors.push(error),
+    });
+    // Handled: acknowledged, though the done record failed (a retry would only run onEvent again).
+    expect(await deliver(event)).toBe(200);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(RedisUnavailableError);
+    expect(await inspect.get(`${prefix}dedupe:${event.id}`)).toMatch(/^pending:/);
+    await pause(1_500);
+    link.down = false;
+    await waitUntil(
+      async () => (await inspect.get(`${prefix}dedupe:${event.id}`)) === 'done',
+      'the done record',
+      300,
+    );
+    expect(await new RedisDedupeStore({ client: b, prefix }).claimState(event.id)).toBe('done');
   });
 
   test('a process holding a claim still exits by itself: the renewal timer does not keep it alive', async () => {
