@@ -3,7 +3,7 @@
  * spec: Events — item 6 (at-least-once delivery; duplicates are dropped by `id`), item 7
  * (retries for up to 72 hours after the event was created) and item 8 (a replay opens a new window).
  */
-import { checkCount, checkDuration } from '../core/options.js';
+import { checkCount, checkDuration, MAX_TIMER_MS } from '../core/options.js';
 import type { DedupeClaim, DedupeStore } from '../webhooks/dedupe.js';
 import {
   attempt,
@@ -23,6 +23,9 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
  */
 const MARK_DONE_SCRIPT = `local v = redis.call('GET', KEYS[1]) if v == ARGV[1] or not v then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0`;
 
+/** Extends KEYS[1]'s lease to ARGV[2] seconds while it holds ARGV[1]: only a claim's owner renews it. */
+const RENEW_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 0`;
+
 /** The value of a handled event's key. */
 export const DONE_VALUE = 'done';
 
@@ -40,30 +43,56 @@ export interface RedisDedupeStoreOptions extends RedisKeyOptions {
    */
   ttlSeconds?: number | undefined;
   /**
-   * How long a claim holds while `onEvent` runs, in seconds. Deliveries of the event reaching
-   * other replicas meanwhile are answered 503 with `Retry-After`. A replica that dies inside
-   * `onEvent` leaves its claim behind; it lapses after this, so a later retry is processed.
-   * Keep it longer than your slowest `onEvent` (the gateway itself stops waiting after 10 s),
-   * and short enough that a crashed replica does not hold an event long.
+   * How long a claim holds without renewal, in seconds. While `onEvent` runs the store renews
+   * its claim every third of this, so deliveries of the event reaching other replicas are
+   * answered 503 with `Retry-After` however long it takes (up to `maxHoldSeconds`). A replica
+   * that dies inside `onEvent` stops renewing: its claim lapses within this, and a later retry
+   * is processed. Short enough that a crashed replica does not hold an event long.
    * @default 300
    */
   leaseSeconds?: number | undefined;
+  /**
+   * How long a claim is renewed at most, in seconds from when it was taken. An `onEvent` still
+   * running then is taken as hung: its claim lapses within `leaseSeconds`, and the gateway's
+   * next retry is processed, maybe by another replica while the hung call still runs. The
+   * gateway stops waiting for an answer after 10 s and then retries (1, 2, 5, 15 minutes
+   * later, every 10 s while answered 503); the default lets a slow `onEvent` run 60 times that
+   * window undisturbed, and frees a hung one's event after minutes, not the 72-hour retry window.
+   * @default 600 (10 minutes)
+   */
+  maxHoldSeconds?: number | undefined;
+}
+
+/** A claim this store took: its token, and the timer that renews it. */
+interface Held {
+  token: string;
+  timer?: ReturnType<typeof setInterval> | undefined;
 }
 
 /**
  * A {@link DedupeStore} on Redis, for webhook receivers spread over several processes: of all
- * deliveries of one event ID, on any replica, one runs `onEvent` at a time, and the event is
- * acknowledged only once it is recorded as done. Pass it as the `dedupe` option of
- * `createWebhookHandler` or `createNodeWebhookHandler`.
+ * deliveries of one event ID, on any replica, one runs `onEvent` at a time, and an event is
+ * acknowledged only after its `onEvent` completed. The handler waits for the done record
+ * before it answers 200; if writing it fails, the answer is still 200 (a retry could only run
+ * `onEvent` again) and the store writes it in the background once Redis answers (`markDone`).
+ * Pass it as the `dedupe` option of `createWebhookHandler` or `createNodeWebhookHandler`.
  *
  * Key `<prefix>dedupe:<event_id>`, always with an expiry:
  * - `claimState` (and `claim`): `SET key pending:<token> NX EX leaseSeconds`; only the first
  *   caller gets `OK`. The others read the key (`GET`): `done` means handled (the handler
  *   answers 200), anything else that a claim is in flight (the handler answers 503).
+ * - While the claim is held, every third of `leaseSeconds` (up to `maxHoldSeconds`):
+ *   `EXPIRE key leaseSeconds` if it still holds the token (`EVAL` compare-and-set). A renewal
+ *   that fails is tried at the next turn; one that finds the token gone stops. The timer is
+ *   `unref()`ed: it never keeps a process alive.
  * - `release` (when `onEvent` threw): deletes the key if it still holds this claim's token
  *   (an `EVAL` compare-and-delete), so the gateway's retry is processed by whichever replica gets it.
  * - `markDone` (after `onEvent` resolved): sets the key to `done` for `ttlSeconds`, unless
- *   another replica claimed it meanwhile (`EVAL` compare-and-set).
+ *   another replica claimed it meanwhile (`EVAL` compare-and-set). One that fails is tried
+ *   again 1, 2, 4, 8, 16 and 32 s later, the claim renewed meanwhile. A later delivery of the
+ *   handled event runs `onEvent` again only if the record never lands (the process dies, or
+ *   reaches no Redis for that minute) or the claim lapsed first (no renewal reached Redis for
+ *   `leaseSeconds`) and another replica took it.
  *
  * When Redis fails or does not answer within `timeoutMs`, `claim` throws a
  * `RedisUnavailableError`, which the handler answers with 500, so the gateway retries later.
@@ -71,8 +100,8 @@ export interface RedisDedupeStoreOptions extends RedisKeyOptions {
  * queued right behind it.
  *
  * @throws {InvalidOptionError} at construction when `ttlSeconds` is not a whole number of at
- * least 259200 (72 hours), `leaseSeconds` not one of at least 1, or `timeoutMs` not a whole
- * number of milliseconds from 1 to 2147483647.
+ * least 259200 (72 hours), `leaseSeconds` or `maxHoldSeconds` not one of at least 1, or
+ * `timeoutMs` not a whole number of milliseconds from 1 to 2147483647.
  * @example
  * import { createClient } from 'redis';
  * import { RedisDedupeStore } from 'mediagw/redis';
@@ -85,9 +114,11 @@ export class RedisDedupeStore implements DedupeStore {
   readonly #prefix: string;
   readonly #ttl: string;
   readonly #lease: string;
+  readonly #renewMs: number;
+  readonly #maxHoldMs: number;
   readonly #timeoutMs: number;
-  /** Event ID -> the token of this store's claim, until it is released or marked done. */
-  readonly #tokens = new Map<string, string>();
+  /** Event ID -> this store's claim of it, until it is released or marked done. */
+  readonly #held = new Map<string, Held>();
 
   constructor(options: RedisDedupeStoreOptions) {
     this.#client = options.client;
@@ -95,7 +126,12 @@ export class RedisDedupeStore implements DedupeStore {
     // spec: Events 7 — the gateway retries for up to 72 hours; an ID forgotten sooner is processed twice.
     const ttl = checkCount('RedisDedupeStore.ttlSeconds', options.ttlSeconds, RETRY_WINDOW_SECONDS);
     this.#ttl = String(ttl ?? RETRY_WINDOW_SECONDS + 24 * 3_600);
-    this.#lease = String(checkCount('RedisDedupeStore.leaseSeconds', options.leaseSeconds, 1) ?? 300);
+    const lease = checkCount('RedisDedupeStore.leaseSeconds', options.leaseSeconds, 1) ?? 300;
+    this.#lease = String(lease);
+    // As the rate limiter's leases: renewed every third, so one lost renewal does not lose the claim.
+    this.#renewMs = Math.min((lease * 1_000) / 3, MAX_TIMER_MS);
+    this.#maxHoldMs =
+      (checkCount('RedisDedupeStore.maxHoldSeconds', options.maxHoldSeconds, 1) ?? 600) * 1_000;
     this.#timeoutMs = checkDuration('RedisDedupeStore.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -115,10 +151,15 @@ export class RedisDedupeStore implements DedupeStore {
   /**
    * Claims the event ID: `'claimed'` when this call took it; otherwise `'done'` when a
    * replica handled it and `'in_flight'` while a replica's claim holds it (or the key was
-   * released or lapsed a moment ago: the gateway's next retry then takes it).
+   * released or lapsed a moment ago: the gateway's next retry then takes it). While this store
+   * holds a claim of the ID (neither released nor marked done), it answers `'in_flight'` at
+   * once, without Redis, even if the claim lapsed: its holder still runs in this process.
    * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
    */
   async claimState(eventId: string): Promise<DedupeClaim> {
+    // One claim per ID in this process: a second one would take the first holder's place, and
+    // the first holder's release or markDone would then act on the second's claim.
+    if (this.#held.has(eventId)) return 'in_flight';
     const key = this.keyOf(eventId);
     const token = `pending:${globalThis.crypto.randomUUID()}`;
     let reply: unknown;
@@ -132,7 +173,18 @@ export class RedisDedupeStore implements DedupeStore {
       throw error;
     }
     if (reply !== null && reply !== undefined) {
-      this.#tokens.set(eventId, token);
+      const held: Held = { token };
+      const until = Date.now() + this.#maxHoldMs;
+      this.#held.set(eventId, held);
+      held.timer = setInterval(() => {
+        if (Date.now() >= until) return clearInterval(held.timer);
+        // Nothing awaits a renewal: one that fails is tried at the next turn.
+        this.#eval(RENEW_SCRIPT, eventId, held.token, this.#lease).then(
+          (ours) => ours || clearInterval(held.timer),
+          () => {},
+        );
+      }, this.#renewMs);
+      held.timer.unref?.();
       return 'claimed';
     }
     // Only a key recorded as done is a duplicate; a pending claim may still fail or die.
@@ -146,22 +198,21 @@ export class RedisDedupeStore implements DedupeStore {
    * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
    */
   async release(eventId: string): Promise<void> {
-    const token = this.#tokens.get(eventId);
-    if (!token) return;
-    this.#tokens.delete(eventId);
-    await run(this.#client, ['EVAL', RELEASE_SCRIPT, '1', this.keyOf(eventId), token], this.#timeoutMs);
+    const held = this.#drop(eventId);
+    if (held) await this.#eval(RELEASE_SCRIPT, eventId, held.token);
   }
 
   /**
-   * Records that the event was handled: the key becomes `done` for `ttlSeconds`.
-   * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
+   * Records that the event was handled: the key becomes `done` for `ttlSeconds`. When that
+   * fails, the store tries again in the background 1, 2, 4, 8, 16 and 32 seconds later (about
+   * a minute), renewing its claim meanwhile (up to `maxHoldSeconds`), so the record lands once
+   * Redis answers again.
+   * @throws {RedisUnavailableError} when Redis fails or does not answer in time (the first
+   * try; the handler reports it to `onError` and still acknowledges the event).
    */
   async markDone(eventId: string): Promise<void> {
-    const token = this.#tokens.get(eventId);
-    if (!token) return;
-    this.#tokens.delete(eventId);
-    const args = ['EVAL', MARK_DONE_SCRIPT, '1', this.keyOf(eventId), token, DONE_VALUE, this.#ttl];
-    await run(this.#client, args, this.#timeoutMs);
+    const held = this.#held.get(eventId);
+    if (held) await this.#markDone(eventId, held, 1);
   }
 
   /**
@@ -170,7 +221,36 @@ export class RedisDedupeStore implements DedupeStore {
    * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
    */
   async forget(eventId: string): Promise<void> {
-    this.#tokens.delete(eventId);
+    this.#drop(eventId);
     await run(this.#client, ['DEL', this.keyOf(eventId)], this.#timeoutMs);
+  }
+
+  /** Sets the key to done; after a failure tries again in `seconds`, then twice as long, up to 32 s. */
+  #markDone(eventId: string, held: Held, seconds: number): Promise<unknown> {
+    return this.#eval(MARK_DONE_SCRIPT, eventId, held.token, DONE_VALUE, this.#ttl).then(
+      () => this.#drop(eventId, held),
+      (error) => {
+        // The event was handled and is acknowledged: until the record lands, a later duplicate
+        // would run onEvent again. The claim (still held, still renewed) keeps other replicas off.
+        if (seconds > 32) this.#drop(eventId, held);
+        else
+          setTimeout(() => {
+            if (this.#held.get(eventId) === held) this.#markDone(eventId, held, seconds * 2).catch(() => {});
+          }, seconds * 1_000).unref?.();
+        throw error;
+      },
+    );
+  }
+
+  /** Stops holding this store's claim of the event ID (`held`, when given), and returns it. */
+  #drop(eventId: string, held = this.#held.get(eventId)): Held | undefined {
+    clearInterval(held?.timer);
+    if (this.#held.get(eventId) === held) this.#held.delete(eventId);
+    return held;
+  }
+
+  /** Runs one of the scripts on the event ID's key. */
+  #eval(script: string, eventId: string, ...args: string[]): Promise<unknown> {
+    return run(this.#client, ['EVAL', script, '1', this.keyOf(eventId), ...args], this.#timeoutMs);
   }
 }

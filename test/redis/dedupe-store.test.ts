@@ -95,10 +95,17 @@ describe.skipIf('skip' in redis)('RedisDedupeStore against Redis', () => {
   });
 
   test('a claim left by a replica that died inside onEvent lapses after leaseSeconds', async () => {
-    const [first, second] = stores({ leaseSeconds: 1 });
-    expect(await first!.claim('evt_crash')).toBe(true);
+    let alive = true;
+    // From Redis's side, a replica that died sends nothing more: no renewal, no release.
+    const dying: RedisCommandClient = {
+      sendCommand: (args) => (alive ? a.sendCommand(args) : Promise.reject(new Error('dead'))),
+    };
+    const first = new RedisDedupeStore({ client: dying, prefix, leaseSeconds: 1 });
+    const [, second] = stores({ leaseSeconds: 1 });
+    expect(await first.claim('evt_crash')).toBe(true);
+    alive = false;
     expect(await second!.claim('evt_crash')).toBe(false);
-    await waitUntil(async () => (await inspect.exists(first!.keyOf('evt_crash'))) === 0, 'the lease', 60);
+    await waitUntil(async () => (await inspect.exists(first.keyOf('evt_crash'))) === 0, 'the lease', 60);
     expect(await second!.claim('evt_crash')).toBe(true);
   });
 
@@ -178,6 +185,8 @@ describe('RedisDedupeStore when Redis fails', () => {
     [{ ttlSeconds: 1.5 * 72 * HOURS + 0.5 }, /ttlSeconds/],
     [{ leaseSeconds: 0 }, /leaseSeconds must be a whole number of 1 or more; got 0/],
     [{ timeoutMs: 0 }, /timeoutMs/],
+    [{ maxHoldSeconds: 0 }, /maxHoldSeconds must be a whole number of 1 or more; got 0/],
+    [{ maxHoldSeconds: 2.5 }, /maxHoldSeconds/],
   ])('refuses %o', (options, message) => {
     const { client } = fakeClient(async () => 'OK');
     expect(() => new RedisDedupeStore({ client, ...options })).toThrow(MediaGatewayError);

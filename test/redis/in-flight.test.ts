@@ -95,6 +95,27 @@ describe.skipIf('skip' in redis)('an event in flight on another receiver process
     expect((await deliver(a, event)).json).toEqual({ received: true, duplicate: true });
   });
 
+  test("A's onEvent outlasts its lease: A keeps its claim, B answers 503; once A is killed, B processes it", async () => {
+    const slow = await receiver('S', 1);
+    const event = taskEvent('evt_slow', 'task_slow');
+    await hold(slow.child, slow.base, event);
+    // About 3.5 s, three leases and more, while S still runs onEvent: every retry is in flight.
+    for (let i = 0; i < 8; i++) {
+      expect((await deliver(b, event)).status).toBe(503);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    }
+    slow.child.process.kill('SIGKILL');
+    await slow.child.exited;
+    // Nothing renews the claim now: it lapses within the lease and the next retry is processed.
+    let status = 0;
+    for (let i = 0; i < 60 && status !== 200; i++) {
+      ({ status } = await deliver(b, event));
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toBe(200);
+    expect((await completed()).filter((c) => c.startsWith('evt_slow '))).toEqual(['evt_slow B']);
+  }, 30_000);
+
   test('the holder is killed (SIGKILL) inside onEvent: 503 until its lease lapses, then B processes it', async () => {
     const killed = await receiver('K', 3);
     const event = taskEvent('evt_killed', 'task_killed');

@@ -31,6 +31,7 @@ describe.each([
       ? {
           ttlSeconds: [...BAD, 0, 72 * 3_600 - 1],
           leaseSeconds: [...BAD, 0],
+          maxHoldSeconds: [...BAD, 0],
           timeoutMs: [...BAD, 0, 2_147_483_648],
         }
       : { keepSeconds: [...BAD, 0], timeoutMs: [...BAD, 0, 2_147_483_648] };
@@ -46,7 +47,7 @@ describe.each([
   test('takes the edges of each range', () => {
     const edges =
       name === 'RedisDedupeStore'
-        ? { ttlSeconds: 72 * 3_600, leaseSeconds: 1, timeoutMs: 2_147_483_647 }
+        ? { ttlSeconds: 72 * 3_600, leaseSeconds: 1, maxHoldSeconds: 1, timeoutMs: 2_147_483_647 }
         : { keepSeconds: 1, timeoutMs: 1 };
     expect(() => make(edges)).not.toThrow();
   });

@@ -27,6 +27,7 @@ const VIDEOS_WAIT = 'test/integration/videos-wait.test.ts';
 const DEADLINE_TITLE = '%s: WaitTimeoutError at 1 s, submitted once';
 const IN_FLIGHT = 'test/redis/in-flight.test.ts';
 const DEDUPE_STATES = 'test/webhooks/dedupe-states.test.ts';
+const DEDUPE_LEASE = 'test/redis/dedupe-store-lease.test.ts';
 
 /** Waits: `createAndWait` and `waitForTask` with `timeout` (the deadline), polls, callbacks and aborts. */
 export const WAIT_ROWS: readonly SituationRow[] = [
@@ -175,6 +176,46 @@ export const RECEIVER_ROWS: readonly SituationRow[] = [
     provenBy: {
       file: IN_FLIGHT,
       title: 'the holder is killed (SIGKILL) inside onEvent: 503 until its lease lapses, then B processes it',
+    },
+  },
+  {
+    situation: "A's `onEvent` runs past its lease while retries reach B",
+    outcome:
+      'A renews its claim: B answers 503 throughout; once A is killed, its claim lapses and B processes the event',
+    provenBy: {
+      file: IN_FLIGHT,
+      title:
+        "A's onEvent outlasts its lease: A keeps its claim, B answers 503; once A is killed, B processes it",
+    },
+  },
+  {
+    situation: 'a claim is held (never released) past `maxHoldSeconds`',
+    outcome: 'it is no longer renewed and lapses within `leaseSeconds`; another store can claim the event',
+    provenBy: {
+      file: DEDUPE_LEASE,
+      title:
+        'a held claim is renewed past its lease, up to maxHoldSeconds; then it lapses though never released',
+    },
+  },
+  {
+    situation:
+      "two handlers in one process share a `RedisDedupeStore`; the first one's claim lapsed while its `onEvent` runs",
+    outcome:
+      'the second answers 503 and takes no claim; after the first throws (releasing nothing of another), the retry runs `onEvent`',
+    provenBy: {
+      file: DEDUPE_LEASE,
+      title:
+        'two handlers sharing one store: while the first runs onEvent, the second answers 503, even once the claim lapsed',
+    },
+  },
+  {
+    situation: 'Redis stops answering a receiver after its `onEvent` resolved, before the done record',
+    outcome:
+      '200 (the event was handled), the error to `onError`; the done record is sent again and lands once Redis answers',
+    provenBy: {
+      file: DEDUPE_LEASE,
+      title:
+        'a markDone that fails while Redis does not answer is retried: the done record lands once it answers',
     },
   },
   {
