@@ -10,6 +10,7 @@ import { checkCallback, checkDuration, checkInterval, InvalidOptionError } from 
 import { sleep } from './sleep.js';
 import type { WebhookEventLike } from './task-events.js';
 import type { AnyTask, TaskKind } from './task-types.js';
+import { untilAborted } from './until-aborted.js';
 
 /** Options of every `waitForTask`. */
 export interface WaitOptions<T = unknown> {
@@ -174,7 +175,7 @@ export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {
         const task = await spec.fetch(signal);
         pollMs = Date.now() - started;
         lastTask = task;
-        if (options.onProgress) await report(options.onProgress, spec, task);
+        if (options.onProgress) await report(options.onProgress, spec, task, caller);
         const outcome = spec.outcome(task);
         if (outcome === 'succeeded' || (outcome === 'failed' && spec.resolveOnFailure)) return task;
         if (outcome === 'failed') {
@@ -233,11 +234,21 @@ function ownError(error: unknown): boolean {
   );
 }
 
-/** Runs `onProgress` and waits for it; what it throws becomes a ProgressCallbackError. */
-async function report<T>(onProgress: (task: T) => unknown, spec: PollSpec<T>, task: T): Promise<void> {
+/**
+ * Runs `onProgress` and waits for it; what it throws becomes a ProgressCallbackError. The
+ * caller's signal ends the wait for it (the deadline does not: its time counts, it is not cut).
+ */
+async function report<T>(
+  onProgress: (task: T) => unknown,
+  spec: PollSpec<T>,
+  task: T,
+  caller: AbortSignal | undefined,
+): Promise<void> {
   try {
-    await onProgress(task);
+    await untilAborted(() => onProgress(task), caller);
   } catch (cause) {
+    // The wait's own abort error, made of the reason, is thrown by the wait.
+    if (caller?.aborted && cause === caller.reason) return;
     throw new ProgressCallbackError(spec.taskId, task as AnyTask, cause, spec.kind);
   }
 }

@@ -1,8 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { MediaDownload } from '../core/download.js';
 import { SubmittedCallbackError, withTaskId } from '../core/errors/wait.js';
+import { APIUserAbortError, abortedBy } from '../core/errors.js';
 import { checkCallback } from '../core/options.js';
 import { checkWaitOptions, pollTask, type WaitOptions } from '../core/polling.js';
+import { untilAborted } from '../core/until-aborted.js';
 import { openDownload } from '../internal/download.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { estimateReservation, parseVideoRequest } from '../internal/schemas.js';
@@ -170,9 +172,15 @@ export class Videos extends APIResource {
     checkCallback('onSubmitted', onSubmitted);
     const submission = await this.create(params, { signal: wait.signal, ...request });
     if (onSubmitted) {
+      const signal = wait.signal;
       try {
-        await onSubmitted(submission.task_id);
+        // The caller's signal ends the wait for the callback too; the task ID goes with it.
+        await untilAborted(() => onSubmitted(submission.task_id), signal);
       } catch (cause) {
+        if (signal?.aborted && cause === signal.reason) {
+          const message = `videos.createAndWait was aborted while onSubmitted ran, ${abortedBy(cause)}; task ${submission.task_id} was submitted and is billed: wait for it with videos.waitForTask`;
+          throw withTaskId(new APIUserAbortError(message, { cause }), submission.task_id);
+        }
         throw new SubmittedCallbackError(submission, 'videos.waitForTask', cause);
       }
     }

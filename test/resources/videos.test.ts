@@ -1,7 +1,12 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
-import { AmbiguousSubmissionError, RequestValidationError, TaskFailedError } from '../../src/core/errors.js';
+import {
+  AmbiguousSubmissionError,
+  APIUserAbortError,
+  RequestValidationError,
+  TaskFailedError,
+} from '../../src/core/errors.js';
 import { type MswServer, useMswServer } from '../helpers/msw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -82,6 +87,47 @@ describe('videos.createAndWait', () => {
     expect(submitted).toEqual(['task_v1']);
     expect(progress).toEqual(['50%', '100%']);
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  test("the caller's abort while onSubmitted never settles ends the call, with the task ID", async () => {
+    server.use(http.post('*/v1/videos/generations', () => HttpResponse.json(envelope)));
+    const controller = new AbortController();
+    const call = rejection(
+      client().videos.createAndWait(
+        { model: 'vidmodel-2.0-mini', prompt: 'kite', duration: 5 },
+        {
+          signal: controller.signal,
+          onSubmitted: () => {
+            setTimeout(() => controller.abort(new Error('user left')), 10);
+            return new Promise(() => {});
+          },
+        },
+      ),
+    );
+    const error = await call;
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(error.taskId).toBe('task_v1');
+    expect(error.message).toMatch(/aborted while onSubmitted ran.*task task_v1 was submitted and is billed/);
+    expect(server.requests.map((r) => r.method)).toEqual(['POST']);
+  });
+
+  test("the caller's abort while onProgress never settles ends the wait", async () => {
+    server.use(
+      http.get('*/v1/videos/:id', ({ params }) => HttpResponse.json({ id: params.id, status: 'queued' })),
+    );
+    const controller = new AbortController();
+    const error = await rejection(
+      client().videos.waitForTask('task_v1', {
+        interval: 5,
+        signal: controller.signal,
+        onProgress: () => {
+          setTimeout(() => controller.abort(new Error('user left')), 10);
+          return new Promise(() => {});
+        },
+      }),
+    );
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error.cause as Error).message).toBe('user left');
   });
 
   test('a failed task raises TaskFailedError with its code', async () => {
