@@ -4,6 +4,7 @@ export type CaughtError = Error & {
   code?: string;
   body?: unknown;
   requestId?: string;
+  taskId?: string;
   headers: Record<string, string>;
   cause?: unknown;
   issues?: Array<{ path: string; message: string }>;

@@ -99,7 +99,8 @@ describe.each(operations)('$name with onProgress', ({ method, path, call }) => {
     expect(apiRequests(gateway, method, path)).toHaveLength(0);
   });
 
-  test('an onProgress that throws changes nothing: sent once, answered, the failure logged at warn', async () => {
+  /** A client of the mock that logs at warn, and the lines it logged. */
+  const loggingClient = () => {
     const warnings: string[] = [];
     const logged = new MediaGateway({
       ...gateway.clientOptions(),
@@ -107,6 +108,11 @@ describe.each(operations)('$name with onProgress', ({ method, path, call }) => {
       logger: { warn: (message: string) => void warnings.push(message) },
       logLevel: 'warn',
     });
+    return { warnings, logged };
+  };
+
+  test('an onProgress that throws changes nothing: sent once, answered, the failure logged at warn', async () => {
+    const { warnings, logged } = loggingClient();
     let calls = 0;
     const result = await call(logged, {
       onProgress: () => {
@@ -122,13 +128,7 @@ describe.each(operations)('$name with onProgress', ({ method, path, call }) => {
   });
 
   test('an onProgress whose promise rejects changes nothing: sent once, answered, logged at warn, nothing left unhandled', async () => {
-    const warnings: string[] = [];
-    const logged = new MediaGateway({
-      ...gateway.clientOptions(),
-      dispatcher: agent,
-      logger: { warn: (message: string) => void warnings.push(message) },
-      logLevel: 'warn',
-    });
+    const { warnings, logged } = loggingClient();
     let result: unknown;
     const unhandled = await unhandledRejectionsDuring(async () => {
       result = await call(logged, {

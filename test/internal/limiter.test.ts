@@ -157,6 +157,17 @@ describe('a 429 asking for a long wait', () => {
 
 describe('a limiter given by the caller that fails', () => {
   const ACCEPTED = JSON.stringify({ code: 'success', data: [{ task_id: 'cgt-kept', status: 'submitted' }] });
+  /** A gateway that accepts every submission, counting them. */
+  const accepting = async () => {
+    const counted = { posts: 0, url: '' };
+    server = await startRawServer(async (req, res) => {
+      await drain(req);
+      counted.posts++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(ACCEPTED);
+    });
+    counted.url = server.url;
+    return counted;
+  };
   const submit = (client: MediaGateway) =>
     client.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite', duration: 5 });
 
@@ -170,23 +181,18 @@ describe('a limiter given by the caller that fails', () => {
       }),
     ],
   ])('that %s after the request was sent: the accepted submission keeps its task ID', async (_, permit) => {
-    let posts = 0;
+    const counted = await accepting();
     const warnings: string[] = [];
-    server = await startRawServer(async (req, res) => {
-      await drain(req);
-      posts++;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(ACCEPTED);
-    });
     const client = new MediaGateway({
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: counted.url,
       maxRetries: 0,
       logger: { warn: (message: string) => void warnings.push(message) },
       logLevel: 'warn',
       limits: { acquire: async () => permit(), pause: () => undefined },
     });
     expect((await submit(client)).task_id).toBe('cgt-kept');
-    expect(posts).toBe(1);
+    expect(counted.posts).toBe(1);
     expect(warnings).toEqual([
       "the rate limiter's release() threw (release boom) after POST /v1/videos/generations; the call went on",
     ]);
@@ -246,15 +252,10 @@ describe('a limiter given by the caller that fails', () => {
     ],
     ['returns a permit that is not a promise', () => ({ release: 5 }), /resolved object, not a permit/],
   ])('whose acquire() %s: a MediaGatewayError before anything is sent', async (_, acquire, message) => {
-    let posts = 0;
-    server = await startRawServer(async (req, res) => {
-      await drain(req);
-      posts++;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(ACCEPTED);
-    });
+    const counted = await accepting();
     const client = new MediaGateway({
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: counted.url,
       maxRetries: 0,
       limits: { acquire, pause: () => undefined } as unknown as RateLimiter,
     });
@@ -264,7 +265,7 @@ describe('a limiter given by the caller that fails', () => {
       /^POST \/v1\/videos\/generations was not sent: the rate limiter's /,
     );
     expect((error as Error).message).toMatch(message);
-    expect(posts).toBe(0);
+    expect(counted.posts).toBe(0);
   });
 
   it('whose acquire() never settles and ignores the signal: the abort still ends the call', async () => {
