@@ -220,7 +220,9 @@ export class Transport {
           );
           const location = response.headers.location;
           if (response.status >= 300 && response.status < 400 && location) {
-            await response.body.dump().catch(() => undefined);
+            // Not read to its end: a redirect's body that stalls would hold the download until
+            // its deadline. A body already received leaves its connection to be reused.
+            response.body.on('error', ignore).destroy();
             // A loop answers the same each time: refused, not retried (as fileFromURL does).
             if (hop >= MAX_REDIRECTS) {
               throw new RedirectRefusedError(

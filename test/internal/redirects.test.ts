@@ -56,6 +56,20 @@ describe('download redirects', () => {
     expect(gw.received).toHaveLength(6);
   });
 
+  test.each([
+    ['a body that stalls short of its length', { 'content-length': '1000' }],
+    ['a chunked body that never ends', {}],
+  ])('a redirect with %s is followed at once, not held to the deadline', async (_, headers) => {
+    const cdn = await media();
+    const server = await startRawServer((_req, res) => {
+      res.writeHead(302, { location: `${cdn.url}/media/abc`, ...headers });
+      res.write('moved');
+    });
+    servers.push(server);
+    const response = await transport(server.url).stream({ ...download, timeout: 3_000 });
+    expect(await response.body.text()).toBe('MP4!');
+  });
+
   test('a loop of redirects is refused, not retried: it answers the same each time', async () => {
     const gw = await gateway(() => '/v1/videos/t1/content', 100);
     const client = new MediaGateway({ apiKey: KEY, baseURL: gw.url, maxRetries: 2 });
