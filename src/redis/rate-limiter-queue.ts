@@ -4,7 +4,7 @@
  */
 import { QueueTimeoutError } from '../core/limits.js';
 import { MAX_TIMER_MS } from '../core/options.js';
-import { sleep } from '../core/sleep.js';
+import { untilAborted } from '../core/until-aborted.js';
 
 /** One line per model (or family): each request waits for the one before it to be granted. */
 export class ArrivalLines {
@@ -47,33 +47,20 @@ export async function waitUntilDue(
   maxWait: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  if (signal?.aborted) throw signal.reason;
   const left = deadline - Date.now();
-  if (left === Number.POSITIVE_INFINITY && !signal) {
-    await promise;
-    return;
-  }
-  const controller = new AbortController();
-  const stops: Array<Promise<never>> = [];
-  if (left !== Number.POSITIVE_INFINITY) {
-    stops.push(
-      sleep(Math.max(0, left), controller.signal).then(() =>
-        Promise.reject(new QueueTimeoutError(maxWait as number)),
-      ),
-    );
-  }
-  if (signal) {
-    stops.push(
-      sleep(MAX_TIMER_MS, AbortSignal.any([signal, controller.signal])).then(
-        () => Promise.reject(new Error('unreachable')),
-        (reason) => Promise.reject(signal.aborted ? signal.reason : reason),
-      ),
-    );
-  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const due =
+    left === Number.POSITIVE_INFINITY
+      ? promise
+      : Promise.race([
+          promise,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new QueueTimeoutError(maxWait as number)), Math.max(0, left));
+          }),
+        ]);
   try {
-    await Promise.race([promise, ...stops]);
+    await untilAborted(() => due, signal);
   } finally {
-    controller.abort();
-    for (const stop of stops) stop.catch(() => undefined);
+    clearTimeout(timer);
   }
 }
