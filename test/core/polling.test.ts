@@ -322,8 +322,9 @@ describe('an event source that resolves with something other than a new event of
     };
     const error = await pollTask(spec, { events, timeout: 300 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);
-    // The default fallback interval is 60-120 s: within 300 ms a wait makes at most its confirming
-    // query of a real event and its last look before the deadline.
-    expect(polls).toBeLessThanOrEqual(2);
+    // The default fallback interval is 60-120 s: within 300 ms a wait makes its confirming query
+    // of a real event and its last looks before the deadline, a few at most on a slow machine;
+    // taken as events, these answers made it query hundreds of times.
+    expect(polls).toBeLessThanOrEqual(5);
   });
 });
