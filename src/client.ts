@@ -3,14 +3,8 @@ import { MediaGatewayError } from './core/base-error.js';
 import type { RateLimiter, RequestLimits } from './core/limits.js';
 import { checkCount, checkDuration, checkInterval, InvalidOptionError } from './core/options.js';
 import { createLimiter } from './internal/limiter.js';
-import {
-  checkObservers,
-  type Hooks,
-  LOG_LEVELS,
-  type Logger,
-  type LogLevel,
-  resolveLogLevel,
-} from './internal/observe.js';
+import { type Hooks, LOG_LEVELS, type Logger, type LogLevel } from './internal/observe.js';
+import { checkObservers, resolveLogLevel } from './internal/observe-options.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type FetchLike } from './internal/request-spec.js';
 import { Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';

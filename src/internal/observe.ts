@@ -4,8 +4,6 @@
  * hooks and logging off the transport holds none and builds nothing per request.
  */
 import { callDetached } from '../core/detached-call.js';
-import { describeCause } from '../core/errors.js';
-import { checkCallback, InvalidOptionError } from '../core/options.js';
 
 /**
  * Where the SDK writes what it does, console-style: `(message, fields)`. Every method is
@@ -94,52 +92,6 @@ export interface Hooks {
   onRetry?: ((info: HookRetryInfo) => unknown) | undefined;
   /** When the call fails, after any retries. Not called for a call refused before sending. */
   onError?: ((info: HookErrorInfo) => unknown) | undefined;
-}
-
-const HOOK_NAMES = ['onRequest', 'onResponse', 'onRetry', 'onError'] as const;
-
-/**
- * Checks the client's `hooks` and `logger` when it is built. A hook that is not a function would
- * otherwise be reported as failing on every call, a logger method that is not one would drop
- * every line, and a getter that throws would escape the constructor as a raw error.
- *
- * @throws InvalidOptionError naming the option (`hooks`, `logger`) or its part (`hooks.onRequest`,
- * `logger.info`).
- */
-export function checkObservers(hooks: unknown, logger: unknown): void {
-  checkMembers(
-    'hooks',
-    hooks,
-    HOOK_NAMES,
-    'an object of hook functions (onRequest, onResponse, onRetry, onError)',
-  );
-  checkMembers(
-    'logger',
-    logger,
-    LOG_LEVELS.filter((level): level is Level => level !== 'off'),
-    'an object with console-style methods (debug, info, warn, error), such as console',
-  );
-}
-
-/** `undefined`, or an object whose members named `names` are functions or left out. */
-function checkMembers(option: string, value: unknown, names: readonly string[], rule: string): void {
-  if (value === undefined) return;
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
-    throw new InvalidOptionError(option, value, rule);
-  }
-  for (const name of names) {
-    let member: unknown;
-    try {
-      member = (value as Record<string, unknown>)[name];
-    } catch (error) {
-      throw new InvalidOptionError(
-        `${option}.${name}`,
-        error,
-        `a function that can be read; reading it threw ${describeCause(error)}`,
-      );
-    }
-    checkCallback(`${option}.${name}`, member);
-  }
 }
 
 /** A call being observed: created per call, only when there is an observer. */
@@ -311,26 +263,4 @@ function fieldsOf(info: HookRequestInfo): Fields {
     if (value !== undefined && key !== 'error' && key !== 'callId') fields[key] = value;
   }
   return fields;
-}
-
-/**
- * The log level: the option, else `MEDIAGW_LOG`, else `debug` with a logger (it decides by the
- * methods it has) and `off` without one.
- *
- * @returns the level, or the value refused and where it came from.
- */
-export function resolveLogLevel(
-  option: LogLevel | undefined,
-  env: string | undefined,
-  hasLogger: boolean,
-): LogLevel | { refused: unknown; from: 'logLevel' | 'MEDIAGW_LOG' } {
-  if (option !== undefined)
-    return LOG_LEVELS.includes(option) ? option : { refused: option, from: 'logLevel' };
-  const fromEnv = env?.trim().toLowerCase();
-  if (fromEnv) {
-    return LOG_LEVELS.includes(fromEnv as LogLevel)
-      ? (fromEnv as LogLevel)
-      : { refused: env, from: 'MEDIAGW_LOG' };
-  }
-  return hasLogger ? 'debug' : 'off';
 }
