@@ -250,7 +250,11 @@ describe('a limiter given by the caller that fails', () => {
       async () => undefined,
       /acquire\(\) resolved undefined, not a permit with release\(\)/,
     ],
-    ['returns a permit that is not a promise', () => ({ release: 5 }), /resolved object, not a permit/],
+    [
+      'returns, not as a promise, an object whose release is not a function',
+      () => ({ release: 5 }),
+      /resolved object, not a permit/,
+    ],
   ])('whose acquire() %s: a MediaGatewayError before anything is sent', async (_, acquire, message) => {
     const counted = await accepting();
     const client = new MediaGateway({
