@@ -1,23 +1,11 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { processEventsDuring } from './process-warnings.js';
 
 /**
  * The reasons of the promises left rejected with no handler while `run` runs and for `settleMs`
  * after it (Node reports one after the microtasks of the turn that rejected it have run).
  */
-export async function unhandledRejectionsDuring(
-  run: () => Promise<unknown>,
-  settleMs = 20,
-): Promise<unknown[]> {
-  const reasons: unknown[] = [];
-  const onUnhandled = (reason: unknown) => reasons.push(reason);
-  process.on('unhandledRejection', onUnhandled);
-  try {
-    await run();
-    await delay(settleMs);
-  } finally {
-    process.off('unhandledRejection', onUnhandled);
-  }
-  return reasons;
+export function unhandledRejectionsDuring(run: () => Promise<unknown>, settleMs = 20): Promise<unknown[]> {
+  return processEventsDuring<unknown>('unhandledRejection', run, settleMs);
 }
 
 /**
