@@ -168,6 +168,19 @@ describe('a limiter given by the caller that fails', () => {
     counted.url = server.url;
     return counted;
   };
+  /** A client under `limits` whose warn lines are kept. */
+  const logging = (baseURL: string, maxRetries: number, limits: RateLimiter) => {
+    const warnings: string[] = [];
+    const client = new MediaGateway({
+      apiKey: 'k',
+      baseURL,
+      maxRetries,
+      logger: { warn: (message: string) => void warnings.push(message) },
+      logLevel: 'warn',
+      limits,
+    });
+    return { client, warnings };
+  };
   const submit = (client: MediaGateway) =>
     client.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite', duration: 5 });
 
@@ -182,14 +195,9 @@ describe('a limiter given by the caller that fails', () => {
     ],
   ])('that %s after the request was sent: the accepted submission keeps its task ID', async (_, permit) => {
     const counted = await accepting();
-    const warnings: string[] = [];
-    const client = new MediaGateway({
-      apiKey: 'k',
-      baseURL: counted.url,
-      maxRetries: 0,
-      logger: { warn: (message: string) => void warnings.push(message) },
-      logLevel: 'warn',
-      limits: { acquire: async () => permit(), pause: () => undefined },
+    const { client, warnings } = logging(counted.url, 0, {
+      acquire: async () => permit(),
+      pause: () => undefined,
     });
     expect((await submit(client)).task_id).toBe('cgt-kept');
     expect(counted.posts).toBe(1);
@@ -198,9 +206,8 @@ describe('a limiter given by the caller that fails', () => {
     ]);
   });
 
-  it('whose pause() throws on a 429: the 429 is still the answer, and retried as ever', async () => {
+  it('whose pause() throws on a 429: the 429 is still retried, and the failure logged', async () => {
     let calls = 0;
-    const warnings: string[] = [];
     server = await startRawServer(async (req, res) => {
       await drain(req);
       if (calls++ === 0) {
@@ -209,17 +216,10 @@ describe('a limiter given by the caller that fails', () => {
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(EMBEDDING);
     });
-    const client = new MediaGateway({
-      apiKey: 'k',
-      baseURL: server.url,
-      maxRetries: 1,
-      logger: { warn: (message: string) => void warnings.push(message) },
-      logLevel: 'warn',
-      limits: {
-        acquire: async () => ({ release: () => undefined }),
-        pause: () => {
-          throw new Error('pause boom');
-        },
+    const { client, warnings } = logging(server.url, 1, {
+      acquire: async () => ({ release: () => undefined }),
+      pause: () => {
+        throw new Error('pause boom');
       },
     });
     const answer = await client.embeddings.create({ model: 'bge-m3', input: 'x' });
