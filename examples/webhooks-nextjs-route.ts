@@ -54,9 +54,11 @@ async function saveEvent(event: HandledWebhookEvent): Promise<void> {
 /** `POST /api/webhooks`. Fails at import when no secret is configured. */
 export const POST = createRoute({ secrets: secretsFromEnv(), onEvent: saveEvent });
 
-// Run directly (not under Next.js): one signed `task.completed` event, posted to the route as
-// the gateway would post it. signWebhookAsync uses Web Crypto, so the route stays edge-safe.
-if (import.meta.filename !== undefined && import.meta.filename === globalThis.process?.argv?.[1]) {
+/**
+ * Posts one signed `task.completed` event to the route, as the gateway would, and prints the
+ * answer. signWebhookAsync uses Web Crypto, so the route stays edge-safe.
+ */
+async function tryRoute(): Promise<number> {
   const [keyId, secret] = Object.entries(secretsFromEnv())[0] ?? [];
   const body = JSON.stringify({
     id: 'evt_try_1',
@@ -76,5 +78,19 @@ if (import.meta.filename !== undefined && import.meta.filename === globalThis.pr
   console.log(
     `POST /api/webhooks answered ${answer.status}; stored: ${receivedEvents.map((e) => e.id).join(', ')}`,
   );
-  if (answer.status !== 200) process.exitCode = 1;
+  return answer.status;
+}
+
+// Run directly (not under Next.js, where the module is bundled and `import.meta.filename` is not
+// the command's file). No top-level await, so the route module stays synchronous.
+if (import.meta.filename !== undefined && import.meta.filename === globalThis.process?.argv?.[1]) {
+  tryRoute().then(
+    (status) => {
+      if (status !== 200) process.exitCode = 1;
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
 }
