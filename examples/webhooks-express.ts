@@ -4,13 +4,14 @@
  *   npx tsx examples/webhooks-express.ts
  *
  * Run directly, it starts a mock gateway and routes the registered HTTPS URL to the local
- * server. In a project, import from `mediagw` and `mediagw/webhooks` instead of `../src/...`.
+ * server (a stand-in for a tunnel). In your app, keep `createApp` and call `main` with your gateway.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { MediaGateway, TaskEventHub } from 'mediagw';
+import { mockWebhooks, startMockGateway } from 'mediagw/testing';
 import {
   createNodeWebhookHandler,
   type HandledWebhookEvent,
@@ -99,7 +100,6 @@ function listen(app: express.Express): Promise<Server> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { mockWebhooks, startMockGateway } = await import('../src/testing/index.js');
   const gateway = await startMockGateway({ speed: 10 });
   try {
     await main({

@@ -4,12 +4,13 @@
  *   npx tsx examples/webhooks-fastify.ts
  *
  * Run directly, it starts a mock gateway and routes the registered HTTPS URL to the local
- * server. In a project, import from `mediagw` and `mediagw/webhooks` instead of `../src/...`.
+ * server (a stand-in for a tunnel). In your app, keep `createApp` and call `main` with your gateway.
  */
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { MediaGateway, TaskEventHub } from 'mediagw';
+import { mockWebhooks, startMockGateway } from 'mediagw/testing';
 import {
   createNodeWebhookHandler,
   type HandledWebhookEvent,
@@ -95,7 +96,6 @@ export async function main(opts: MainOptions) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { mockWebhooks, startMockGateway } = await import('../src/testing/index.js');
   const gateway = await startMockGateway({ speed: 10 });
   try {
     await main({

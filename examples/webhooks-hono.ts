@@ -5,13 +5,14 @@
  *   npx tsx examples/webhooks-hono.ts
  *
  * Run directly, it starts a mock gateway and routes the registered HTTPS URL to the local
- * server. In a project, import from `mediagw` and `mediagw/webhooks` instead of `../src/...`.
+ * server (a stand-in for a tunnel). In your app, keep `createApp` and call `main` with your gateway.
  */
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { MediaGateway, TaskEventHub } from 'mediagw';
+import { mockWebhooks, startMockGateway } from 'mediagw/testing';
 import { createWebhookHandler, type HandledWebhookEvent, type WebhookHandlerOptions } from 'mediagw/webhooks';
 
 /** What the receiver needs: the endpoint's secrets by key ID, and where verified events go. */
@@ -92,7 +93,6 @@ function listen(app: Hono): Promise<{ server: ReturnType<typeof serve>; port: nu
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { mockWebhooks, startMockGateway } = await import('../src/testing/index.js');
   const gateway = await startMockGateway({ speed: 10 });
   try {
     await main({

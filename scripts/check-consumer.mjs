@@ -4,7 +4,8 @@
 //    names, start the mock gateway, make requests with the client (one of them answered 503 once
 //    and retried), sign and verify webhooks (scripts/consumer/checks.cjs); check that no entry loads
 //    the command line's dependencies (commander, picocolors, cli-progress); run the `mediagw` bin
-//    and start the `mediagw-mock` bin;
+//    and start the `mediagw-mock` bin; run every shipped example from node_modules/mediagw/examples/
+//    with tsx (the webhook examples' frameworks linked from this repository's node_modules);
 // 3. type-check TypeScript consumers (scripts/consumer/consumer.ts and the consumer type tests in
 //    test/types/, with their @ts-expect-error lines) against the published declarations, strict and
 //    with skipLibCheck off, under moduleResolution node (node10), node16 and nodenext (as .mts and
@@ -25,11 +26,12 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 
@@ -50,8 +52,13 @@ process.on('exit', cleanUp);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1));
 
 /** Runs a command; throws with its output when it exits non-zero or runs past `timeout` ms. */
-function run(command, args, { cwd = project, timeout = 120_000 } = {}) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env } });
+function run(command, args, { cwd = project, timeout = 120_000, env = {} } = {}) {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, ...env },
+  });
   if (result.status === 0) return result.stdout;
   const why = result.error ? result.error.message : `exit ${result.status ?? result.signal}`;
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-40).join('\n');
@@ -294,6 +301,42 @@ async function bundledDependencyCheck() {
   );
 }
 
+// The web frameworks of the webhook examples, linked into the project from this repository's
+// node_modules (no download): a user of those examples installs them beside mediagw.
+const EXAMPLE_FRAMEWORKS = ['express', 'fastify', 'hono', '@hono/node-server'];
+
+/**
+ * Every example in the tarball runs where npm put it, as the README says to run it
+ * (`npx tsx node_modules/mediagw/examples/<name>.ts`): it imports the package by name, starts
+ * the mock gateway it needs, and exits 0 by itself within two minutes.
+ */
+async function exampleChecks() {
+  const examples = join(project, 'node_modules', pkg.name, 'examples');
+  const shipped = readdirSync(examples).filter((name) => name.endsWith('.ts'));
+  const inRepository = readdirSync(join(root, 'examples')).filter((name) => name.endsWith('.ts'));
+  await check(`the tarball ships every example (${inRepository.length})`, () => {
+    const missing = inRepository.filter((name) => !shipped.includes(name));
+    if (missing.length) throw new Error(`not in the tarball: ${missing.join(', ')}`);
+  });
+  for (const name of EXAMPLE_FRAMEWORKS) {
+    const link = join(project, 'node_modules', name);
+    if (existsSync(link)) continue;
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(root, 'node_modules', name), link, 'dir');
+  }
+  const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
+  // The Next.js route reads its secret from the environment, as in a deployment.
+  const env = { MEDIAGW_WEBHOOK_KEY_ID: 'kid_consumer', MEDIAGW_WEBHOOK_SECRET: 'whsec_consumer_0123' };
+  for (const name of shipped.sort()) {
+    await check(`example ${name} runs from node_modules/${pkg.name}/examples/ with tsx`, () => {
+      const cwd = join(tmp, `run-${name.slice(0, -3)}`);
+      mkdirSync(cwd);
+      const output = run(process.execPath, [tsx, join(examples, name)], { cwd, env, timeout: 120_000 });
+      if (!output.trim()) throw new Error('printed nothing');
+    });
+  }
+}
+
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 const strict = {
   strict: true,
@@ -460,6 +503,7 @@ await dualPackageErrorCheck();
 await cliDependencyCheck();
 await binCheck();
 await bundledDependencyCheck();
+await exampleChecks();
 await typeChecks();
 await edgeBundle();
 if (process.env.CONSUMER_BUN) await bunChecks(process.env.CONSUMER_BUN);

@@ -89,8 +89,11 @@ describe('the packed tarball', () => {
     expect(files.has('LICENSE')).toBe(true);
     expect(read('LICENSE')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} mediagw contributors\n/);
     expect(JSON.parse(read('package.json')).license).toBe('MIT');
-    // Generated API pages (typedoc's docs/api) are not guides and are not shipped.
+    // Generated API pages (typedoc's docs/api) are not guides and are not shipped, nor is the
+    // spec coverage table (a repository document of 170 KB, not a guide).
     expect([...files].filter((f) => f.startsWith('docs/api/'))).toEqual([]);
+    expect(files.has('docs/spec-coverage.md')).toBe(false);
+    expect(files.has('docs/webhooks.md')).toBe(true);
   });
 
   it('resolves every relative link of every shipped Markdown file to a file inside it', () => {
