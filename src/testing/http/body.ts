@@ -28,9 +28,30 @@ export function modeForContentType(contentType: string | undefined): BodyMode {
   return 'json';
 }
 
+/** Whether a Content-Type names JSON: `application/json` or `application/<x>+json`, any parameters. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/**
+ * The spec's 400 for a body sent without a JSON content type, or `undefined` when the type is
+ * JSON. spec: Endpoints — "JSON bodies use `Content-Type: application/json`".
+ */
+export function contentTypeError(contentType: string | undefined): MockHttpError | undefined {
+  if (isJsonContentType(contentType)) return undefined;
+  const sent = contentType ? `Content-Type ${contentType.split(';')[0]?.trim()}` : 'no Content-Type';
+  return MockHttpError.spec(
+    400,
+    'invalid_request',
+    `a JSON body must be sent with Content-Type: application/json, not ${sent}`,
+  );
+}
+
 /**
  * Reads the request body in `mode`. Never throws: a body that is not what the route asked for
- * (invalid JSON, not multipart, too large) comes back with `error` set to the spec's 400 or 413.
+ * (invalid JSON, JSON without a JSON content type, not multipart, too large) comes back with
+ * `error` set to the spec's 400 or 413.
  * With `lenient`, JSON that does not parse is not an error (the request log reads this way).
  */
 export async function readBody(req: IncomingMessage, mode: BodyMode, lenient = false): Promise<ReadBody> {
@@ -74,6 +95,8 @@ async function readAs(req: IncomingMessage, mode: BodyMode, lenient: boolean): P
   }
   if (mode === 'raw') return { raw, size };
   if (size === 0) return { size };
+  const wrongType = lenient ? undefined : contentTypeError(req.headers['content-type']);
+  if (wrongType) return { raw, size, error: wrongType };
   try {
     return { body: JSON.parse(raw.toString('utf8')), raw, size };
   } catch {

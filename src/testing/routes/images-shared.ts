@@ -1,3 +1,4 @@
+import { contentTypeError } from '../http/body.js';
 import { MockHttpError } from '../http-error.js';
 import { type GatewayState, imageResultUrl } from '../state/gateway-state.js';
 import { pngImage } from '../state/media.js';
@@ -130,6 +131,8 @@ export function readGenerationBody(ctx: RequestContext<unknown>, editPath: strin
   }
   const raw = ctx.raw ?? Buffer.alloc(0);
   if (raw.length === 0) return undefined;
+  const wrongType = contentTypeError(ctx.req.headers['content-type']);
+  if (wrongType) throw wrongType;
   try {
     const body: unknown = JSON.parse(raw.toString('utf8'));
     ctx.record.body = body;
