@@ -14,7 +14,7 @@ import type { FaultTable } from '../state/faults.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { RequestContext, RouteRegistry } from '../types.js';
 import { ACTIONS } from './actions.js';
-import { LiveViews } from './live.js';
+import { LiveViews, MAX_LIVE_VIEWERS } from './live.js';
 import { type DashboardSource, snapshot } from './snapshot.js';
 
 /** Path of the dashboard on the gateway's origin. */
@@ -111,9 +111,18 @@ export function registerDashboardRoutes(
     (ctx) => {
       checkHost(ctx, gateway);
       live ??= new LiveViews(gateway, view);
+      if (live.full) {
+        const error = MockHttpError.spec(
+          503,
+          'too_many_viewers',
+          `the dashboard streams to at most ${MAX_LIVE_VIEWERS} pages at once; close another dashboard page, then reload this one`,
+        );
+        error.headers['Retry-After'] = '5';
+        throw error;
+      }
       ctx.res.setHeader('Cache-Control', 'no-store');
       // Not awaited: the stream stays open until the page leaves or the gateway closes.
-      void ctx.stream('text/event-stream; charset=utf-8', live.open());
+      void ctx.stream('text/event-stream; charset=utf-8', live.open(ctx.res));
     },
     open,
   );

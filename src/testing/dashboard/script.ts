@@ -172,7 +172,13 @@ export const DASHBOARD_SCRIPT = `'use strict';
     var source = new EventSource('/_dashboard/events');
     var connection = document.getElementById('connection');
     source.addEventListener('open', function () { connection.textContent = 'live'; });
-    source.addEventListener('error', function () { connection.textContent = 'reconnecting…'; });
+    source.addEventListener('error', function () {
+      if (source.readyState !== EventSource.CLOSED) { connection.textContent = 'reconnecting…'; return; }
+      // Refused (too many open dashboard pages) or gone: the browser does not retry by itself.
+      connection.textContent = 'not live: the stream was refused or lost; trying again in 5 s';
+      source.close();
+      setTimeout(connect, 5000);
+    });
     source.addEventListener('state', function (event) { render(JSON.parse(event.data)); });
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', connect);
