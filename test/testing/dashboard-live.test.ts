@@ -134,6 +134,33 @@ describe('stalled viewers', () => {
   });
 });
 
+describe('a page that opens', () => {
+  let gateway: MockGateway;
+  const viewers: RawViewer[] = [];
+
+  beforeAll(async () => {
+    gateway = await startMockGateway({ clock: 'manual' });
+  });
+  afterAll(async () => {
+    for (const viewer of viewers) viewer.close();
+    await gateway.close();
+  });
+
+  test('while a change is not yet sent: the pages already open get it too', async () => {
+    const first = new RawViewer(gateway);
+    viewers.push(first);
+    await until('the first page has a view', () => first.newestNow() !== undefined);
+    // A request is no event: the pages learn of it from the next check, or from a page opening.
+    const res = await request(`${gateway.url}/v1/unknown-path`);
+    await res.body.dump();
+    const second = new RawViewer(gateway);
+    viewers.push(second);
+    await until('the second page has a view', () => second.newestNow() !== undefined);
+    await until('the first page lists the request', () => first.text.includes('/v1/unknown-path'));
+    expect(second.text).toContain('/v1/unknown-path');
+  });
+});
+
 describe('the cap on viewers', () => {
   let gateway: MockGateway;
   const viewers: RawViewer[] = [];

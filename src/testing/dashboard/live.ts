@@ -88,11 +88,11 @@ export class LiveViews {
         this.write(viewer, this.lastFrame);
       }
     });
+    // A view newer than the open pages have goes to them too, so every page shows the same.
+    if (this.refresh())
+      for (const other of this.viewers) if (other !== viewer) this.write(other, this.lastFrame);
     // The browser reconnects after 1 s if the stream drops.
     stream.write('retry: 1000\n\n');
-    const data = JSON.stringify(this.render());
-    this.last = data;
-    this.lastFrame = frame(data);
     this.write(viewer, this.lastFrame);
     this.timer ??= setInterval(() => this.push(), LIVE_CHECK_MS).unref();
     return stream;
@@ -126,12 +126,17 @@ export class LiveViews {
   }
 
   private push(): void {
-    if (this.viewers.size === 0) return;
+    if (this.viewers.size === 0 || !this.refresh()) return;
+    for (const viewer of this.viewers) this.write(viewer, this.lastFrame);
+  }
+
+  /** Renders the view; true when it differs from the last one sent (now `lastFrame`). */
+  private refresh(): boolean {
     const data = JSON.stringify(this.render());
-    if (data === this.last) return;
+    if (data === this.last) return false;
     this.last = data;
     this.lastFrame = frame(data);
-    for (const viewer of this.viewers) this.write(viewer, this.lastFrame);
+    return true;
   }
 
   /** Writes a frame, or marks the viewer behind while its stream has not drained. */
