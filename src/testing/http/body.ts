@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { MockHttpError } from '../http-error.js';
+import { contentTypeError, MockHttpError } from '../http-error.js';
 import type { BodyMode, ReceivedPart } from '../types.js';
 import { parseMultipart, RequestAbortedError } from './multipart.js';
 
@@ -26,26 +26,6 @@ export interface ReadBody {
 export function modeForContentType(contentType: string | undefined): BodyMode {
   if (contentType?.toLowerCase().startsWith('multipart/form-data')) return 'multipart';
   return 'json';
-}
-
-/** Whether a Content-Type names JSON: `application/json` or `application/<x>+json`, any parameters. */
-export function isJsonContentType(contentType: string | undefined): boolean {
-  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
-}
-
-/**
- * The spec's 400 for a body sent without a JSON content type, or `undefined` when the type is
- * JSON. spec: Endpoints — "JSON bodies use `Content-Type: application/json`".
- */
-export function contentTypeError(contentType: string | undefined): MockHttpError | undefined {
-  if (isJsonContentType(contentType)) return undefined;
-  const sent = contentType ? `Content-Type ${contentType.split(';')[0]?.trim()}` : 'no Content-Type';
-  return MockHttpError.spec(
-    400,
-    'invalid_request',
-    `a JSON body must be sent with Content-Type: application/json, not ${sent}`,
-  );
 }
 
 /**

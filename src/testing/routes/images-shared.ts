@@ -1,5 +1,4 @@
-import { contentTypeError } from '../http/body.js';
-import { MockHttpError } from '../http-error.js';
+import { contentTypeError, MockHttpError } from '../http-error.js';
 import { type GatewayState, imageResultUrl } from '../state/gateway-state.js';
 import { pngImage } from '../state/media.js';
 import type { MediaRecord } from '../state/media-origin.js';
