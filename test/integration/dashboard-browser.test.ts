@@ -4,11 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway, TaskFailedError } from '../../src/index.js';
+import { liveViewsOf, MAX_LIVE_VIEWERS } from '../../src/testing/dashboard/live.js';
 import { type MockGateway, mockWebhooks, startMockGateway } from '../../src/testing/index.js';
 import { createNodeWebhookHandler } from '../../src/webhooks/index.js';
 
@@ -318,6 +319,30 @@ describe.runIf('path' in found)('the dashboard at 800 px, its content security p
     expect(await settlement(ids.image)).toBe('none');
     expect(await settlement(ids.video)).toMatch(/^settle \d+ s$/);
   });
+
+  test('a page past the cap on live pages says it is not live, and goes live once one closes', async () => {
+    // The page above holds one stream; raw connections take the rest.
+    const { port } = new URL(gateway.url);
+    const sockets: Socket[] = [];
+    for (let i = 1; i < MAX_LIVE_VIEWERS; i++) {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`GET /_dashboard/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      sockets.push(socket);
+    }
+    try {
+      await until('every stream is open', () => liveViewsOf(gateway)?.stats().viewers === MAX_LIVE_VIEWERS);
+      const extra = await page.context().newPage();
+      await extra.goto(gateway.dashboardUrl);
+      await extra.getByText(/^not live: the stream was refused/).waitFor({ timeout: 10_000 });
+      for (const socket of sockets.splice(0)) socket.destroy();
+      // The page tries again 5 s later.
+      await extra.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+      await extra.close();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  }, 30_000);
 
   test('a forwarding endpoint whose events are delivered is not shown as unverified', async () => {
     const row = page.locator('#endpoints-view tr', { has: page.locator(`code:text-is("${ids.endpoint}")`) });
