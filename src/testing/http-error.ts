@@ -123,3 +123,23 @@ export function validationError(issues: readonly ValidationIssue[]): MockHttpErr
   });
   return MockHttpError.spec(400, 'invalid_request', parts.join('; ') || 'the request is invalid');
 }
+
+/** Whether a Content-Type names JSON: `application/json` or `application/<x>+json`, any parameters. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/**
+ * The spec's 400 for a body sent without a JSON content type, or `undefined` when the type is
+ * JSON. spec: Endpoints — "JSON bodies use `Content-Type: application/json`".
+ */
+export function contentTypeError(contentType: string | undefined): MockHttpError | undefined {
+  if (isJsonContentType(contentType)) return undefined;
+  const sent = contentType ? `Content-Type ${contentType.split(';')[0]?.trim()}` : 'no Content-Type';
+  return MockHttpError.spec(
+    400,
+    'invalid_request',
+    `a JSON body must be sent with Content-Type: application/json, not ${sent}`,
+  );
+}

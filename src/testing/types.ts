@@ -100,7 +100,8 @@ export interface RouteOptions {
   /** Require a valid API key (`Authorization: Bearer <key>`); 401 otherwise. @default true */
   auth?: boolean | undefined;
   /**
-   * How to read the body: `json` (invalid JSON: 400; empty: `undefined`), `multipart` (streamed,
+   * How to read the body: `json` (invalid JSON, or a body whose Content-Type is not
+   * `application/json`: 400; empty: `undefined`), `multipart` (streamed,
    * see `ctx.parts`), `raw` (`ctx.raw`), `none`. @default 'json'
    */
   body?: BodyMode | undefined;

@@ -4,11 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway, TaskFailedError } from '../../src/index.js';
+import { liveViewsOf, MAX_LIVE_VIEWERS } from '../../src/testing/dashboard/live.js';
 import { type MockGateway, mockWebhooks, startMockGateway } from '../../src/testing/index.js';
 import { createNodeWebhookHandler } from '../../src/webhooks/index.js';
 
@@ -68,6 +69,23 @@ async function until(what: string, check: () => boolean, tries = 250): Promise<v
   throw new Error(`timed out waiting until ${what}`);
 }
 
+/** Headless Chromium from `found`. */
+function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: (found as { path: string }).path,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
 describe.runIf('path' in found)('the dashboard in headless Chromium', () => {
   let gateway: MockGateway;
   let client: MediaGateway;
@@ -86,19 +104,7 @@ describe.runIf('path' in found)('the dashboard in headless Chromium', () => {
     );
     mockWebhooks(gateway).configure({ jitter: false }).route(url, receiver.url);
     await client.webhooks.endpoints.verify(created.endpoint.id);
-    browser = await chromium.launch({
-      executablePath: (found as { path: string }).path,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launch();
     // The page's policy allows its own script only; axe-core is injected by the test.
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
@@ -196,6 +202,152 @@ describe.runIf('path' in found)('the dashboard in headless Chromium', () => {
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
     });
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+// The page as served, its policy enforced (no bypassCSP), in an 800 px wide window: what it loads
+// stays out of `gateway.requests`, and what it shows fits and says what holds.
+describe.runIf('path' in found)('the dashboard at 800 px, its content security policy enforced', () => {
+  let gateway: MockGateway;
+  let browser: Browser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+  const ids = { video: '', image: '', endpoint: '' };
+
+  beforeAll(async () => {
+    gateway = await startMockGateway({ clock: 'manual' });
+    const client = new MediaGateway({ baseURL: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
+    // An endpoint that gets every task's events without a challenge, as `mediagw mock --forward-to`
+    // registers it, and a receiver that acknowledges them.
+    const url = 'https://hooks.example.com/forward';
+    const created = await client.webhooks.endpoints.create({ url });
+    ids.endpoint = created.endpoint.id;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    gateway.onClose(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+    mockWebhooks(gateway)
+      .configure({ jitter: false, catchAllEndpoints: [ids.endpoint] })
+      .route(url, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`);
+    // A finished video (reserved, settled; its output previews as a player), a finished image task
+    // (no reservation; its output previews as an image), and long IDs and URLs in every table.
+    ids.video = (await client.videos.create({ model: 'vidmodel-2.5', prompt: 'a tide pool' })).task_id;
+    ids.image = (await client.images.generateAsync({ model: 'imgmodel-2', prompt: 'a moth' })).task_id;
+    gateway.tasks.finishNow(ids.video);
+    gateway.tasks.finishNow(ids.image);
+    await mockWebhooks(gateway).flush();
+    expect(
+      mockWebhooks(gateway)
+        .events({ endpointId: ids.endpoint })
+        .map((e) => e.status),
+    ).toEqual(['delivered', 'delivered']);
+
+    browser = await launch();
+    const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+  });
+
+  test('loading it (previews and icon included) adds nothing to gateway.requests and logs no error', async () => {
+    gateway.resetRequests();
+    await page.goto(gateway.dashboardUrl);
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 10_000 });
+    const preview = page.getByAltText(`Preview of output 1 of ${ids.image}`);
+    await preview.waitFor({ timeout: 10_000 });
+    await page.waitForFunction(
+      (alt) => {
+        const img = document.querySelector(`img[alt="${alt}"]`) as HTMLImageElement | null;
+        return img?.complete === true && img.naturalWidth > 0;
+      },
+      `Preview of output 1 of ${ids.image}`,
+      { timeout: 10_000 },
+    );
+    // The player loads its video when asked to.
+    const played = await page.locator(`video[aria-label="Play output 1 of ${ids.video}"]`).evaluate(
+      (video: HTMLVideoElement) =>
+        new Promise<number>((resolve) => {
+          video.addEventListener('loadedmetadata', () => resolve(video.readyState), { once: true });
+          video.addEventListener('error', () => resolve(-1), { once: true });
+          video.preload = 'metadata';
+          video.load();
+        }),
+    );
+    expect(played).toBeGreaterThan(0);
+    expect.soft(gateway.requests.map((r) => `${r.origin} ${r.method} ${r.path}`)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    // The icon comes from the page's own origin, which its policy allows.
+    const icon = await page.evaluate(async () => {
+      const href = document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href ?? '';
+      return { sameOrigin: new URL(href).origin === location.origin, status: (await fetch(href)).status };
+    });
+    expect(icon).toEqual({ sameOrigin: true, status: 200 });
+  });
+
+  test('at 800 px nothing runs off-screen: no horizontal scroll, every table within the window', async () => {
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+      tables: Array.from(document.querySelectorAll('table')).map((t) => ({
+        caption: t.caption?.textContent ?? '',
+        right: Math.ceil(t.getBoundingClientRect().right),
+      })),
+    }));
+    expect(widths.client).toBeLessThanOrEqual(800);
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    expect(widths.tables.map((t) => t.caption)).toContain('Tasks');
+    expect(widths.tables.filter((t) => t.right > widths.client)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('settlement: "none" for a task that reserved nothing, the settlement of one that did', async () => {
+    const settlement = async (taskId: string) => {
+      const row = page.locator('#tasks-view tr', { has: page.locator(`code:text-is("${taskId}")`) });
+      const headers = await page.locator('#tasks-view th').allTextContents();
+      return (await row.locator('td').nth(headers.indexOf('Settlement')).textContent())?.trim();
+    };
+    expect(await settlement(ids.image)).toBe('none');
+    expect(await settlement(ids.video)).toMatch(/^settle \d+ s$/);
+  });
+
+  test('a page past the cap on live pages says it is not live, and goes live once one closes', async () => {
+    // The page above holds one stream; raw connections take the rest.
+    const { port } = new URL(gateway.url);
+    const sockets: Socket[] = [];
+    for (let i = 1; i < MAX_LIVE_VIEWERS; i++) {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`GET /_dashboard/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      sockets.push(socket);
+    }
+    try {
+      await until('every stream is open', () => liveViewsOf(gateway)?.stats().viewers === MAX_LIVE_VIEWERS);
+      const extra = await page.context().newPage();
+      await extra.goto(gateway.dashboardUrl);
+      await extra.getByText(/^not live: the stream was refused/).waitFor({ timeout: 10_000 });
+      for (const socket of sockets.splice(0)) socket.destroy();
+      // The page tries again 5 s later.
+      await extra.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+      await extra.close();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  }, 30_000);
+
+  test('a forwarding endpoint whose events are delivered is not shown as unverified', async () => {
+    const row = page.locator('#endpoints-view tr', { has: page.locator(`code:text-is("${ids.endpoint}")`) });
+    const cells = await row.locator('td').allTextContents();
+    expect(cells[2]?.trim()).toBe('forwarding');
     expect(consoleErrors).toEqual([]);
   });
 });

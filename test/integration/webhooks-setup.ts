@@ -20,7 +20,7 @@ export interface WebhookRig {
 let counter = 0;
 
 /**
- * Starts a manual-clock gateway (no jitter), registers `https://hooks.example.com/<n>`, routes it
+ * Starts a manual-clock gateway (no jitter, signed on the mock clock), registers `https://hooks.example.com/<n>`, routes it
  * to a fresh receiver that checks timestamps against the mock clock, and verifies it.
  */
 export async function startRig(
@@ -28,7 +28,7 @@ export async function startRig(
   receiverOptions: Pick<ReceiverOptions, 'onEvent'> = {},
 ): Promise<WebhookRig> {
   const gateway = await startMockGateway({ clock: 'manual', ...options });
-  const webhooks = mockWebhooks(gateway).configure({ jitter: false });
+  const webhooks = mockWebhooks(gateway).configure({ jitter: false, signingClock: 'mock' });
   const client = new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
   const url = `https://hooks.example.com/rig-${++counter}`;
   const created = await client.webhooks.endpoints.create({ url });

@@ -246,6 +246,37 @@ export const RECEIVER_ROWS: readonly SituationRow[] = [
   },
 ];
 
+const DASHBOARD_LIVE = 'test/testing/dashboard-live.test.ts';
+
+/** The mock gateway under slow or many peers: its dashboard's viewers, a fast mock clock. */
+export const MOCK_ROWS: readonly SituationRow[] = [
+  {
+    situation: 'dashboard pages that stop reading their live stream while 40 views of 1 MB are sent',
+    outcome:
+      'the mock holds at most three views a stream (measured: 80 MB without the bound); the pages that read get every view; a page that reads again gets the newest',
+    provenBy: {
+      file: DASHBOARD_LIVE,
+      title: 'cost at most three views each; the reading page gets every view; a resumed one the newest',
+    },
+  },
+  {
+    situation: 'one dashboard page more than the 32 streaming',
+    outcome:
+      '503 `too_many_viewers` with `Retry-After: 5`; the open pages are still updated; one closes, another may open',
+    provenBy: { file: DASHBOARD_LIVE, title: 'open pages, one more is refused with 503 until one closes' },
+  },
+  {
+    situation:
+      'a mock at `speed: 1000`, an hour ahead, delivering to a receiver with the default 300 s tolerance',
+    outcome:
+      "every delivery and the verification challenge verify (signed with real time); `signingClock: 'mock'` is refused",
+    provenBy: {
+      file: 'test/testing/webhooks-signing-clock.test.ts',
+      title: 'the verification challenge and the task events are accepted and verify',
+    },
+  },
+];
+
 function cite({ file, title, row }: ProvenBy): string {
   return `\`${file}\`: "${title}"${row ? `, row "${row}"` : ''}`;
 }
@@ -273,6 +304,10 @@ export function renderWaitReceiverRows(): string[] {
     '### Webhook receivers',
     '',
     ...table(RECEIVER_ROWS),
+    '',
+    '### The mock gateway',
+    '',
+    ...table(MOCK_ROWS),
     '',
   ];
 }

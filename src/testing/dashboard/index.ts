@@ -14,8 +14,8 @@ import type { FaultTable } from '../state/faults.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { RequestContext, RouteRegistry } from '../types.js';
 import { ACTIONS } from './actions.js';
-import { LiveViews } from './live.js';
-import { type DashboardSource, snapshot } from './snapshot.js';
+import { LiveViews, MAX_LIVE_VIEWERS } from './live.js';
+import { type DashboardSource, PREVIEW_PATH, snapshot } from './snapshot.js';
 
 /** Path of the dashboard on the gateway's origin. */
 export const DASHBOARD_PATH = '/_dashboard';
@@ -98,6 +98,30 @@ export function registerDashboardRoutes(
   );
   router.add(
     'GET',
+    `${DASHBOARD_PATH}/favicon.svg`,
+    (ctx) => {
+      checkHost(ctx, gateway);
+      return ctx.send(200, 'image/svg+xml', FAVICON);
+    },
+    open,
+  );
+  router.add(
+    'GET',
+    `${PREVIEW_PATH}/:token`,
+    (ctx) => {
+      checkHost(ctx, gateway);
+      // The page's previews: served here, apart from the request log, so watching a test does
+      // not add its outputs' downloads to `gateway.requests` (the links still open the signed URL).
+      const record = gateway.media.get(ctx.params.token);
+      if (!record?.taskId) throw MockHttpError.notFound(`media ${ctx.params.token}`);
+      if (!gateway.media.isAvailable(record))
+        throw MockHttpError.spec(410, 'media_expired', 'the output has expired');
+      return ctx.stream(record.contentType, gateway.media.open(record), record.size);
+    },
+    open,
+  );
+  router.add(
+    'GET',
     `${DASHBOARD_PATH}/state`,
     (ctx) => {
       checkHost(ctx, gateway);
@@ -111,9 +135,18 @@ export function registerDashboardRoutes(
     (ctx) => {
       checkHost(ctx, gateway);
       live ??= new LiveViews(gateway, view);
+      if (live.full) {
+        const error = MockHttpError.spec(
+          503,
+          'too_many_viewers',
+          `the dashboard streams to at most ${MAX_LIVE_VIEWERS} pages at once; close another dashboard page, then reload this one`,
+        );
+        error.headers['Retry-After'] = '5';
+        throw error;
+      }
       ctx.res.setHeader('Cache-Control', 'no-store');
       // Not awaited: the stream stays open until the page leaves or the gateway closes.
-      void ctx.stream('text/event-stream; charset=utf-8', live.open());
+      void ctx.stream('text/event-stream; charset=utf-8', live.open(ctx.res));
     },
     open,
   );
@@ -135,9 +168,13 @@ export function registerDashboardRoutes(
   );
 }
 
+/** The page's icon, served from its own origin (a `data:` icon would break the policy below). */
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0550ae"/><path d="M4 11V5l4 4 4-4v6" stroke="#fff" stroke-width="1.6" fill="none"/></svg>';
+
 /**
- * The page runs only its own script; media plays from the media origin (another loopback port).
+ * The page runs only its own script and loads everything from its own origin, previews included.
  */
 const PAGE_POLICY =
-  "default-src 'self'; img-src 'self' http://127.0.0.1:*; media-src 'self' http://127.0.0.1:*; " +
+  "default-src 'self'; img-src 'self'; media-src 'self'; " +
   "style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'";

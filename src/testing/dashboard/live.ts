@@ -2,7 +2,12 @@
  * Live updates of the dashboard over server-sent events: each open page gets the whole view
  * when it connects, then again whenever it changes. Task and delivery events push at once; a
  * short real-time check catches the rest (requests, progress, the clock) while a page is open.
+ *
+ * A page that stops reading (a suspended laptop, `curl | less`) costs bounded memory: once its
+ * stream holds more than it takes, it is skipped, and when it drains it gets the newest view
+ * only, the views in between being superseded. The number of pages is capped.
  */
+import type { ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import type { GatewayState } from '../state/gateway-state.js';
 import { mockWebhooks } from '../state/webhooks/index.js';
@@ -10,10 +15,44 @@ import { mockWebhooks } from '../state/webhooks/index.js';
 /** Real milliseconds between checks for changes while a page is connected. */
 export const LIVE_CHECK_MS = 250;
 
+/** The most pages streaming at once; one more is refused with 503 until one closes. */
+export const MAX_LIVE_VIEWERS = 32;
+
+/** One open event stream. */
+interface Viewer {
+  readonly stream: PassThrough;
+  /** The HTTP answer the stream is piped into, for what it holds. */
+  readonly res: ServerResponse | undefined;
+  /** The last write was not taken at once: nothing more is written until the stream drains. */
+  blocked: boolean;
+  /** A view was skipped while blocked: the newest one is sent on drain. */
+  behind: boolean;
+}
+
+/** What the open streams hold, for tests and diagnostics. */
+export interface LiveViewStats {
+  /** Open event streams. */
+  viewers: number;
+  /** Streams skipped because their reader is behind. */
+  blocked: number;
+  /** Bytes written to the streams and not yet handed to the sockets' kernel buffers. */
+  bufferedBytes: number;
+  /** Byte length of the newest frame sent. */
+  frameBytes: number;
+}
+
+const registry = new WeakMap<GatewayState, LiveViews>();
+
+/** The live views of a gateway's dashboard, once a page has opened the event stream. */
+export function liveViewsOf(gateway: GatewayState): LiveViews | undefined {
+  return registry.get(gateway);
+}
+
 /** The open event streams of one gateway's dashboard. */
 export class LiveViews {
-  private readonly clients = new Set<PassThrough>();
+  private readonly viewers = new Set<Viewer>();
   private last = '';
+  private lastFrame = '';
   private timer: NodeJS.Timeout | undefined;
   private queued = false;
 
@@ -25,26 +64,43 @@ export class LiveViews {
     gateway.tasks.on('terminal', () => this.changed());
     mockWebhooks(gateway).on('delivery', () => this.changed());
     gateway.onClose(() => this.close());
+    registry.set(gateway, this);
   }
 
-  /** A new event stream, sent the current view at once. */
-  open(): PassThrough {
+  /** Whether another page may open a stream now. */
+  get full(): boolean {
+    return this.viewers.size >= MAX_LIVE_VIEWERS;
+  }
+
+  /** A new event stream, sent the current view at once. `res` is what it will be piped into. */
+  open(res?: ServerResponse): PassThrough {
     const stream = new PassThrough();
-    this.clients.add(stream);
+    const viewer: Viewer = { stream, res, blocked: false, behind: false };
+    this.viewers.add(viewer);
     stream.on('close', () => {
-      this.clients.delete(stream);
-      if (this.clients.size === 0) this.stopTimer();
+      this.viewers.delete(viewer);
+      if (this.viewers.size === 0) this.stopTimer();
     });
+    stream.on('drain', () => {
+      viewer.blocked = false;
+      if (viewer.behind) {
+        viewer.behind = false;
+        this.write(viewer, this.lastFrame);
+      }
+    });
+    // A view newer than the open pages have goes to them too, so every page shows the same.
+    if (this.refresh())
+      for (const other of this.viewers) if (other !== viewer) this.write(other, this.lastFrame);
     // The browser reconnects after 1 s if the stream drops.
     stream.write('retry: 1000\n\n');
-    stream.write(frame(JSON.stringify(this.render())));
+    this.write(viewer, this.lastFrame);
     this.timer ??= setInterval(() => this.push(), LIVE_CHECK_MS).unref();
     return stream;
   }
 
   /** Sends the view soon, once per burst of changes. */
   changed(): void {
-    if (this.queued || this.clients.size === 0) return;
+    if (this.queued || this.viewers.size === 0) return;
     this.queued = true;
     setImmediate(() => {
       this.queued = false;
@@ -52,13 +108,44 @@ export class LiveViews {
     });
   }
 
+  /** What the open streams hold now. */
+  stats(): LiveViewStats {
+    let blocked = 0;
+    let bufferedBytes = 0;
+    for (const viewer of this.viewers) {
+      if (viewer.blocked) blocked++;
+      bufferedBytes +=
+        viewer.stream.writableLength + viewer.stream.readableLength + (viewer.res?.writableLength ?? 0);
+    }
+    return {
+      viewers: this.viewers.size,
+      blocked,
+      bufferedBytes,
+      frameBytes: Buffer.byteLength(this.lastFrame),
+    };
+  }
+
   private push(): void {
-    if (this.clients.size === 0) return;
+    if (this.viewers.size === 0 || !this.refresh()) return;
+    for (const viewer of this.viewers) this.write(viewer, this.lastFrame);
+  }
+
+  /** Renders the view; true when it differs from the last one sent (now `lastFrame`). */
+  private refresh(): boolean {
     const data = JSON.stringify(this.render());
-    if (data === this.last) return;
+    if (data === this.last) return false;
     this.last = data;
-    const text = frame(data);
-    for (const client of this.clients) client.write(text);
+    this.lastFrame = frame(data);
+    return true;
+  }
+
+  /** Writes a frame, or marks the viewer behind while its stream has not drained. */
+  private write(viewer: Viewer, text: string): void {
+    if (viewer.blocked) {
+      viewer.behind = true;
+      return;
+    }
+    if (!viewer.stream.write(text)) viewer.blocked = true;
   }
 
   private stopTimer(): void {
@@ -68,8 +155,8 @@ export class LiveViews {
 
   private close(): void {
     this.stopTimer();
-    for (const client of this.clients) client.end();
-    this.clients.clear();
+    for (const viewer of this.viewers) viewer.stream.end();
+    this.viewers.clear();
   }
 }
 

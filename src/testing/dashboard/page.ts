@@ -19,9 +19,11 @@ main { padding: 0 1rem 2rem; }
 .skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: .5rem; background: var(--bg); }
 .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 table { border-collapse: collapse; width: 100%; margin-bottom: .5rem; }
-th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top;
+  overflow-wrap: anywhere; }
 th { font-weight: 600; color: var(--muted); }
-code, pre { font: 12px/1.4 ui-monospace, monospace; } pre { white-space: pre-wrap; margin: .25rem 0; }
+code, pre { font: 12px/1.4 ui-monospace, monospace; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0; }
 form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin: .25rem 0 .75rem; }
 label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); }
 input, select, button { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line);
@@ -29,7 +31,8 @@ input, select, button { font: inherit; color: inherit; background: var(--bg); bo
 button { cursor: pointer; margin: 0 .25rem .25rem 0; } button:hover { border-color: var(--accent); }
 :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 .ok { color: var(--ok); } .bad { color: var(--bad); } .muted { color: var(--muted); }
-video, img.preview { max-width: 220px; max-height: 140px; display: block; }
+video, img.preview { max-width: min(220px, 100%); max-height: 140px; display: block; }
+progress { width: 5rem; max-width: 100%; }
 #announce { min-height: 1.2em; }
 `;
 
@@ -40,7 +43,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>mediagw mock gateway</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="/_dashboard/favicon.svg" type="image/svg+xml">
 <style>${STYLE}</style>
 <script src="/_dashboard/app.js" defer></script>
 </head>

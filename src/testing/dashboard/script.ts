@@ -41,9 +41,9 @@ export const DASHBOARD_SCRIPT = `'use strict';
         var outputs = t.outputs.map(function (o, i) {
           var name = 'output ' + (i + 1) + ' of ' + t.id;
           var media = o.contentType.indexOf('video/') === 0
-            ? '<video controls preload="none" src="' + esc(o.url) + '" aria-label="Play ' + esc(name) + '"></video>'
+            ? '<video controls preload="none" src="' + esc(o.preview) + '" aria-label="Play ' + esc(name) + '"></video>'
             : o.contentType.indexOf('image/') === 0
-              ? '<img class="preview" src="' + esc(o.url) + '" alt="Preview of ' + esc(name) + '">' : '';
+              ? '<img class="preview" src="' + esc(o.preview) + '" alt="Preview of ' + esc(name) + '">' : '';
           return media + '<a href="' + esc(o.url) + '" target="_blank" rel="noopener">Open ' + esc(name) + '</a>';
         }).join('');
         var state = esc(t.status) + (t.error ? ' <span class="bad">' + esc(t.error.code) + '</span>' : '');
@@ -54,7 +54,8 @@ export const DASHBOARD_SCRIPT = `'use strict';
           esc(t.model), state,
           '<progress max="100" value="' + t.progress + '" aria-label="Progress of ' + esc(t.id) + '">' + t.progress + '%</progress> ' + t.progress + '%',
           t.reservation ? esc(t.reservation.seconds + ' s at ' + t.reservation.tier) : '<span class="muted">none</span>',
-          t.settlement ? esc(t.settlement.kind + ' ' + t.settlement.seconds + ' s') : '<span class="muted">open</span>',
+          t.settlement ? esc(t.settlement.kind + ' ' + t.settlement.seconds + ' s')
+            : '<span class="muted">' + (t.reservation ? 'open' : 'none') + '</span>',
           outputs, actions,
         ];
       }));
@@ -172,7 +173,13 @@ export const DASHBOARD_SCRIPT = `'use strict';
     var source = new EventSource('/_dashboard/events');
     var connection = document.getElementById('connection');
     source.addEventListener('open', function () { connection.textContent = 'live'; });
-    source.addEventListener('error', function () { connection.textContent = 'reconnecting…'; });
+    source.addEventListener('error', function () {
+      if (source.readyState !== EventSource.CLOSED) { connection.textContent = 'reconnecting…'; return; }
+      // Refused (too many open dashboard pages) or gone: the browser does not retry by itself.
+      connection.textContent = 'not live: the stream was refused or lost; trying again in 5 s';
+      source.close();
+      setTimeout(connect, 5000);
+    });
     source.addEventListener('state', function (event) { render(JSON.parse(event.data)); });
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', connect);

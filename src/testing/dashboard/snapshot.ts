@@ -9,6 +9,13 @@ import type { GatewayState } from '../state/gateway-state.js';
 import { type MockWebhooks, mockWebhooks } from '../state/webhooks/index.js';
 import type { RecordedRequest } from '../types.js';
 
+/**
+ * Where the page loads its previews of task outputs: the dashboard's own path on the gateway's
+ * port, which no request log or fault sees, rather than the signed URL on the media origin, which
+ * would add each preview to `gateway.requests`.
+ */
+export const PREVIEW_PATH = '/_dashboard/media';
+
 /** The newest requests the dashboard lists; older ones stay in `gateway.requests`. */
 export const DASHBOARD_REQUESTS = 100;
 
@@ -84,7 +91,11 @@ function taskViews(gateway: GatewayState) {
         outputs: gateway.media
           .forTask(task.id)
           .filter((m) => gateway.media.isAvailable(m))
-          .map((m) => ({ url: m.url, contentType: m.contentType })),
+          .map((m) => ({
+            url: m.url,
+            preview: `${PREVIEW_PATH}/${encodeURIComponent(m.token)}`,
+            contentType: m.contentType,
+          })),
       };
     });
 }
@@ -99,18 +110,27 @@ function ledgerView(source: DashboardSource) {
   }));
 }
 
-function endpointState(endpoint: { verified: boolean; enabled: boolean }) {
+/**
+ * `paused`, `verified`, `forwarding` (a catch-all endpoint, as `mediagw mock --forward-to`
+ * registers: sent every task's events without a challenge) or `unverified`.
+ */
+function endpointState(
+  endpoint: { id: string; verified: boolean; enabled: boolean },
+  catchAll: readonly string[],
+) {
   if (!endpoint.enabled) return 'paused';
-  return endpoint.verified ? 'verified' : 'unverified';
+  if (endpoint.verified) return 'verified';
+  return catchAll.includes(endpoint.id) ? 'forwarding' : 'unverified';
 }
 
 function webhookView(webhooks: MockWebhooks) {
+  const catchAll = webhooks.options.catchAllEndpoints;
   return {
     endpoints: [...webhooks.endpoints.values()].map((e) => ({
       id: e.id,
       account: e.account,
       url: e.url,
-      state: endpointState(e),
+      state: endpointState(e, catchAll),
       pausedBy: e.pausedBy ?? null,
       keyId: e.keyId,
     })),

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { MockHttpError } from '../http-error.js';
+import { contentTypeError, MockHttpError } from '../http-error.js';
 import type { BodyMode, ReceivedPart } from '../types.js';
 import { parseMultipart, RequestAbortedError } from './multipart.js';
 
@@ -30,7 +30,8 @@ export function modeForContentType(contentType: string | undefined): BodyMode {
 
 /**
  * Reads the request body in `mode`. Never throws: a body that is not what the route asked for
- * (invalid JSON, not multipart, too large) comes back with `error` set to the spec's 400 or 413.
+ * (invalid JSON, JSON without a JSON content type, not multipart, too large) comes back with
+ * `error` set to the spec's 400 or 413.
  * With `lenient`, JSON that does not parse is not an error (the request log reads this way).
  */
 export async function readBody(req: IncomingMessage, mode: BodyMode, lenient = false): Promise<ReadBody> {
@@ -74,6 +75,8 @@ async function readAs(req: IncomingMessage, mode: BodyMode, lenient: boolean): P
   }
   if (mode === 'raw') return { raw, size };
   if (size === 0) return { size };
+  const wrongType = lenient ? undefined : contentTypeError(req.headers['content-type']);
+  if (wrongType) return { raw, size, error: wrongType };
   try {
     return { body: JSON.parse(raw.toString('utf8')), raw, size };
   } catch {

@@ -1,4 +1,4 @@
-import { MockHttpError } from '../http-error.js';
+import { contentTypeError, MockHttpError } from '../http-error.js';
 import { type GatewayState, imageResultUrl } from '../state/gateway-state.js';
 import { pngImage } from '../state/media.js';
 import type { MediaRecord } from '../state/media-origin.js';
@@ -130,6 +130,8 @@ export function readGenerationBody(ctx: RequestContext<unknown>, editPath: strin
   }
   const raw = ctx.raw ?? Buffer.alloc(0);
   if (raw.length === 0) return undefined;
+  const wrongType = contentTypeError(ctx.req.headers['content-type']);
+  if (wrongType) throw wrongType;
   try {
     const body: unknown = JSON.parse(raw.toString('utf8'));
     ctx.record.body = body;

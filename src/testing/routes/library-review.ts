@@ -12,6 +12,7 @@ import {
   type ReviewTaskData,
 } from './library-store.js';
 import { taskRenderers } from './task-renderers.js';
+import { detectedSeconds } from './videos-shared.js';
 
 /** spec: Review task — `data.object`. */
 export const REVIEW_TASK_OBJECT = 'vidmodel.avatar.asset.task';
@@ -23,6 +24,39 @@ export const LIBRARY_MODELS: readonly string[] = ['vidmodel-2.0', 'vidmodel-2.5'
 export const DEFAULT_GROUP_MODEL = 'vidmodel-2.5';
 /** spec: Media library — a review batch's model defaults to `vidmodel-2.0` (video sources at most 15 s). */
 export const DEFAULT_BATCH_MODEL = 'vidmodel-2.0';
+
+/**
+ * The longest video source a review batch takes under its model, in seconds. spec: Media
+ * library — review batch `model`: `vidmodel-2.0` (the default, and mini's library) takes video
+ * sources of at most 15 s; `vidmodel-2.5` up to 30 s.
+ */
+export function libraryVideoLimit(model: string): number {
+  return model === 'vidmodel-2.5' ? 30 : 15;
+}
+
+/** spec: Limits — library audio intake: 2-15 s per clip, whatever the model. */
+export const LIBRARY_AUDIO_SECONDS = [2, 15] as const;
+
+/**
+ * Why a material's detected length (`mock_seconds=<n>` in its URL) is refused, or `undefined`
+ * when it is not refused or the URL does not say.
+ */
+function lengthProblem(assetType: string, model: string, url: string): string | undefined {
+  const seconds = detectedSeconds(url);
+  if (seconds === undefined) return undefined;
+  if (assetType === 'Video') {
+    const limit = libraryVideoLimit(model);
+    if (seconds <= limit) return undefined;
+    const hint = model === 'vidmodel-2.5' ? '' : ' (use model vidmodel-2.5 for sources up to 30 s)';
+    return `is a video of ${seconds} s; ${model} takes video sources of at most ${limit} s${hint}`;
+  }
+  if (assetType === 'Audio') {
+    const [min, max] = LIBRARY_AUDIO_SECONDS;
+    if (seconds >= min && seconds <= max) return undefined;
+    return `is an audio clip of ${seconds} s; library audio intake takes clips of ${min}-${max} s`;
+  }
+  return undefined;
+}
 
 const BATCH_ERROR = 'the review service could not check this batch; submit it again later';
 
@@ -41,7 +75,9 @@ export function checkLibraryModel(ctx: RequestContext<unknown>, model: string): 
 /**
  * `POST /v1/vidmodel2/private-avatar/assets`: checks the batch with the SDK's schema (problems
  * of one material answer as a `media_library_error` naming `assets[<i>]`), finds or creates the
- * group, adds the materials as `Pending` and starts a review task. No ledger entry: spec: Billing
+ * group, adds the materials as `Pending` and starts a review task. A video or audio material whose
+ * URL carries `mock_seconds=<n>` is refused (400, nothing created) past the intake limits: video
+ * 15 s (30 s under `vidmodel-2.5`), audio 2-15 s. No ledger entry: spec: Billing
  * — review and library operations carry no generation charge.
  */
 export async function submitReviewBatch(gateway: GatewayState, ctx: RequestContext<unknown>): Promise<void> {
@@ -65,6 +101,8 @@ export async function submitReviewBatch(gateway: GatewayState, ctx: RequestConte
         `invalid_asset_material: assets[${i}] could not be read as ${assetType} material (${LIBRARY_TRIGGERS.invalid})`,
       );
     }
+    const problem = lengthProblem(assetType, model, item.url);
+    if (problem) throw MockHttpError.library(400, `invalid_asset_material: assets[${i}] ${problem}`);
   });
   const account = ctx.account.id;
   // spec: States — a group is created when neither group nor group_id is given.

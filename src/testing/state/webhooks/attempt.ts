@@ -16,16 +16,16 @@ export interface AttemptHost {
   targetFor(url: string): string | undefined;
   /** Sends one POST with the gateway's limits. */
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
-  /** Which clock signs the timestamp; the mock clock when left out. */
+  /** Which clock signs the timestamp; real time when left out. */
   readonly options?: { readonly signingClock?: 'mock' | 'wall' } | undefined;
 }
 
-/** Unix seconds for `X-Service-Timestamp`: the mock clock, or real time when asked. */
+/** Unix seconds for `X-Service-Timestamp`: real time, or the mock clock when asked. */
 export function signingSeconds(
   clock: { nowSeconds(): number },
   options: { readonly signingClock?: 'mock' | 'wall' } | undefined,
 ): number {
-  return options?.signingClock === 'wall' ? Math.floor(Date.now() / 1000) : clock.nowSeconds();
+  return options?.signingClock === 'mock' ? clock.nowSeconds() : Math.floor(Date.now() / 1000);
 }
 
 /** The attempt as recorded, and the answer's `Retry-After`, if any. */

@@ -44,6 +44,9 @@ export interface EngineHost {
 
 type EventType = MockWebhookEvent['type'];
 
+/** Task kinds that never send task events. spec: Events 1. */
+const NO_EVENT_KINDS: ReadonlySet<string> = new Set(['review']);
+
 /** Creates, delivers and retries events. One per gateway, owned by the webhook state. */
 export class DeliveryEngine {
   /** Every event by ID. */
@@ -57,8 +60,13 @@ export class DeliveryEngine {
 
   constructor(private readonly host: EngineHost) {}
 
-  /** Task listener: events for a finished task whose request subscribed to them. spec: Events 1. */
+  /**
+   * Task listener: events for a finished task whose request subscribed to them. Library review
+   * tasks send none, not even to a catch-all endpoint. spec: Events 1 — "library review produce[s]
+   * no task events".
+   */
   onTerminal(task: MockTask<unknown>): void {
+    if (NO_EVENT_KINDS.has(task.kind)) return;
     const subscription = subscriptionOf(task) ?? this.catchAll(task);
     if (!subscription) return;
     const type: EventType = task.outcome === 'succeeded' ? 'task.completed' : 'task.failed';

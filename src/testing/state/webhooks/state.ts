@@ -35,7 +35,7 @@ const DEFAULT_OPTIONS: MockWebhookOptions = {
   timeoutMs: 10_000,
   headersTimeoutMs: 8_000,
   catchAllEndpoints: [],
-  signingClock: 'mock',
+  signingClock: 'wall',
 };
 
 /**

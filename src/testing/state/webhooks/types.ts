@@ -49,7 +49,7 @@ export interface MockDeliveryAttempt {
   readonly startedAt: number;
   /** Mock ms the attempt ended; `undefined` while in flight. */
   finishedAt: number | undefined;
-  /** `X-Service-Timestamp` sent (Unix seconds, mock clock). */
+  /** `X-Service-Timestamp` sent (Unix seconds, on the `signingClock`). */
   readonly timestamp: number;
   /** `kid` of the signature. */
   readonly keyId: string;
@@ -147,10 +147,11 @@ export interface MockWebhookOptions {
    */
   catchAllEndpoints: readonly string[];
   /**
-   * The clock of the signed `X-Service-Timestamp`: `mock` (the mock clock) or `wall` (real time).
-   * A receiver checks the timestamp against its own clock within 300 s; when the mock runs
-   * faster than real time and the receiver uses the wall clock (a local app, as with
-   * `mediagw mock --forward-to`), `wall` keeps deliveries verifiable. @default 'mock'
+   * The clock of the signed `X-Service-Timestamp`: `wall` (real time) or `mock` (the mock clock).
+   * A receiver checks the timestamp against its own clock within 300 s. `wall` keeps deliveries
+   * verifiable by a receiver on the system clock however fast the mock runs (`speed: 1000`) or
+   * however far it was advanced; `mock` is for a receiver given the mock clock
+   * (`clock: () => gateway.clock.nowSeconds()`), e.g. to test its own tolerance. @default 'wall'
    */
   signingClock: 'mock' | 'wall';
 }

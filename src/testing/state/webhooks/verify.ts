@@ -17,7 +17,7 @@ export interface VerifyHost {
   targetFor(url: string): string | undefined;
   /** Sends one POST with the gateway's limits. */
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome>;
-  /** Which clock signs the timestamp; the mock clock when left out. */
+  /** Which clock signs the timestamp; real time when left out. */
   readonly options?: { readonly signingClock?: 'mock' | 'wall' } | undefined;
 }
 
