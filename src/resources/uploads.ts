@@ -1,4 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { checkOptionsArgument } from '../core/arguments.js';
 import type { Uploadable } from '../core/files.js';
 import { buildMultipart, imageUploadParts } from '../internal/multipart.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
@@ -51,6 +52,7 @@ export class Uploads extends APIResource {
    */
   image(file: Uploadable, options?: UploadOptions): APIPromise<UploadedImage> {
     return this.transport.json<UploadedImage>(async () => {
+      checkOptionsArgument('uploads.image', options);
       const { onProgress, request } = splitUploadOptions(options);
       const parts = await imageUploadParts(file);
       await checkUploadImage(parts[0]?.[1] as UploadFile, 'uploads.image');
