@@ -1,4 +1,5 @@
 import { APIPromise } from '../core/api-promise.js';
+import { checkOptionsArgument } from '../core/arguments.js';
 import { Deadline } from '../core/deadline.js';
 import { unreadableRequest } from '../core/errors/validation.js';
 import {
@@ -462,6 +463,8 @@ export class Transport {
     const options = spec.options;
     if (options !== undefined) {
       try {
+        // A caller without types may pass anything here: a number or null is named, not read.
+        checkOptionsArgument(this.describe(spec), options);
         checkDuration('timeout', options.timeout);
         checkCount('maxRetries', options.maxRetries, 0);
       } catch (error) {

@@ -1,4 +1,5 @@
 import { APIPromise } from '../core/api-promise.js';
+import { checkObjectArgument, checkOptionsArgument, describeArgument } from '../core/arguments.js';
 import { MediaGatewayError } from '../core/base-error.js';
 import { RequestValidationError, type ValidationIssue } from '../core/errors/validation.js';
 import { describeCause } from '../core/errors/wait.js';
@@ -100,6 +101,14 @@ export class Embeddings extends APIResource {
     params: EmbeddingBatchParams,
     options: BatchOptions = {},
   ): Promise<EmbeddingsResponse> {
+    if (!Array.isArray(texts)) {
+      const what = 'an array of the texts to embed (strings)';
+      const message =
+        texts === undefined ? `is required: ${what}` : `must be ${what}; got ${describeArgument(texts)}`;
+      throw new RequestValidationError('embeddings.createBatched', [{ path: 'texts', message }]);
+    }
+    checkObjectArgument('embeddings.createBatched', params, 'params', 'an object { model, ... }');
+    checkOptionsArgument('embeddings.createBatched', options);
     const { batchSize = 16, concurrency = 4, onProgress, ...request } = options;
     const issues = [
       ...positiveInteger('batchSize', batchSize),

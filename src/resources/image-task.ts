@@ -1,5 +1,7 @@
+import { describeArgument } from '../core/arguments.js';
 import type { TaskOutcome } from '../core/polling.js';
 import type { ImageTask, ImageTaskData, ImageTaskState } from '../core/task-types.js';
+import { EMBEDDING_MODELS, IMAGE_MODELS, VIDEO_MODELS } from '../schemas/constants.js';
 
 export type { ImageTask, ImageTaskData, ImageTaskState } from '../core/task-types.js';
 
@@ -66,4 +68,29 @@ export function toImageTask(taskId: string, raw: unknown): ImageTask {
 /** What a wait needs to know about an image task. */
 export function imageTaskOutcome(task: ImageTask): TaskOutcome {
   return task.state === 'succeeded' ? 'succeeded' : task.state === 'failed' ? 'failed' : 'pending';
+}
+
+/**
+ * Why `model` cannot name an image task, or `undefined` when it may. spec: GET /v1/tasks/{id} —
+ * `model` is "the same model ID used at submission". The image models are known; a
+ * Midjourney-family task runs under a model the spec does not list, so any other ID passes,
+ * except a video or embedding model ("image-task endpoints are not used to poll videos") and an
+ * `imgmodel-` ID that is not one of the image models.
+ */
+export function imageTaskModelIssue(model: unknown): string | undefined {
+  const known = `${IMAGE_MODELS.join(', ')}, or the model of a Midjourney-family task`;
+  if (model === undefined) return `is required: the model ID used at submission (${known})`;
+  if (typeof model !== 'string' || model === '') {
+    return `must be the model ID used at submission (${known}); got ${model === '' ? 'an empty string' : describeArgument(model)}`;
+  }
+  if ((VIDEO_MODELS as readonly string[]).includes(model) || model.startsWith('vidmodel-')) {
+    return `${model} is a video model: read video tasks with videos.retrieve or videos.waitForTask, not the image-task query`;
+  }
+  if ((EMBEDDING_MODELS as readonly string[]).includes(model)) {
+    return `${model} is an embedding model: embeddings answer at once and have no tasks`;
+  }
+  if (model.startsWith('imgmodel-') && !(IMAGE_MODELS as readonly string[]).includes(model)) {
+    return `unknown image model ${model} (known: ${IMAGE_MODELS.join(', ')})`;
+  }
+  return undefined;
 }

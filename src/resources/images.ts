@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { APIPromise } from '../core/api-promise.js';
+import { checkObjectArgument, checkOptionsArgument } from '../core/arguments.js';
 import { MediaDownload } from '../core/download.js';
-import { MediaGatewayError, RequestValidationError } from '../core/errors.js';
+import { RequestValidationError } from '../core/errors.js';
 import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
 import { pollTask, type WaitOptions } from '../core/polling.js';
 import { openDownload } from '../internal/download.js';
@@ -27,9 +28,11 @@ import type {
   ImageGenerateAsyncParams,
   ImageGenerateParams,
 } from '../schemas/image-types.js';
-import { type ImageTask, imageTaskOutcome, toImageTask } from './image-task.js';
+import { type ImageTask, imageTaskModelIssue, imageTaskOutcome, toImageTask } from './image-task.js';
 import { APIResource } from './resource.js';
 import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
+
+const DOWNLOAD_ENTRY = 'an entry of data or task.images ({ url } or { b64_json }), or a URL string';
 
 /** One output image of a synchronous call: a temporary `url`, or the bytes as `b64_json`. */
 export interface ImageData {
@@ -137,6 +140,7 @@ export class Images extends APIResource {
    */
   edit(params: ImageEditParams, options?: UploadOptions): APIPromise<ImagesResponse> {
     return this.transport.json<ImagesResponse>(async () => {
+      checkOptionsArgument('images.edit', options);
       const { onProgress, request } = splitUploadOptions(options);
       const parsed = parseImageEditParams(params);
       const parts = await imageEditParts(parsed, 'images.edit');
@@ -166,6 +170,7 @@ export class Images extends APIResource {
   editAsync(params: ImageEditAsyncParams, options?: UploadOptions): APIPromise<TaskSubmission> {
     return this.transport
       .json<SubmissionEnvelope>(async () => {
+        checkOptionsArgument('images.editAsync', options);
         const { onProgress, request } = splitUploadOptions(options);
         const parsed = parseImageEditAsyncParams(params);
         const parts = await imageEditParts(parsed, 'images.editAsync');
@@ -187,7 +192,9 @@ export class Images extends APIResource {
    * Reads an image task (`GET /v1/tasks/{id}?model=`), with its status normalised as `state`
    * and every image as a `{ url }` entry, whether the gateway listed objects or bare URLs.
    *
-   * @throws RequestValidationError at `model` when it is missing (it must be the submission's model).
+   * @throws RequestValidationError at `model` when it is missing (it must be the submission's
+   * model), not a string, a video or embedding model, or an `imgmodel-` ID the SDK does not know;
+   * at `params` when it is not an object. Nothing is sent.
    * @throws NotFoundError for an unknown task or one of another account; other APIError
    * subclasses by status. Safe to retry, so network failures are retried first.
    * @example
@@ -197,16 +204,16 @@ export class Images extends APIResource {
   getTask(taskId: string, params: { model: string }, options?: RequestOptions): APIPromise<ImageTask> {
     return this.transport
       .json<unknown>(() => {
-        if (typeof params?.model !== 'string' || !params.model) {
-          // spec: Endpoints — GET /v1/tasks/{task_id}?model=: "the same model ID used at submission".
-          throw new RequestValidationError('images.getTask', [
-            { path: 'model', message: 'is required: the model ID used at submission' },
-          ]);
-        }
+        if (params !== undefined)
+          checkObjectArgument('images.getTask', params, 'params', 'an object { model }');
+        // spec: Endpoints — GET /v1/tasks/{task_id}?model=: "the same model ID used at submission".
+        const model = params?.model;
+        const issue = imageTaskModelIssue(model);
+        if (issue) throw new RequestValidationError('images.getTask', [{ path: 'model', message: issue }]);
         return {
           method: 'GET',
           path: path`/tasks/${{ taskId }}`,
-          query: { model: params.model },
+          query: { model: model as string },
           retry: 'safe',
           timeout: TIMEOUTS.default,
           options,
@@ -226,10 +233,25 @@ export class Images extends APIResource {
    * @throws ProgressCallbackError when `onProgress` throws or rejects (it is awaited).
    * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, or an
    * `onProgress` that is not a function, before any request.
+   * @throws RequestValidationError (the promise rejects) when `options` is not an object or its
+   * `model` is missing or cannot name an image task (as for `getTask`), before any request.
    * @example
    * const task = await client.images.waitForTask(taskId, { model: 'imgmodel-2', onProgress: (t) => console.log(t.status) });
    */
   waitForTask(taskId: string, options: ImageWaitOptions): Promise<ImageTask> {
+    try {
+      checkObjectArgument(
+        'images.waitForTask',
+        options,
+        'options',
+        'an object { model, ... }: the model ID used at submission, and the settings of the wait',
+      );
+      const issue = imageTaskModelIssue(options.model);
+      if (issue)
+        throw new RequestValidationError('images.waitForTask', [{ path: 'options.model', message: issue }]);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const { model, ...wait } = options;
     return pollTask<ImageTask>(
       {
@@ -250,7 +272,8 @@ export class Images extends APIResource {
    * the gateway's origin), a `b64_json` entry is decoded.
    *
    * @param entry - an entry of `data` or of `task.images`, or a URL.
-   * @throws MediaGatewayError when the entry has neither `url` nor `b64_json`.
+   * @throws RequestValidationError at `entry` when it is neither an object nor a string, or has
+   * neither `url` nor `b64_json`.
    * @throws RequestValidationError, before any request, when the URL is not an absolute http or
    * https URL.
    * @throws MediaExpiredError (410) when the temporary URL has expired; AuthenticationError (401)
@@ -263,6 +286,7 @@ export class Images extends APIResource {
     entry: ImageData | { url: string } | string,
     options?: RequestOptions,
   ): Promise<MediaDownload> {
+    if (typeof entry !== 'string') checkObjectArgument('images.download', entry, 'entry', DOWNLOAD_ENTRY);
     const item: ImageData = typeof entry === 'string' ? { url: entry } : entry;
     if (typeof item.b64_json === 'string') {
       const bytes = Buffer.from(item.b64_json, 'base64');
@@ -273,7 +297,9 @@ export class Images extends APIResource {
       });
     }
     if (typeof item.url !== 'string' || !item.url) {
-      throw new MediaGatewayError('images.download needs an entry with url or b64_json, or a URL string');
+      throw new RequestValidationError('images.download', [
+        { path: 'entry', message: `must hold url or b64_json: ${DOWNLOAD_ENTRY}` },
+      ]);
     }
     const url = checkMediaURL('images.download', typeof entry === 'string' ? 'entry' : 'entry.url', item.url);
     return openDownload(this.transport, { path: '/', url }, options);

@@ -1,13 +1,16 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { checkOptionsArgument } from '../core/arguments.js';
 import type { Uploadable } from '../core/files.js';
 import { buildMultipart, imageUploadParts } from '../internal/multipart.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
+import type { UploadFile } from '../internal/upload-file.js';
 import {
   progressFailed,
   reportingProgress,
   splitUploadOptions,
   type UploadOptions,
 } from '../internal/upload-progress.js';
+import { checkUploadImage } from '../schemas/image-edit-files.js';
 import { APIResource } from './resource.js';
 
 export type { UploadOptions, UploadProgress } from '../internal/upload-progress.js';
@@ -36,10 +39,12 @@ export class Uploads extends APIResource {
    * the gateway provably did not take it). Default timeout 180 s. `options.onProgress` is told
    * the bytes sent, about 10 times a second and once at the end.
    *
-   * @throws RequestValidationError before sending when the file is over 20 MiB or its bytes are not an accepted format.
+   * @throws RequestValidationError before sending when the file is over 20 MiB, its bytes are not
+   * an accepted format, or its header gives no width and height (spec: the gateway "checks
+   * detected format and readable dimensions"; a stream's header past its first 64 KiB is left to it).
    * @throws InvalidOptionError before sending when `onProgress` is not a function.
    * @throws PayloadTooLargeError when the gateway refuses the size (413); BadRequestError (400)
-   * when it refuses the format or cannot read the dimensions; RateLimitError (429) per key or IP.
+   * when it refuses what the SDK could not check; RateLimitError (429) per key or IP.
    * @example
    * const { url } = await client.uploads.image(await fileFromPath('./photo.jpg'), {
    *   onProgress: ({ bytes, total }) => console.log(`${bytes} of ${total} bytes sent`),
@@ -47,8 +52,10 @@ export class Uploads extends APIResource {
    */
   image(file: Uploadable, options?: UploadOptions): APIPromise<UploadedImage> {
     return this.transport.json<UploadedImage>(async () => {
+      checkOptionsArgument('uploads.image', options);
       const { onProgress, request } = splitUploadOptions(options);
       const parts = await imageUploadParts(file);
+      await checkUploadImage(parts[0]?.[1] as UploadFile, 'uploads.image');
       return {
         method: 'POST',
         path: '/uploads/images',

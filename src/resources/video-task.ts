@@ -1,3 +1,7 @@
+import { describeArgument } from '../core/arguments.js';
+import { RequestValidationError } from '../core/errors/validation.js';
+import { VIDEO_MODELS } from '../schemas/constants.js';
+
 export type { VideoTask, VideoTaskCompat } from '../core/task-types.js';
 
 /**
@@ -11,4 +15,17 @@ export function videoPollInterval(model: string | undefined): readonly [number, 
   if (model === 'vidmodel-2.5') return [5_000, 10_000];
   if (model === undefined || model === 'vidmodel-2.0-mini') return [3_000, 5_000];
   return [4_000, 6_000];
+}
+
+/**
+ * Checks the `model` a wait is told (to pick its interval): left out, or one of the video models,
+ * as `videos.create` takes them; an image or unknown model would be a mistake the wait hides.
+ * @throws RequestValidationError at `options.model`.
+ */
+export function checkVideoModelHint(operation: string, model: unknown): void {
+  if (model === undefined || (VIDEO_MODELS as readonly unknown[]).includes(model)) return;
+  const got = typeof model === 'string' ? `unknown video model ${model}` : `got ${describeArgument(model)}`;
+  throw new RequestValidationError(operation, [
+    { path: 'options.model', message: `must be one of ${VIDEO_MODELS.join(', ')}, or left out; ${got}` },
+  ]);
 }

@@ -1,4 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { checkOptionsArgument } from '../core/arguments.js';
 import type { MediaDownload } from '../core/download.js';
 import { SubmittedCallbackError, withTaskId } from '../core/errors/wait.js';
 import { APIUserAbortError, abortedBy } from '../core/errors.js';
@@ -14,7 +15,12 @@ import type { ReservationEstimate, ReservationHints } from '../schemas/reservati
 import type { VideoCreateParams } from '../schemas/video.js';
 import { APIResource } from './resource.js';
 import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
-import { type VideoTask, type VideoTaskCompat, videoPollInterval } from './video-task.js';
+import {
+  checkVideoModelHint,
+  type VideoTask,
+  type VideoTaskCompat,
+  videoPollInterval,
+} from './video-task.js';
 
 const toVideoSubmission = (envelope: SubmissionEnvelope) =>
   toTaskSubmission(envelope, 'POST /v1/videos/generations');
@@ -126,6 +132,12 @@ export class Videos extends APIResource {
    * const task = await client.videos.waitForTask(taskId, { model: 'vidmodel-2.5', onProgress: (t) => console.log(t.progress) });
    */
   waitForTask(taskId: string, options: VideoWaitOptions = {}): Promise<VideoTask> {
+    try {
+      checkOptionsArgument('videos.waitForTask', options);
+      checkVideoModelHint('videos.waitForTask', options.model);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const { model, ...wait } = options;
     // Fixed at the first sleep: the model the first answer names decides (the task's own model),
     // else the caller's; later answers cannot move a wait between intervals.
@@ -166,6 +178,8 @@ export class Videos extends APIResource {
    * const task = await client.videos.createAndWait(params, { onSubmitted: (id) => db.save(id) });
    */
   async createAndWait(params: VideoCreateParams, options: CreateAndWaitOptions = {}): Promise<VideoTask> {
+    checkOptionsArgument('videos.createAndWait', options);
+    checkOptionsArgument('videos.createAndWait', options.request, 'options.request');
     const { onSubmitted, request, ...wait } = options;
     // A wait that could not start must refuse the call before anything is billed.
     checkWaitOptions(wait);

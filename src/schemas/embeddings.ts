@@ -1,3 +1,4 @@
+import { acrossFields } from './across-fields.js';
 import { refuseFields } from './common.js';
 import {
   EMBEDDING_DIMENSIONS,
@@ -57,23 +58,29 @@ export const embeddingCreateSchema = z
       .enum(ENCODING_FORMATS, { error: `must be one of ${ENCODING_FORMATS.join(', ')}` })
       .optional(),
   })
-  .superRefine((value, ctx) => {
-    // spec: Embeddings — `dimensions` is "for text-embedding-3-small".
-    if (value.dimensions !== undefined && value.model !== 'text-embedding-3-small') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['dimensions'],
-        message: `is only supported by text-embedding-3-small (${value.model} always returns ${EMBEDDING_DIMENSIONS[value.model]} dimensions)`,
-      });
-    }
-    // spec: Embedding response — "holds vectors and no generated text".
-    refuseFields(
-      value,
-      CHAT_FIELDS,
-      ctx,
-      'to embeddings: the endpoint returns vectors, not generated text (pass the texts as input)',
-    );
-  })
+  .superRefine(
+    ...acrossFields(
+      (value, ctx) => {
+        // spec: Embeddings — `dimensions` is "for text-embedding-3-small".
+        const model = value.model as EmbeddingModel;
+        if (value.dimensions !== undefined && model !== 'text-embedding-3-small') {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['dimensions'],
+            message: `is only supported by text-embedding-3-small (${model} always returns ${EMBEDDING_DIMENSIONS[model]} dimensions)`,
+          });
+        }
+      },
+      // spec: Embedding response — "holds vectors and no generated text".
+      (value, ctx) =>
+        refuseFields(
+          value,
+          CHAT_FIELDS,
+          ctx,
+          'to embeddings: the endpoint returns vectors, not generated text (pass the texts as input)',
+        ),
+    ),
+  )
   .superRefine(
     refuseUnknownFields(
       ['model', 'input', 'dimensions', 'encoding_format'],

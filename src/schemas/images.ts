@@ -1,5 +1,6 @@
 import type { Uploadable } from '../core/files.js';
 import { BARE_STRING_MESSAGE, isUploadable } from '../core/uploadable.js';
+import { acrossFields } from './across-fields.js';
 import {
   clientReferenceId,
   httpUrl,
@@ -106,18 +107,20 @@ export function editFieldFromText(name: string, text: string): unknown {
 const EDIT_HINT =
   'call images.edit (or images.editAsync) with the image files (fileFromPath, fileFromURL, fileFromBase64)';
 
-function refine25(value: Body, ctx: z.RefinementCtx): void {
-  if (!isImageModel25(value.model)) return;
-  // spec: Images — `image_urls` "must not be assumed for 2.5".
-  if (value.image_urls !== undefined) {
+// spec: Images — `image_urls` "must not be assumed for 2.5".
+function refineImageUrls25(value: Body, ctx: z.RefinementCtx): void {
+  if (isImageModel25(value.model) && value.image_urls !== undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['image_urls'],
       message: `is not supported by ${value.model} (an imgmodel-2 extension only): ${EDIT_HINT}`,
     });
   }
-  // spec: Images, edits — "the 2.5 multipart handler rejects uploaded mask files".
-  if (value.mask !== undefined) {
+}
+
+// spec: Images, edits — "the 2.5 multipart handler rejects uploaded mask files".
+function refineMask25(value: Body, ctx: z.RefinementCtx): void {
+  if (isImageModel25(value.model) && value.mask !== undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['mask'],
@@ -152,17 +155,21 @@ const generationBase = (
 ) =>
   z
     .looseObject({ ...outputShape, ...taskShape })
-    .superRefine((value, ctx) => {
-      refine25(value, ctx);
-      // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
-      refuseFields(
-        value,
-        ['image', 'images'],
-        ctx,
-        `in a JSON generation body (it attaches no file): ${EDIT_HINT}`,
-      );
-      refineMore(value, ctx);
-    })
+    .superRefine(
+      ...acrossFields(
+        refineImageUrls25,
+        refineMask25,
+        // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
+        (value, ctx) =>
+          refuseFields(
+            value,
+            ['image', 'images'],
+            ctx,
+            `in a JSON generation body (it attaches no file): ${EDIT_HINT}`,
+          ),
+        refineMore,
+      ),
+    )
     .superRefine(refuseUnknownFields(known, operation, ['image', 'images', ...taskShapeKeys]), ALWAYS);
 
 /** `images.generate` body: model, non-empty prompt, `n`, `size` `<W>x<H>`, no `image_urls` on 2.5, no `image`/`images`. */
@@ -219,16 +226,20 @@ const editBase = (
 ) =>
   z
     .looseObject({ ...outputShape, ...taskShape, image: imageFiles, mask: uploadable.optional() })
-    .superRefine((value, ctx) => {
-      refine25(value, ctx);
-      refuseFields(
-        value,
-        ['images'],
-        ctx,
-        'to edits: pass the files as image (one file or an array of files)',
-      );
-      refineMore(value, ctx);
-    })
+    .superRefine(
+      ...acrossFields(
+        refineImageUrls25,
+        refineMask25,
+        (value, ctx) =>
+          refuseFields(
+            value,
+            ['images'],
+            ctx,
+            'to edits: pass the files as image (one file or an array of files)',
+          ),
+        refineMore,
+      ),
+    )
     .superRefine(
       refuseUnknownFields([...known, 'image', 'mask'], operation, ['images', ...taskShapeKeys]),
       ALWAYS,

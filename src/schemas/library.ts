@@ -1,3 +1,4 @@
+import { acrossFields, ON_ARRAYS } from './across-fields.js';
 import { httpUrl } from './common.js';
 import { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType } from './constants.js';
 import { parseParams } from './validate.js';
@@ -196,19 +197,21 @@ export const assetSubmitSchema = z
     asset_type: caseSensitiveEnum(ASSET_TYPES).optional(),
     assets: z
       .array(assetItem, { error: required('an array of 1 to 20 { url, name? } objects') })
-      .min(1, 'must hold at least 1 asset')
-      .max(20, 'must hold at most 20 assets (submit several batches)'),
+      .min(1, { message: 'must hold at least 1 asset', ...ON_ARRAYS })
+      .max(20, { message: 'must hold at most 20 assets (submit several batches)', ...ON_ARRAYS }),
   })
-  .superRefine((value, ctx) => {
-    if (value.group !== undefined && value.group_id !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['group_id'],
-        message:
-          'must not be combined with group: name an existing group_id or describe a new group, not both',
-      });
-    }
-  });
+  .superRefine(
+    ...acrossFields((value, ctx) => {
+      if (value.group !== undefined && value.group_id !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['group_id'],
+          message:
+            'must not be combined with group: name an existing group_id or describe a new group, not both',
+        });
+      }
+    }),
+  );
 
 /** `library.assets.update` body: `name` only. */
 export const assetUpdateSchema = z.strictObject(

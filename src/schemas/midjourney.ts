@@ -1,3 +1,4 @@
+import { acrossFields } from './across-fields.js';
 import {
   clientReferenceId,
   type Notifications,
@@ -26,7 +27,7 @@ export const midjourneyGenerateSchema = z
     notifications: notificationsSchema.optional(),
     client_reference_id: clientReferenceId.optional(),
   })
-  .superRefine(refuseLegacyWebhookWithNotifications);
+  .superRefine(...acrossFields(refuseLegacyWebhookWithNotifications));
 
 /** Checks a `midjourney.generate` request. @throws RequestValidationError naming each broken rule. */
 export function parseMidjourneyGenerateParams(params: unknown): MidjourneyGenerateParams {

@@ -3,6 +3,7 @@
  * with the video schemas, so it is a family of its own in internal/schemas-loader.ts: the public
  * `estimateReservation` (internal/schemas.ts) loads it, and zod, on its first call.
  */
+import { checkOptionsArgument, describeArgument, isRecord } from '../core/arguments.js';
 import { RequestValidationError } from '../core/errors/validation.js';
 import { MOTION_ORIENTATION_CEILING, type VideoModel } from './constants.js';
 import type { ReservationEstimate, ReservationHints } from './reservation-tiers.js';
@@ -23,6 +24,21 @@ interface Parts {
 
 function refuseHint(path: string, message: string): never {
   throw new RequestValidationError(OPERATION, [{ path: `hints.${path}`, message }]);
+}
+
+/** `hints` from a caller without types: an object whose list and record are what they say. */
+function checkHints(hints: unknown): asserts hints is ReservationHints {
+  checkOptionsArgument(OPERATION, hints, 'hints');
+  const { videoDurations, prices } = hints as ReservationHints;
+  if (videoDurations !== undefined && !Array.isArray(videoDurations)) {
+    refuseHint(
+      'videoDurations',
+      `must be an array of seconds, one per video_urls entry; got ${describeArgument(videoDurations)}`,
+    );
+  }
+  if (prices !== undefined && !isRecord(prices)) {
+    refuseHint('prices', `must be an object of prices by tier name; got ${describeArgument(prices)}`);
+  }
 }
 
 function checkSeconds(path: string, value: number | undefined): void {
@@ -167,6 +183,7 @@ export function estimateReservation(
   hints: ReservationHints = {},
 ): ReservationEstimate {
   const body = parseParams(videoRequestSchema, params, OPERATION) as Record<string, unknown>;
+  checkHints(hints);
   const model = body.model as VideoModel;
   const notes: string[] = [];
   let parts: Parts;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { describeArgument, isRecord } from '../core/arguments.js';
 import { RequestValidationError, type ValidationIssue } from '../core/errors/validation.js';
 
 /** Formats a zod path as the request's own notation: `image_with_roles[1].role`. */
@@ -21,6 +22,14 @@ export function toValidationIssues(error: z.ZodError): ValidationIssue[] {
  * `RequestValidationError` naming every broken rule. `operation` names the call in the message.
  */
 export function parseParams<S extends z.ZodType>(schema: S, input: unknown, operation: string): z.output<S> {
+  // Every schema here is an object's: anything else is named as what it is, not as zod's "Invalid input".
+  if (!isRecord(input)) {
+    const message =
+      input === undefined
+        ? 'is required: an object of the request parameters'
+        : `must be an object of the request parameters; got ${describeArgument(input)}`;
+    throw new RequestValidationError(operation, [{ path: '', message }]);
+  }
   const result = schema.safeParse(input);
   if (!result.success) throw new RequestValidationError(operation, toValidationIssues(result.error));
   return result.data;

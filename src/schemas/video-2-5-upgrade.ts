@@ -1,3 +1,4 @@
+import { acrossFields } from './across-fields.js';
 import { refuseLegacyWebhookWithNotifications } from './common.js';
 import { UPGRADE_INHERITED_FIELDS } from './constants.js';
 import { jsonBoolean, taskAdditionsShape } from './video-shared.js';
@@ -54,12 +55,16 @@ export const video25UpgradeSchema = z
       .optional(),
     ...taskAdditionsShape,
   })
-  .superRefine((body, ctx) => {
-    refuseLegacyWebhookWithNotifications(body, ctx);
-    for (const [field, value] of Object.entries(body)) {
-      if (value === undefined || ALLOWED.has(field)) continue;
-      // spec: Video — only "`draft_task_id` and `draft: true` must not be combined".
-      if (field === 'draft' && value === false) continue;
-      ctx.addIssue({ code: 'custom', path: [field], message: refusal(field, value) });
-    }
-  });
+  .superRefine(
+    ...acrossFields(refuseLegacyWebhookWithNotifications, (body, ctx) => {
+      for (const field of Object.keys(body)) {
+        // An allowed field is never read here: its own rule judges it.
+        if (ALLOWED.has(field)) continue;
+        const value = body[field];
+        if (value === undefined) continue;
+        // spec: Video — only "`draft_task_id` and `draft: true` must not be combined".
+        if (field === 'draft' && value === false) continue;
+        ctx.addIssue({ code: 'custom', path: [field], message: refusal(field, value) });
+      }
+    }),
+  );

@@ -1,11 +1,12 @@
+import { acrossFields } from './across-fields.js';
 import { refuseFields } from './common.js';
 import { V25_LIMITS } from './constants.js';
 import { video25UpgradeSchema } from './video-2-5-upgrade.js';
 import { aliasConflicts, givenNames, inputDuration, writtenName } from './video-inputs.js';
 import {
   checkAgreement,
-  checkCommonVideoRules,
   checkSingleFrameRoles,
+  commonVideoRules,
   frameRoles,
   imageWithRolesSchema,
   jsonBoolean,
@@ -166,33 +167,38 @@ function checkInputAliasAgreement(body: Record<string, unknown>, ctx: z.Refineme
 }
 
 function generationSchema(kind: 'ordinary' | 'preview') {
-  return z.looseObject(generationShape(kind)).superRefine((body, ctx) => {
-    checkCommonVideoRules(body, ctx, ['image', 'images', 'input_reference', 'video_list']);
-    checkAgreement(body, 'ratio', 'aspect_ratio', ctx);
-    checkAgreement(body, 'audio', 'generate_audio', ctx);
-    checkInputAliasAgreement(body, ctx);
-    checkFrameAliases(body, ctx);
-    checkSingleFrameRoles(body, ctx);
-    const counts = referenceCounts(body);
-    if (counts.images > V25_LIMITS.images) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [givenNames(body, 'image_urls')[0] ?? 'image_with_roles'],
-        message: `at most 30 images for ${MODEL}, counting image_urls (and its aliases images, image, input_reference), image_with_roles and the frame aliases (got ${counts.images})`,
-      });
-    }
-    checkTaskType(body, ctx);
-    if (kind === 'preview') {
-      // spec: Video — service_tier "rejected for preview and upgrade"; generation_type and
-      // camerafixed are for "ordinary generation only".
-      refuseFields(
-        body,
-        ['service_tier', 'generation_type', 'camerafixed'],
-        ctx,
-        'in a preview (draft: true): ordinary generation only',
-      );
-    }
-  });
+  return z.looseObject(generationShape(kind)).superRefine(
+    ...acrossFields(
+      ...commonVideoRules(['image', 'images', 'input_reference', 'video_list']),
+      (body, ctx) => checkAgreement(body, 'ratio', 'aspect_ratio', ctx),
+      (body, ctx) => checkAgreement(body, 'audio', 'generate_audio', ctx),
+      checkInputAliasAgreement,
+      checkFrameAliases,
+      checkSingleFrameRoles,
+      (body, ctx) => {
+        const counts = referenceCounts(body);
+        if (counts.images > V25_LIMITS.images) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [givenNames(body, 'image_urls')[0] ?? 'image_with_roles'],
+            message: `at most 30 images for ${MODEL}, counting image_urls (and its aliases images, image, input_reference), image_with_roles and the frame aliases (got ${counts.images})`,
+          });
+        }
+      },
+      checkTaskType,
+      (body, ctx) => {
+        if (kind !== 'preview') return;
+        // spec: Video — service_tier "rejected for preview and upgrade"; generation_type and
+        // camerafixed are for "ordinary generation only".
+        refuseFields(
+          body,
+          ['service_tier', 'generation_type', 'camerafixed'],
+          ctx,
+          'in a preview (draft: true): ordinary generation only',
+        );
+      },
+    ),
+  );
 }
 
 /** `vidmodel-2.5` ordinary generation (no `draft`, no `draft_task_id`). */

@@ -1,5 +1,6 @@
+import { acrossFields } from './across-fields.js';
 import {
-  checkCommonVideoRules,
+  commonVideoRules,
   imageWithRolesSchema,
   jsonBoolean,
   mediaRef,
@@ -40,6 +41,4 @@ export const videoLegacySchema = z
     camerafixed: jsonBoolean.optional(),
     ...taskAdditionsShape,
   })
-  .superRefine((body, ctx) => {
-    checkCommonVideoRules(body, ctx);
-  });
+  .superRefine(...acrossFields(...commonVideoRules()));

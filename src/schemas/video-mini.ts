@@ -1,8 +1,9 @@
+import { acrossFields, ON_ARRAYS } from './across-fields.js';
 import { refuseFields } from './common.js';
 import {
   checkAgreement,
-  checkCommonVideoRules,
   checkSingleFrameRoles,
+  commonVideoRules,
   frameRoles,
   imageWithRolesSchema,
   jsonBoolean,
@@ -43,7 +44,7 @@ export const videoMiniSchema = z
     generate_audio: jsonBoolean.optional(),
     image_urls: mediaRefList(MINI_LIMITS.images, 'images', MODEL).optional(),
     image_with_roles: imageWithRolesSchema
-      .max(MINI_LIMITS.images, { message: `must hold at most 9 images for ${MODEL}` })
+      .max(MINI_LIMITS.images, { message: `must hold at most 9 images for ${MODEL}`, ...ON_ARRAYS })
       .optional(),
     video_urls: mediaRefList(MINI_LIMITS.videos, 'videos', MODEL).optional(),
     audio_urls: mediaRefList(MINI_LIMITS.audios, 'audios', MODEL).optional(),
@@ -52,63 +53,75 @@ export const videoMiniSchema = z
     tools: toolsSchema.optional(),
     ...taskAdditionsShape,
   })
-  .superRefine((body, ctx) => {
-    // spec: Video — "The fields `draft` and `draft_task_id` must not be sent to this model."
-    refuseFields(
-      body,
-      ['draft', 'draft_task_id'],
-      ctx,
-      `to ${MODEL}: preview and upgrade exist only for vidmodel-2.5`,
-    );
-    checkCommonVideoRules(body, ctx);
-    checkAgreement(body, 'ratio', 'aspect_ratio', ctx);
-    checkAgreement(body, 'size', 'aspect_ratio', ctx);
-    if (body.aspect_ratio === undefined) checkAgreement(body, 'size', 'ratio', ctx);
-
-    if (body.image_urls !== undefined && body.image_with_roles !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['image_with_roles'],
-        message: `must not be combined with image_urls for ${MODEL}: put every image in image_with_roles with a role`,
-      });
-    }
-    checkSingleFrameRoles(body, ctx);
-    const frames = frameRoles(body);
-    const firstFrame = frames.find((f) => f.role === 'first_frame');
-    for (const frame of frames) {
-      if (frame.role === 'last_frame' && !firstFrame) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['image_with_roles', frame.index, 'role'],
-          message: 'a last_frame needs a first_frame image in the same request',
-        });
-      }
-    }
-
-    if (frames.length > 0) {
-      // spec: Video — "For first/last-frame tasks `aspect_ratio` must be `adaptive` and `video_urls`
-      // and `audio_urls` must be omitted." Mini's default ratio is 16:9, so omitting it is refused too.
-      const field = ['aspect_ratio', 'ratio', 'size'].find((f) => body[f] !== undefined) ?? 'aspect_ratio';
-      const ratio = body[field];
-      if (ratio !== 'adaptive') {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message:
-            ratio === undefined
-              ? `a first/last-frame task needs aspect_ratio: 'adaptive' set explicitly (${MODEL} defaults to 16:9)`
-              : `must be 'adaptive' in a first/last-frame task`,
-        });
-      }
-      refuseFields(body, ['video_urls', 'audio_urls'], ctx, 'in a first/last-frame task');
-    }
-
-    const counts = referenceCounts(body);
-    if (counts.audios > 0 && counts.images === 0 && counts.videos === 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['audio_urls'],
-        message: `audio references need at least one image or video reference for ${MODEL}`,
-      });
-    }
-  });
+  .superRefine(
+    ...acrossFields(
+      (body, ctx) =>
+        // spec: Video — "The fields `draft` and `draft_task_id` must not be sent to this model."
+        refuseFields(
+          body,
+          ['draft', 'draft_task_id'],
+          ctx,
+          `to ${MODEL}: preview and upgrade exist only for vidmodel-2.5`,
+        ),
+      ...commonVideoRules(),
+      (body, ctx) => checkAgreement(body, 'ratio', 'aspect_ratio', ctx),
+      (body, ctx) => checkAgreement(body, 'size', 'aspect_ratio', ctx),
+      (body, ctx) => {
+        if (body.aspect_ratio === undefined) checkAgreement(body, 'size', 'ratio', ctx);
+      },
+      (body, ctx) => {
+        if (body.image_urls !== undefined && body.image_with_roles !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['image_with_roles'],
+            message: `must not be combined with image_urls for ${MODEL}: put every image in image_with_roles with a role`,
+          });
+        }
+      },
+      (body, ctx) => checkSingleFrameRoles(body, ctx),
+      (body, ctx) => {
+        const frames = frameRoles(body);
+        const firstFrame = frames.find((f) => f.role === 'first_frame');
+        for (const frame of frames) {
+          if (frame.role === 'last_frame' && !firstFrame) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['image_with_roles', frame.index, 'role'],
+              message: 'a last_frame needs a first_frame image in the same request',
+            });
+          }
+        }
+      },
+      (body, ctx) => {
+        if (frameRoles(body).length === 0) return;
+        // spec: Video — "For first/last-frame tasks `aspect_ratio` must be `adaptive` and `video_urls`
+        // and `audio_urls` must be omitted." Mini's default ratio is 16:9, so omitting it is refused too.
+        const field = ['aspect_ratio', 'ratio', 'size'].find((f) => body[f] !== undefined) ?? 'aspect_ratio';
+        const ratio = body[field];
+        if (ratio !== 'adaptive') {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message:
+              ratio === undefined
+                ? `a first/last-frame task needs aspect_ratio: 'adaptive' set explicitly (${MODEL} defaults to 16:9)`
+                : `must be 'adaptive' in a first/last-frame task`,
+          });
+        }
+      },
+      (body, ctx) => {
+        if (frameRoles(body).length > 0)
+          refuseFields(body, ['video_urls', 'audio_urls'], ctx, 'in a first/last-frame task');
+      },
+      (body, ctx) => {
+        const counts = referenceCounts(body);
+        if (counts.audios > 0 && counts.images === 0 && counts.videos === 0) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['audio_urls'],
+            message: `audio references need at least one image or video reference for ${MODEL}`,
+          });
+        }
+      },
+    ),
+  );

@@ -1,3 +1,4 @@
+import { acrossFields } from './across-fields.js';
 import { refuseLegacyWebhookWithNotifications } from './common.js';
 import { MOTION_ORIENTATION_CEILING } from './constants.js';
 import { jsonBoolean, publicUrl, taskAdditionsShape, textField } from './video-shared.js';
@@ -44,6 +45,4 @@ export const motionControlSchema = z
       .optional(),
     ...taskAdditionsShape,
   })
-  .superRefine((body, ctx) => {
-    refuseLegacyWebhookWithNotifications(body, ctx);
-  });
+  .superRefine(...acrossFields(refuseLegacyWebhookWithNotifications));

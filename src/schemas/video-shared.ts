@@ -1,3 +1,4 @@
+import { type AcrossFieldsRule, ON_ARRAYS } from './across-fields.js';
 import {
   clientReferenceId,
   mediaUrl,
@@ -59,7 +60,7 @@ export const publicUrl = (required: string) =>
 export function mediaRefList(max: number, kind: string, model: string) {
   return z
     .array(mediaRef, { error: `must be an array of ${kind} URLs (http(s):// or asset://)` })
-    .max(max, { message: `must hold at most ${max} ${kind} for ${model}` });
+    .max(max, { message: `must hold at most ${max} ${kind} for ${model}`, ...ON_ARRAYS });
 }
 
 /** spec: Video — `image_with_roles` items are `{ url, role }`. */
@@ -152,6 +153,19 @@ function checkInputAliases(body: Body, ctx: z.RefinementCtx, declared: readonly 
       }
     }
   }
+}
+
+/**
+ * The rules every video JSON request shares, each judged on its own (see `acrossFields`): legacy
+ * webhooks, prompt references, input aliases. `declared` names the input aliases the model's
+ * own shape already checks.
+ */
+export function commonVideoRules(declared: readonly string[] = []): AcrossFieldsRule[] {
+  return [
+    (body, ctx) => refuseLegacyWebhookWithNotifications(body, ctx),
+    (body, ctx) => checkPromptReferences(body, ctx),
+    (body, ctx) => checkInputAliases(body, ctx, declared),
+  ];
 }
 
 /**

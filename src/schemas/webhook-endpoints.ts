@@ -1,3 +1,4 @@
+import { notPublicReason } from './public-address.js';
 import { parseParams } from './validate.js';
 import { z } from './zod.js';
 
@@ -5,7 +6,8 @@ import { z } from './zod.js';
 export interface WebhookEndpointCreateParams {
   /**
    * `url`: where signed events are delivered. `https://` on port 443 (an explicit `:443` is fine),
-   * a public address, no user name or password in the URL; the gateway follows no redirects and
+   * a public address (not `localhost` nor a loopback, private, shared or link-local IP literal,
+   * IPv4 or IPv6), no user name or password in the URL; the gateway follows no redirects and
    * the URL cannot be changed later.
    */
   url: string;
@@ -55,6 +57,13 @@ export const webhookEndpointURL = z
     if (url.port !== '') refuse(`must use port 443 (got ${url.port}): webhook endpoints must listen on 443`);
     if (url.username !== '' || url.password !== '') {
       refuse('must not hold a user name or password: the gateway authenticates deliveries by signature');
+    }
+    const notPublic = notPublicReason(url.hostname);
+    if (notPublic !== undefined) {
+      refuse(
+        `must be a public address (got ${url.hostname}, ${notPublic}): the gateway delivers only to ` +
+          'hosts reachable from the internet; expose a local receiver through a public tunnel or proxy',
+      );
     }
   });
 

@@ -13,7 +13,7 @@ import {
   RequestValidationError,
 } from '../../src/index.js';
 import type { ImageEditParams, ImageGenerateParams } from '../../src/schemas/image-types.js';
-import { pngImage } from '../../src/testing/index.js';
+import { mp4Video, pngImage } from '../../src/testing/index.js';
 import { png } from '../core/image-fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 import {
@@ -217,6 +217,32 @@ describe('images.edit (multipart)', () => {
     await expect(
       client.images.edit({ model: 'imgmodel-2', prompt: 'x', image: 'https://example.com/a.png' as never }),
     ).rejects.toThrow(/fileFromURL/);
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  test('files that are not images are refused before sending, each at its path (edit and editAsync)', async () => {
+    const text = new Blob([new TextEncoder().encode('not an image')], { type: 'image/png' });
+    const one = await rejection(client.images.edit({ model: 'imgmodel-2', prompt: 'x', image: text }));
+    expect(one).toBeInstanceOf(RequestValidationError);
+    expect(one.issues).toEqual([
+      {
+        path: 'image',
+        message: expect.stringContaining('must be a JPEG, PNG, GIF or WebP image by its bytes'),
+      },
+    ]);
+    const several = await rejection(
+      client.images.editAsync({
+        model: 'imgmodel-2.5-sunburst',
+        prompt: 'x',
+        image: [pngImage(), mp4Video(), new Uint8Array(0)],
+      }),
+    );
+    expect(several).toBeInstanceOf(RequestValidationError);
+    expect(several.message).toContain('images.editAsync was not sent');
+    expect(several.issues).toEqual([
+      { path: 'image[1]', message: expect.stringContaining('by its bytes') },
+      { path: 'image[2]', message: expect.stringContaining('must not be empty') },
+    ]);
     expect(gateway.requests).toHaveLength(0);
   });
 

@@ -5,9 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FormData, fetch } from 'undici';
 import { afterAll, describe, expect, test } from 'vitest';
-import { fileFromPath, PayloadTooLargeError, RequestValidationError } from '../../src/index.js';
+import {
+  BadRequestError,
+  fileFromPath,
+  PayloadTooLargeError,
+  RequestValidationError,
+} from '../../src/index.js';
 import { mp4Video, pngImage } from '../../src/testing/index.js';
-import { gif, jpeg, webpLossless } from '../core/image-fixtures.js';
+import { gif, jpeg, png, webpLossless } from '../core/image-fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 import { apiRequests, partSummary, sha256, sha256File, writePaddedFile } from './images-helpers.js';
 import { mockGatewayClient } from './mock-client.js';
@@ -91,6 +96,31 @@ describe('uploads.image', () => {
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.issues?.[0]?.path).toBe('file');
     expect(gateway.requests).toHaveLength(0);
+  });
+
+  test.each([
+    ['a PNG cut before its IHDR', png(8, 8).subarray(0, 16)],
+    ['a JPEG with no frame header', Buffer.from([0xff, 0xd8, 0xff, 0xd9])],
+    ['a GIF of width 0', gif(0, 10)],
+    ['a WebP with an unknown chunk', Buffer.from('RIFF\x20\0\0\0WEBPXXXX', 'binary')],
+  ])('%s: its dimensions cannot be read, refused before sending', async (_name, bytes) => {
+    const error = await rejection(client.uploads.image(new Uint8Array(bytes)));
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.message).toContain('uploads.image was not sent');
+    expect(error.issues).toEqual([
+      { path: 'file', message: expect.stringContaining('must be an image whose dimensions can be read') },
+    ]);
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  test('a stream whose frame header lies past its first 64 KiB is sent: the gateway judges it', async () => {
+    const bytes = jpeg(40, 30, { app1Bytes: 100_000 });
+    // The SDK sees only the stream's first 64 KiB, so it leaves the dimensions to the gateway; the
+    // mock reads no further either, and answers 400.
+    const error = await rejection(client.uploads.image(new Blob([bytes]).stream()));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.message).toContain('dimensions could not be read');
+    expect(uploads()).toHaveLength(1);
   });
 
   test('a bare string is refused with the file helpers named', async () => {

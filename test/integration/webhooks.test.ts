@@ -53,16 +53,32 @@ describe('endpoints.create', () => {
     expect(wire?.body).toEqual({ url: 'https://hooks.example.com:443/a' });
   });
 
-  test('the mock refuses a loopback or private host (public address rule)', async () => {
-    for (const url of [
-      'https://127.0.0.1/x',
-      'https://localhost/x',
-      'https://10.1.2.3/x',
-      'https://[::1]/x',
-    ]) {
-      const error = await rig.client.webhooks.endpoints.create({ url }).catch((e: unknown) => e);
-      expect(error, url).toBeInstanceOf(BadRequestError);
-      expect((error as BadRequestError).message).toContain('public address');
+  test.each([
+    'https://127.0.0.1/x',
+    'https://localhost/x',
+    'https://10.0.0.5/x',
+    'https://192.168.1.2/x',
+    'https://[::1]/x',
+    'https://[::ffff:127.0.0.1]/x',
+  ])('refuses the non-public host of %s before sending (public address rule)', async (url) => {
+    const before = sent('POST', '/v1/webhook-endpoints').length;
+    const error = await rig.client.webhooks.endpoints.create({ url }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues).toEqual([
+      { path: 'url', message: expect.stringContaining('must be a public address') },
+    ]);
+    expect(sent('POST', '/v1/webhook-endpoints').length).toBe(before);
+  });
+
+  test('the mock refuses a non-public host sent past the SDK, with the same rule', async () => {
+    for (const url of ['https://127.0.0.1/x', 'https://localhost/x', 'https://[::1]/x']) {
+      const response = await fetch(`${rig.gateway.url}/v1/webhook-endpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${rig.gateway.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
+      expect(response.status, url).toBe(400);
+      expect(JSON.stringify(await response.json()), url).toContain('must be a public address');
     }
   });
 });

@@ -277,6 +277,69 @@ export const MOCK_ROWS: readonly SituationRow[] = [
   },
 ];
 
+/**
+ * Requests refused before sending, where the caller's input (not the gateway) is at fault: each
+ * is a `RequestValidationError` naming the path, and nothing reaches the gateway.
+ */
+export const REQUEST_ROWS: readonly SituationRow[] = [
+  {
+    situation:
+      'a body that breaks rules of its fields and rules across fields at once (a mistyped `prompt` and `draft` sent to mini)',
+    outcome:
+      '`RequestValidationError` naming every broken rule in one pass, each at its path; a cross-field rule that would read a mistyped field is left out',
+    provenBy: {
+      file: 'test/schemas/every-rule.test.ts',
+      title: 'one refusal names what every patch breaks alone, field rules and cross-field rules together',
+    },
+  },
+  {
+    situation:
+      'a public method called from plain JavaScript with an argument left out, `null`, a number or a string where an object belongs',
+    outcome:
+      '`RequestValidationError` naming the argument (`options`, `params`, `texts`, `entry`, `hints`, an ID), never a `TypeError`; nothing sent',
+    provenBy: {
+      file: 'test/resources/arguments.test.ts',
+      title: 'argument %i as %s: RequestValidationError naming it, nothing sent',
+    },
+  },
+  {
+    situation: '`images.getTask` / `images.waitForTask` with a video, embedding or unknown `imgmodel-` model',
+    outcome: '`RequestValidationError` at `model` / `options.model`; nothing sent',
+    provenBy: {
+      file: 'test/resources/arguments.test.ts',
+      title: 'the model of an image-task query is checked before sending',
+    },
+  },
+  {
+    situation: '`images.edit` / `editAsync` with a file that is empty or not an image (text, video)',
+    outcome: '`RequestValidationError` at `image` or `image[i]`, every such file named; nothing sent',
+    provenBy: {
+      file: 'test/integration/images.test.ts',
+      title: 'files that are not images are refused before sending, each at its path (edit and editAsync)',
+    },
+  },
+  {
+    situation: '`uploads.image` with an image whose header gives no width and height',
+    outcome:
+      '`RequestValidationError` at `file`; nothing sent (a stream whose header lies past its first 64 KiB is left to the gateway)',
+    provenBy: {
+      file: 'test/integration/uploads.test.ts',
+      title: '%s: its dimensions cannot be read, refused before sending',
+      row: 'a PNG cut before its IHDR',
+    },
+  },
+  {
+    situation:
+      '`webhooks.endpoints.create` with a loopback, private, link-local or `localhost` host (`https://127.0.0.1/…`, `https://[::1]/…`)',
+    outcome:
+      '`RequestValidationError` at `url` ("must be a public address"); nothing sent; the mock refuses the same hosts',
+    provenBy: {
+      file: 'test/integration/webhooks.test.ts',
+      title: 'refuses the non-public host of %s before sending (public address rule)',
+    },
+  },
+];
+
 function cite({ file, title, row }: ProvenBy): string {
   return `\`${file}\`: "${title}"${row ? `, row "${row}"` : ''}`;
 }
@@ -289,10 +352,10 @@ function table(rows: readonly SituationRow[]): string[] {
   ];
 }
 
-/** The section of docs/fault-matrix.md for waits and receivers. */
+/** The section of docs/fault-matrix.md for waits, receivers and request checks. */
 export function renderWaitReceiverRows(): string[] {
   return [
-    '## Waits and webhook receivers',
+    '## Waits, webhook receivers and request checks',
     '',
     'Failures that are not one call against one fault. Each row names the test that proves it;',
     '`test/reliability/faults.test.ts` checks that the file exists and holds that title (and row).',
@@ -308,6 +371,10 @@ export function renderWaitReceiverRows(): string[] {
     '### The mock gateway',
     '',
     ...table(MOCK_ROWS),
+    '',
+    '### Request checks',
+    '',
+    ...table(REQUEST_ROWS),
     '',
   ];
 }

@@ -10,6 +10,7 @@ import {
   parseImageGenerateAsyncParams,
   parseImageGenerateParams,
 } from '../../src/schemas/images.js';
+import { mp4Video } from '../../src/testing/index.js';
 import { jpeg, png } from '../core/image-fixtures.js';
 
 type Parse = (params: unknown) => unknown;
@@ -304,6 +305,31 @@ describe('checkEditFiles', () => {
     ]);
   });
 
+  test.each([
+    ['text as the one image', Buffer.from('just some text'), 'image', 'by its bytes'],
+    ['an empty image', new Uint8Array(0), 'image', 'must not be empty'],
+    ['a video among several', [png(8, 8), mp4Video()], 'image[1]', 'JPEG, PNG, GIF or WebP image'],
+    ['a PDF first', [Buffer.from('%PDF-1.7\n'), jpeg(8, 8)], 'image[0]', 'JPEG, PNG, GIF or WebP image'],
+  ])('refuses %s, without a mask too', async (_, image, path, fragment) => {
+    const error = await checkEditFiles(await files(image), 'images.edit').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).message).toContain('images.edit was not sent');
+    expect((error as RequestValidationError).issues).toEqual([
+      { path, message: expect.stringContaining(fragment) },
+    ]);
+  });
+
+  test('every file that is not an image and a bad mask are named in one error', async () => {
+    const error = await checkEditFiles(
+      await files([Buffer.from('a'), png(8, 8), Buffer.from('b')], jpeg(8, 8)),
+    ).catch((e: unknown) => e);
+    expect((error as RequestValidationError).issues.map((i) => i.path)).toEqual([
+      'image[0]',
+      'image[2]',
+      'mask',
+    ]);
+  });
+
   test('a mask that is neither PNG with alpha nor the right size gets both issues', async () => {
     const error = await checkEditFiles(await files(png(16, 16), png(8, 8, { colorType: 2 }))).catch(
       (e: unknown) => e,
@@ -315,7 +341,7 @@ describe('checkEditFiles', () => {
     ['no mask', png(8, 8), undefined],
     ['an RGBA mask of equal size', png(8, 8), png(8, 8)],
     ['a tRNS palette mask of equal size', jpeg(8, 8), png(8, 8, { colorType: 3, trns: true })],
-    ['an input whose size cannot be read', new Uint8Array([1, 2, 3]), png(8, 8)],
+    ['an input whose size cannot be read', png(8, 8).subarray(0, 12), png(8, 8)],
     [
       'a PNG mask whose alpha cannot be told (no IDAT in the bytes)',
       png(8, 8),

@@ -1,4 +1,5 @@
 import type { APIPromise } from '../../core/api-promise.js';
+import { checkOptionsArgument } from '../../core/arguments.js';
 import { pollTask, type WaitOptions } from '../../core/polling.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
@@ -44,6 +45,11 @@ export class ReviewTasks extends APIResource {
    * const refs = task.usable_assets; // asset:// references of the Active materials
    */
   waitForTask(reviewTaskId: string, options: WaitOptions<ReviewTask> = {}): Promise<ReviewTask> {
+    try {
+      checkOptionsArgument('library.reviewTasks.waitForTask', options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return pollTask<ReviewTask>(
       {
         taskId: reviewTaskId,

@@ -308,6 +308,28 @@ export function endpointCreateRules(): Rule[] {
       },
     },
     {
+      rule: 'url is a public address (no localhost, loopback, private or link-local IP literal)',
+      bad: fc.constantFrom(
+        '127.0.0.1',
+        'localhost',
+        'hooks.localhost',
+        '10.0.0.5',
+        '172.16.4.4',
+        '192.168.1.2',
+        '169.254.169.254',
+        '100.64.0.1',
+        '0.0.0.0',
+        '[::1]',
+        '[::ffff:127.0.0.1]',
+        '[fd00::1]',
+        '[fe80::1]',
+      ),
+      apply: (body, host) => {
+        const url = new URL(String(body.url));
+        return { input: { url: `https://${host as string}${url.pathname}${url.search}` }, path: 'url' };
+      },
+    },
+    {
       rule: 'the body holds only url',
       apply: (body) => ({ input: { ...body, enabled: true }, path: '' }),
     },
