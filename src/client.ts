@@ -52,7 +52,7 @@ export interface ClientOptions {
    * @default undici; the runtime's `fetch` where `import('undici')` gives no dispatcher API (Bun)
    */
   fetch?: FetchLike | undefined;
-  /** Headers sent with every request. */
+  /** Headers sent with every request. `content-type` and `content-length` are ignored: the SDK sets them from the body it builds. */
   defaultHeaders?: Record<string, string> | undefined;
   /**
    * Where log lines go, console-style: `logger.info(message, fields)`, the fields structured

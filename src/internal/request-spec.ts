@@ -38,7 +38,10 @@ export interface RequestOptions {
    * @throws InvalidOptionError (rejected, before anything is sent) for any other value.
    */
   maxRetries?: number | undefined;
-  /** Extra headers for this call; `null` removes a default header. */
+  /**
+   * Extra headers for this call; `null` removes a default header. `content-type` and
+   * `content-length` are the SDK's, set from the body it builds: a caller's are ignored.
+   */
   headers?: Record<string, string | null | undefined> | undefined;
 }
 

@@ -290,7 +290,6 @@ export class Transport {
       'user-agent': this.userAgent,
     };
     if (this.defaultHeaders) Object.assign(headers, this.defaultHeaders);
-    if (extra) Object.assign(headers, extra);
     const perCall = spec.options?.headers;
     if (perCall) {
       for (const [key, value] of Object.entries(perCall)) {
@@ -298,6 +297,13 @@ export class Transport {
         else if (value !== undefined) headers[key.toLowerCase()] = value;
       }
     }
+    // The SDK builds every body it sends, and it alone says what that body is: a caller's
+    // `content-type` or `content-length` (in `defaultHeaders` or a call's `headers`) would
+    // describe another one (a multipart body without its boundary, JSON as `text/plain`), so
+    // both are dropped, and a request without a body has neither.
+    delete headers['content-type'];
+    delete headers['content-length'];
+    if (extra) Object.assign(headers, extra);
     if (!sameOrigin) return crossOriginHeaders(headers);
     if (withAuth) headers.authorization = this.#authorization;
     else delete headers.authorization;
