@@ -1,3 +1,4 @@
+import { ERROR_BRAND } from '../core/base-error.js';
 import {
   AmbiguousSubmissionError,
   APIConnectionError,
@@ -26,6 +27,8 @@ export type RetryClass = 'safe' | 'billable' | 'create';
 
 /** Marks a connection error raised before any byte of the request left this process. */
 export class NotSentError extends APIConnectionError {}
+// util.inspect (console.log) names an error by its class: the public one it is thrown as.
+Object.defineProperty(NotSentError, 'name', { value: NotSentError[ERROR_BRAND] });
 
 /**
  * A connection error of the `fetch` the client was given: it threw or rejected, or resolved
@@ -41,6 +44,7 @@ export class FetchFailedError extends APIConnectionError {
     this.reason = reason;
   }
 }
+Object.defineProperty(FetchFailedError, 'name', { value: FetchFailedError[ERROR_BRAND] });
 
 // The longest `Retry-After` the SDK waits for, kept in core/ beside the limiters that pause by it.
 export { MAX_RETRY_AFTER_MS };
