@@ -7,8 +7,8 @@ import {
   APIUserAbortError,
   InvalidResponseError,
   MediaGatewayError,
-  parseRetryAfter,
   ResponseTooLargeError,
+  retryAfterOf,
 } from '../core/errors.js';
 import { MAX_RETRY_AFTER_MS } from '../core/limits.js';
 import { RedirectRefusedError } from './redirects.js';
@@ -57,7 +57,7 @@ export function isRetryable(retryClass: RetryClass, error: unknown): boolean {
   if (!(error instanceof MediaGatewayError)) return false;
   if (error instanceof NotSentError) return true;
   if (error instanceof APIError) {
-    const asked = parseRetryAfter(error.headers['retry-after']);
+    const asked = retryAfterOf(error);
     if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return false;
     if (error.status === 429) return true;
     if (retryClass !== 'safe') return false; // spec: only a 429 proves a billable submission was not taken
@@ -76,7 +76,7 @@ export function isRetryable(retryClass: RetryClass, error: unknown): boolean {
  */
 export function retryDelay(attempt: number, error: unknown, random: () => number = Math.random): number {
   if (error instanceof APIError) {
-    const asked = parseRetryAfter(error.headers['retry-after']);
+    const asked = retryAfterOf(error);
     if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
   }
   const step = Math.min(INITIAL_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS);
