@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
