@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { APIPromise } from '../core/api-promise.js';
 import { Deadline } from '../core/deadline.js';
 import { unreadableRequest } from '../core/errors/validation.js';
@@ -20,6 +21,7 @@ import { readCapped } from './read-capped.js';
 import { createRedactor } from './redact.js';
 import { crossOriginHeaders, MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from './redirects.js';
 import {
+  DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_RESPONSE_BYTES,
   type FetchLike,
   type JSONAnswer,
@@ -32,7 +34,7 @@ import {
 import { retryAfterFailure } from './retry.js';
 import { forBillable } from './retry-policy.js';
 import { writesOnlyToSockets } from './socket-writer.js';
-import { loadUndici, undiciIfLoaded, undiciRequest } from './undici.js';
+import { defaultDispatcher, loadUndici, undiciIfLoaded, undiciRequest } from './undici.js';
 import { buildPath } from './url.js';
 
 /**
@@ -82,6 +84,8 @@ export class Transport {
   private readonly observer: Observer | undefined;
   /** The client's `fetch`, or the runtime's once undici turned out not to run here; else undici sends. */
   private fetch: FetchLike | undefined;
+  /** The client's `dispatcher`, else the SDK's own (`defaultDispatcher`), chosen at the first request. */
+  private dispatcher: Dispatcher | undefined;
 
   constructor({ apiKey, ...config }: TransportConfig) {
     this.config = config;
@@ -320,7 +324,12 @@ export class Transport {
   ): Promise<RawResponse> {
     // undici, the fast path, unless the client was given a fetch or the runtime has no undici.
     const undici = this.fetch === undefined ? (undiciIfLoaded() ?? (await loadUndici())) : undefined;
-    const dispatcher = undici && (this.config.dispatcher ?? undici.getGlobalDispatcher());
+    if (undici && this.dispatcher === undefined) {
+      this.dispatcher =
+        this.config.dispatcher ??
+        defaultDispatcher(undici, this.config.maxConnections ?? DEFAULT_MAX_CONNECTIONS, this.config.proxy);
+    }
+    const dispatcher = undici && this.dispatcher;
     if (dispatcher === undefined) this.fetch ??= runtimeFetch(this.config.dispatcher);
     // The SDK's own paths are built encoded and need no URL parser; only a full URL (a download
     // link, a redirect) is parsed.
