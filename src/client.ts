@@ -215,10 +215,10 @@ export class MediaGateway {
 
   /**
    * A client with other defaults that shares this one's connections: the same `dispatcher`
-   * (or, without one, undici's global dispatcher, as this client does). Each option given
+   * (or, without one, the SDK's own pool for its `maxConnections` and `proxy`). Each option given
    * replaces this client's (`defaultHeaders` too, whole); the others, the key and base URL
    * included, are kept, but for `fetch` and `dispatcher`, one choice: either given alone replaces
-   * the other. This client is not changed. Its rate limiter is shared too (one key, one
+   * the other (and `fetch` alone drops `proxy`; `proxy` alone drops both). This client is not changed. Its rate limiter is shared too (one key, one
    * budget) unless `limits` is given: then the new client has its own, or none for `undefined`.
    *
    * @throws as the constructor does, for an option out of its range.
