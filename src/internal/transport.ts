@@ -330,7 +330,7 @@ export class Transport {
         defaultDispatcher(undici, this.config.maxConnections ?? DEFAULT_MAX_CONNECTIONS, this.config.proxy);
     }
     const dispatcher = undici && this.dispatcher;
-    if (dispatcher === undefined) this.fetch ??= runtimeFetch(this.config.dispatcher);
+    if (dispatcher === undefined) this.fetch ??= runtimeFetch(this.config.dispatcher, this.config.proxy);
     // The SDK's own paths are built encoded and need no URL parser; only a full URL (a download
     // link, a redirect) is parsed.
     const path = url === undefined ? buildPath(this.basePath, spec.path, spec.query) : undefined;
