@@ -41,8 +41,34 @@ export interface ClientOptions {
    * @default 33554432 (32 MiB)
    */
   maxResponseBytes?: number | undefined;
-  /** An undici `Dispatcher` (pool, proxy, MockAgent). Not with `fetch`. @default undici's global dispatcher */
+  /**
+   * An undici `Dispatcher` (pool, proxy, MockAgent) to send every request through, in place of
+   * the SDK's own: `maxConnections` and `proxy` are then not used. Not with `fetch`.
+   * @default the dispatcher installed with undici's `setGlobalDispatcher` when it is not a plain
+   * `Agent` (a `ProxyAgent`, an `EnvHttpProxyAgent`, a `MockAgent`); else the SDK's own, an
+   * `Agent` with at most `maxConnections` connections to one origin, shared by every client
+   * with the same `maxConnections` and `proxy`
+   */
   dispatcher?: Dispatcher | undefined;
+  /**
+   * The most connections open at once to one origin (the gateway; a media host), a whole number
+   * from 1: a burst of calls beyond it waits on the client for a free connection instead of
+   * opening more. Not used with `dispatcher` or `fetch`. A download whose body is never read
+   * holds its connection until it is read or its timeout ends it.
+   * @throws InvalidOptionError when it is not a whole number from 1.
+   * @default 128
+   */
+  maxConnections?: number | undefined;
+  /**
+   * An HTTP proxy to send every request through, as a URL (`http://proxy.internal:3128`, with
+   * `user:password@` for Basic auth). Requests to an `https:` gateway go through a `CONNECT`
+   * tunnel; to an `http:` one, in absolute form. Redirects are followed by the same rules as
+   * without it. `dispatcher` wins over it. The environment's `HTTPS_PROXY`, `HTTP_PROXY` and
+   * `NO_PROXY` are not read: for them, pass `dispatcher: new EnvHttpProxyAgent()` (undici).
+   * @throws InvalidOptionError when it is not an http(s) URL, or is given with `fetch`.
+   * @default none
+   */
+  proxy?: string | undefined;
   /**
    * A WHATWG `fetch` to send every request with, in place of undici: `globalThis.fetch`, a
    * wrapper around it, or a test double. The rules stay the same (timeouts, retries, redirects and
@@ -52,7 +78,7 @@ export interface ClientOptions {
    * @default undici; the runtime's `fetch` where `import('undici')` gives no dispatcher API (Bun)
    */
   fetch?: FetchLike | undefined;
-  /** Headers sent with every request. */
+  /** Headers sent with every request. `content-type` and `content-length` are ignored: the SDK sets them from the body it builds. */
   defaultHeaders?: Record<string, string> | undefined;
   /**
    * Where log lines go, console-style: `logger.info(message, fields)`, the fields structured
@@ -105,7 +131,7 @@ export interface ClientOptions {
  * The Media Generation Gateway client.
  *
  * @throws MediaGatewayError when the key or base URL is missing, or the base URL is not http(s).
- * @throws InvalidOptionError when `timeout`, `maxRetries`, `maxResponseBytes`, `pollInterval` or a number of `limits` is not a whole number in its range, `fetch` is not a function or is given with `dispatcher`, or `hooks` or `logger` is not an object of functions.
+ * @throws InvalidOptionError when `timeout`, `maxRetries`, `maxResponseBytes`, `maxConnections`, `pollInterval` or a number of `limits` is not a whole number in its range, `fetch` is not a function or is given with `dispatcher`, `proxy` is not an http(s) URL or is given with `fetch`, or `hooks` or `logger` is not an object of functions.
  * @example
  * const client = new MediaGateway(); // reads MEDIAGW_API_KEY and MEDIAGW_BASE_URL
  * const task = await client.videos.createAndWait({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
@@ -145,8 +171,10 @@ export class MediaGateway {
     const maxResponseBytes =
       checkCount('maxResponseBytes', options.maxResponseBytes, 1) ?? DEFAULT_MAX_RESPONSE_BYTES;
     const pollInterval = checkInterval('pollInterval', options.pollInterval);
+    const maxConnections = checkCount('maxConnections', options.maxConnections, 1);
     this.baseURL = normalizeBaseURL(baseURL);
     checkSender(options);
+    checkProxy(options);
     checkObservers(options.hooks, options.logger);
     const logLevel = resolveLogLevel(options.logLevel, process.env.MEDIAGW_LOG, options.logger !== undefined);
     if (typeof logLevel === 'object') {
@@ -163,6 +191,8 @@ export class MediaGateway {
       maxResponseBytes,
       dispatcher: options.dispatcher,
       fetch: options.fetch,
+      maxConnections,
+      proxy: options.proxy,
       defaultHeaders: options.defaultHeaders,
       logger: options.logger ?? (logLevel === 'off' ? undefined : console),
       logLevel,
@@ -185,10 +215,10 @@ export class MediaGateway {
 
   /**
    * A client with other defaults that shares this one's connections: the same `dispatcher`
-   * (or, without one, undici's global dispatcher, as this client does). Each option given
+   * (or, without one, the SDK's own pool for its `maxConnections` and `proxy`). Each option given
    * replaces this client's (`defaultHeaders` too, whole); the others, the key and base URL
    * included, are kept, but for `fetch` and `dispatcher`, one choice: either given alone replaces
-   * the other. This client is not changed. Its rate limiter is shared too (one key, one
+   * the other (and `fetch` alone drops `proxy`; `proxy` alone drops both). This client is not changed. Its rate limiter is shared too (one key, one
    * budget) unless `limits` is given: then the new client has its own, or none for `undefined`.
    *
    * @throws as the constructor does, for an option out of its range.
@@ -200,6 +230,13 @@ export class MediaGateway {
     const merged = { ...this.#options, ...options };
     if (options.fetch !== undefined && options.dispatcher === undefined) merged.dispatcher = undefined;
     if (options.dispatcher !== undefined && options.fetch === undefined) merged.fetch = undefined;
+    // A proxy goes with the SDK's own dispatcher: a fetch given alone drops it, and a proxy given
+    // alone drops the fetch and dispatcher.
+    if (options.fetch !== undefined && options.proxy === undefined) merged.proxy = undefined;
+    if (options.proxy !== undefined && options.fetch === undefined && options.dispatcher === undefined) {
+      merged.fetch = undefined;
+      merged.dispatcher = undefined;
+    }
     return createClient(merged);
   }
 }
@@ -219,6 +256,33 @@ function checkSender({ fetch, dispatcher }: ClientOptions): void {
       'fetch',
       fetch,
       'left out when `dispatcher` is given (a dispatcher is undici’s, a fetch replaces undici): pass one of them',
+    );
+  }
+}
+
+/** `proxy`: an http(s) URL, and not with `fetch` (a fetch sends through its own means). */
+function checkProxy({ proxy, fetch }: ClientOptions): void {
+  if (proxy === undefined) return;
+  // Its password is never shown: the value refused is given with it masked.
+  const shown = typeof proxy === 'string' ? proxy.replace(/\/\/[^/@]*@/, '//[redacted]@') : proxy;
+  let url: URL | undefined;
+  try {
+    url = typeof proxy === 'string' ? new URL(proxy) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new InvalidOptionError(
+      'proxy',
+      shown,
+      'the URL of an HTTP proxy, such as http://proxy.internal:3128',
+    );
+  }
+  if (fetch !== undefined) {
+    throw new InvalidOptionError(
+      'proxy',
+      shown,
+      'left out when `fetch` is given (a fetch sends by its own means): pass one of them',
     );
   }
 }

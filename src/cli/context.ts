@@ -8,6 +8,7 @@ import { MediaGateway } from '../index.js';
 import type { MockGateway } from '../testing/index.js';
 import { CliError } from './exit-codes.js';
 import { Output } from './output.js';
+import { environmentProxy } from './proxy.js';
 
 /** The flags of the `mediagw` program, valid before or after any subcommand. */
 export interface GlobalOptions {
@@ -36,7 +37,8 @@ export class Context {
 
   /**
    * The client: `--api-key` or `MEDIAGW_API_KEY`, `--base-url` or `MEDIAGW_BASE_URL`; with
-   * `--mock`, the embedded mock gateway's URL and key.
+   * `--mock`, the embedded mock gateway's URL and key. Through the environment's proxy, if any
+   * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`: see proxy.ts).
    *
    * @throws CliError (exit 1) naming the flag and the variable when the key or URL is missing.
    */
@@ -55,9 +57,12 @@ export class Context {
     if (!apiKey) throw new CliError('no API key: pass --api-key or set MEDIAGW_API_KEY (or use --mock)');
     if (!baseURL) throw new CliError('no base URL: pass --base-url or set MEDIAGW_BASE_URL (or use --mock)');
     const out = this.output;
+    // HTTPS_PROXY, HTTP_PROXY and NO_PROXY, as curl reads them; the embedded mock is reached directly.
+    const dispatcher = this.globals.mock ? undefined : await environmentProxy();
     this.client = new MediaGateway({
       apiKey,
       baseURL,
+      ...(dispatcher === undefined ? {} : { dispatcher }),
       ...(this.globals.maxRetries === undefined ? {} : { maxRetries: this.globals.maxRetries }),
       ...(pollInterval === undefined ? {} : { pollInterval }),
       // The SDK's log lines never hold the key; --verbose shows them on stderr.

@@ -15,6 +15,7 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  retryAfterOf,
 } from './errors/api.js';
 export { type ErrorFields, parseRetryAfter } from './errors/api-fields.js';
 export { FileInputError, FileWriteError } from './errors/files.js';

@@ -11,11 +11,20 @@ import type { FetchInit, FetchLike, OutgoingRequest, RawResponse } from './reque
 
 /**
  * The fetch of a runtime whose `undici` is a stand-in (see `loadUndici`). A `dispatcher` is
- * undici's alone, so a client given one cannot send there.
+ * undici's alone, so a client given one cannot send there, nor one given a `proxy` (which the
+ * SDK applies through undici).
  *
- * @throws InvalidOptionError when `dispatcher` is set, or the runtime has no global fetch.
+ * @throws InvalidOptionError when `dispatcher` or `proxy` is set, or the runtime has no global fetch.
  */
-export function runtimeFetch(dispatcher: unknown): FetchLike {
+export function runtimeFetch(dispatcher: unknown, proxy?: string | undefined): FetchLike {
+  // The runtime's fetch would send past the proxy asked for: refused rather than sent directly.
+  if (proxy !== undefined) {
+    throw new InvalidOptionError(
+      'proxy',
+      proxy.replace(/\/\/[^/@]*@/, '//[redacted]@'),
+      'left out where undici cannot run (this runtime answers `undici` with a stand-in): pass a `fetch` that sends through your proxy instead',
+    );
+  }
   if (dispatcher !== undefined) {
     throw new InvalidOptionError(
       'dispatcher',

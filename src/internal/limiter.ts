@@ -3,13 +3,7 @@
  * permit taken before each attempt, and a 429's `Retry-After` passed on to the limiter so that
  * every call of the model waits, not only the one that got it.
  */
-import {
-  APIError,
-  APIUserAbortError,
-  abortedBy,
-  MediaGatewayError,
-  parseRetryAfter,
-} from '../core/errors.js';
+import { APIError, APIUserAbortError, abortedBy, MediaGatewayError, retryAfterOf } from '../core/errors.js';
 import {
   checkLimits,
   isRateLimiter,
@@ -83,7 +77,7 @@ export function limitedAttempt<A extends unknown[], T>(
     } catch (error) {
       // spec: Errors — a 429 is a rate limit of the key and model: every call of it waits.
       if (error instanceof APIError && error.status === 429) {
-        const ms = parseRetryAfter(error.headers['retry-after']);
+        const ms = retryAfterOf(error);
         // At most the longest wait the retry policy honours: a limiter given by the caller gets
         // the same bound as the SDK's own, and one answer cannot hold the model back for days.
         try {

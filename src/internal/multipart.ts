@@ -1,5 +1,5 @@
 import type { FileLike, FormDataEncoder } from 'form-data-encoder';
-import { RequestValidationError } from '../core/errors/validation.js';
+import { cutOffRequest, RequestValidationError } from '../core/errors/validation.js';
 import { SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
 import { checkEditFiles } from '../schemas/image-edit-files.js';
 import type { ImageEditAsyncParams, ImageEditParams } from '../schemas/image-types.js';
@@ -114,8 +114,8 @@ const UPLOAD_FORMATS = 'JPEG, PNG, GIF or WebP';
 
 /**
  * The single `file` part of an image upload, refused before sending when it is over 20 MiB or its
- * bytes are not JPEG, PNG, GIF or WebP. A stream of unknown length is cut off with the same error
- * once it passes 20 MiB.
+ * bytes are not JPEG, PNG, GIF or WebP. A stream of unknown length is cut off once it passes
+ * 20 MiB, with the same error, whose message says how many bytes had gone out.
  *
  * @throws RequestValidationError at `file`.
  */
@@ -135,7 +135,14 @@ export async function imageUploadParts(
     );
   }
   const sized = Number.isNaN(file.size)
-    ? file.withLimit(MAX_UPLOAD_BYTES, () => refuse(`must be at most 20 MiB (${MAX_UPLOAD_BYTES} bytes)`))
+    ? file.withLimit(MAX_UPLOAD_BYTES, (sent) =>
+        cutOffRequest(
+          operation,
+          [{ path: 'file', message: `must be at most 20 MiB (${MAX_UPLOAD_BYTES} bytes)` }],
+          `${sent} bytes of the file had been sent`,
+          'Nothing was uploaded, and uploads are not billed: send a file of at most 20 MiB.',
+        ),
+      )
     : file;
   return [['file', sized]];
 }

@@ -68,8 +68,8 @@ export function redactText(text: string): string {
  * is replaced by {@link TOO_DEEP}.
  */
 export function createRedactor(secret: string): <T>(value: T) => T {
-  const scrub = (text: string) =>
-    redactText(secret && text.includes(secret) ? text.split(secret).join(REDACTED) : text);
+  const removeKey = keyRemover(secret);
+  const scrub = (text: string) => redactText(secret && text.includes(secret) ? removeKey(text) : text);
   const walk = (value: unknown, seen: WeakSet<object>, depth: number): unknown => {
     if (typeof value === 'string') return depth > MAX_DEPTH ? TOO_DEEP : scrub(value);
     if (!value || typeof value !== 'object' || seen.has(value)) return value;
@@ -107,6 +107,26 @@ export function createRedactor(secret: string): <T>(value: T) => T {
     return value;
   };
   return <T>(value: T): T => walk(value, new WeakSet(), 0) as T;
+}
+
+/**
+ * Keys at least this long are removed wherever they appear, even inside a longer word: such a
+ * string does not occur by chance. A shorter one cannot be a real credential (`test`, `k`, the
+ * dummy keys of tests), and is removed only where it stands as a token of its own.
+ */
+export const KEY_REDACTED_EVERYWHERE = 16;
+
+// What may stand either side of a short key for it to count as a token: the start or end of the
+// text, a space, a quote or a separator (`Bearer test`, `"test"`, `key=test&`), never a letter,
+// digit or the characters of words, paths and names (`latest`, `cgt-test`, `test.ts`, `/test/`).
+const TOKEN_EDGE = '\\s"\'`,;:=&?()\\[\\]{}<>';
+
+/** A function that removes `secret` from a text: everywhere, or as a token when it is short. */
+function keyRemover(secret: string): (text: string) => string {
+  if (secret.length >= KEY_REDACTED_EVERYWHERE) return (text) => text.split(secret).join(REDACTED);
+  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const token = new RegExp(`(?<![^${TOKEN_EDGE}])${escaped}(?![^${TOKEN_EDGE}])`, 'g');
+  return (text) => text.replace(token, REDACTED);
 }
 
 /** Shows that a key is set without showing it: `mgw_…9f2c`. */

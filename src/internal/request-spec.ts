@@ -38,7 +38,10 @@ export interface RequestOptions {
    * @throws InvalidOptionError (rejected, before anything is sent) for any other value.
    */
   maxRetries?: number | undefined;
-  /** Extra headers for this call; `null` removes a default header. */
+  /**
+   * Extra headers for this call; `null` removes a default header. `content-type` and
+   * `content-length` are the SDK's, set from the body it builds: a caller's are ignored.
+   */
   headers?: Record<string, string | null | undefined> | undefined;
 }
 
@@ -136,8 +139,12 @@ export interface TransportConfig {
   maxRetries: number;
   /** The largest JSON body read, in bytes. @default DEFAULT_MAX_RESPONSE_BYTES */
   maxResponseBytes?: number | undefined;
-  /** An undici dispatcher. */
+  /** An undici dispatcher; without one, the SDK's own (see `defaultDispatcher`). */
   dispatcher?: Dispatcher | undefined;
+  /** Connections to one origin at most, through the SDK's own dispatcher. @default DEFAULT_MAX_CONNECTIONS */
+  maxConnections?: number | undefined;
+  /** An HTTP(S) proxy's URL, for the SDK's own dispatcher. */
+  proxy?: string | undefined;
   /** A fetch to send every request with, in place of undici. */
   fetch?: FetchLike | undefined;
   /** Headers sent with every request. */
@@ -151,6 +158,13 @@ export interface TransportConfig {
   /** Decides when each attempt may be sent; none when the client has no `limits`. */
   limiter?: RateLimiter | undefined;
 }
+
+/**
+ * The default of the client's `maxConnections`: the most connections its own dispatcher opens to
+ * one origin (the gateway, a media host). A burst of calls beyond it waits on the client for a
+ * free connection rather than opening hundreds.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 128;
 
 /** The default of the client's `maxResponseBytes`: 32 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;

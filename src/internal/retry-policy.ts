@@ -1,3 +1,4 @@
+import { ERROR_BRAND } from '../core/base-error.js';
 import {
   AmbiguousSubmissionError,
   APIConnectionError,
@@ -6,8 +7,8 @@ import {
   APIUserAbortError,
   InvalidResponseError,
   MediaGatewayError,
-  parseRetryAfter,
   ResponseTooLargeError,
+  retryAfterOf,
 } from '../core/errors.js';
 import { MAX_RETRY_AFTER_MS } from '../core/limits.js';
 import { RedirectRefusedError } from './redirects.js';
@@ -26,6 +27,8 @@ export type RetryClass = 'safe' | 'billable' | 'create';
 
 /** Marks a connection error raised before any byte of the request left this process. */
 export class NotSentError extends APIConnectionError {}
+// util.inspect (console.log) names an error by its class: the public one it is thrown as.
+Object.defineProperty(NotSentError, 'name', { value: NotSentError[ERROR_BRAND] });
 
 /**
  * A connection error of the `fetch` the client was given: it threw or rejected, or resolved
@@ -41,6 +44,7 @@ export class FetchFailedError extends APIConnectionError {
     this.reason = reason;
   }
 }
+Object.defineProperty(FetchFailedError, 'name', { value: FetchFailedError[ERROR_BRAND] });
 
 // The longest `Retry-After` the SDK waits for, kept in core/ beside the limiters that pause by it.
 export { MAX_RETRY_AFTER_MS };
@@ -53,7 +57,7 @@ export function isRetryable(retryClass: RetryClass, error: unknown): boolean {
   if (!(error instanceof MediaGatewayError)) return false;
   if (error instanceof NotSentError) return true;
   if (error instanceof APIError) {
-    const asked = parseRetryAfter(error.headers['retry-after']);
+    const asked = retryAfterOf(error);
     if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return false;
     if (error.status === 429) return true;
     if (retryClass !== 'safe') return false; // spec: only a 429 proves a billable submission was not taken
@@ -72,7 +76,7 @@ export function isRetryable(retryClass: RetryClass, error: unknown): boolean {
  */
 export function retryDelay(attempt: number, error: unknown, random: () => number = Math.random): number {
   if (error instanceof APIError) {
-    const asked = parseRetryAfter(error.headers['retry-after']);
+    const asked = retryAfterOf(error);
     if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
   }
   const step = Math.min(INITIAL_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS);

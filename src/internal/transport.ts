@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { APIPromise } from '../core/api-promise.js';
 import { checkOptionsArgument } from '../core/arguments.js';
 import { Deadline } from '../core/deadline.js';
@@ -21,6 +22,7 @@ import { readCapped } from './read-capped.js';
 import { createRedactor } from './redact.js';
 import { crossOriginHeaders, MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from './redirects.js';
 import {
+  DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_RESPONSE_BYTES,
   type FetchLike,
   type JSONAnswer,
@@ -33,7 +35,7 @@ import {
 import { retryAfterFailure } from './retry.js';
 import { forBillable } from './retry-policy.js';
 import { writesOnlyToSockets } from './socket-writer.js';
-import { loadUndici, undiciIfLoaded, undiciRequest } from './undici.js';
+import { defaultDispatcher, loadUndici, undiciIfLoaded, undiciRequest } from './undici.js';
 import { buildPath } from './url.js';
 
 /**
@@ -83,6 +85,8 @@ export class Transport {
   private readonly observer: Observer | undefined;
   /** The client's `fetch`, or the runtime's once undici turned out not to run here; else undici sends. */
   private fetch: FetchLike | undefined;
+  /** The client's `dispatcher`, else the SDK's own (`defaultDispatcher`), chosen at the first request. */
+  private dispatcher: Dispatcher | undefined;
 
   constructor({ apiKey, ...config }: TransportConfig) {
     this.config = config;
@@ -291,7 +295,6 @@ export class Transport {
       'user-agent': this.userAgent,
     };
     if (this.defaultHeaders) Object.assign(headers, this.defaultHeaders);
-    if (extra) Object.assign(headers, extra);
     const perCall = spec.options?.headers;
     if (perCall) {
       for (const [key, value] of Object.entries(perCall)) {
@@ -299,6 +302,13 @@ export class Transport {
         else if (value !== undefined) headers[key.toLowerCase()] = value;
       }
     }
+    // The SDK builds every body it sends, and it alone says what that body is: a caller's
+    // `content-type` or `content-length` (in `defaultHeaders` or a call's `headers`) would
+    // describe another one (a multipart body without its boundary, JSON as `text/plain`), so
+    // both are dropped, and a request without a body has neither.
+    delete headers['content-type'];
+    delete headers['content-length'];
+    if (extra) Object.assign(headers, extra);
     if (!sameOrigin) return crossOriginHeaders(headers);
     if (withAuth) headers.authorization = this.#authorization;
     else delete headers.authorization;
@@ -315,8 +325,13 @@ export class Transport {
   ): Promise<RawResponse> {
     // undici, the fast path, unless the client was given a fetch or the runtime has no undici.
     const undici = this.fetch === undefined ? (undiciIfLoaded() ?? (await loadUndici())) : undefined;
-    const dispatcher = undici && (this.config.dispatcher ?? undici.getGlobalDispatcher());
-    if (dispatcher === undefined) this.fetch ??= runtimeFetch(this.config.dispatcher);
+    if (undici && this.dispatcher === undefined) {
+      this.dispatcher =
+        this.config.dispatcher ??
+        defaultDispatcher(undici, this.config.maxConnections ?? DEFAULT_MAX_CONNECTIONS, this.config.proxy);
+    }
+    const dispatcher = undici && this.dispatcher;
+    if (dispatcher === undefined) this.fetch ??= runtimeFetch(this.config.dispatcher, this.config.proxy);
     // The SDK's own paths are built encoded and need no URL parser; only a full URL (a download
     // link, a redirect) is parsed.
     const path = url === undefined ? buildPath(this.basePath, spec.path, spec.query) : undefined;

@@ -28,6 +28,51 @@ export function undiciIfLoaded(): Undici | undefined {
   return undiciLoaded;
 }
 
+/** Where undici's `setGlobalDispatcher` keeps the dispatcher it is given (every copy of undici). */
+const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+/** The SDK's own dispatchers, one per setting, shared by every client with that setting. */
+const ownDispatchers = new Map<string, Dispatcher>();
+
+/**
+ * The dispatcher of a client given no `dispatcher`. One the application installed with undici's
+ * `setGlobalDispatcher` (a proxy agent, a `MockAgent`: anything but a plain `Agent`) is used, as
+ * it was before the SDK had its own. Else the SDK's own, built on first use and shared by every
+ * client with the same settings: an `Agent` (through `proxy`, a `ProxyAgent`) that opens at most
+ * `maxConnections` connections to one origin, so that a burst of calls waits on the client
+ * rather than opening a connection each (undici's default pool has no bound).
+ *
+ * Through a proxy, a request to an `https:` origin goes through a `CONNECT` tunnel, one to an
+ * `http:` origin is sent to the proxy in absolute form, as curl does.
+ */
+export function defaultDispatcher(
+  undici: Undici,
+  maxConnections: number,
+  proxy: string | undefined,
+): Dispatcher {
+  if (proxy === undefined) {
+    const installed = (globalThis as Record<symbol, Dispatcher | undefined>)[GLOBAL_DISPATCHER];
+    if (installed !== undefined && installed.constructor?.name !== 'Agent') return installed;
+  }
+  const key = `${maxConnections} ${proxy ?? ''}`;
+  let dispatcher = ownDispatchers.get(key);
+  if (dispatcher === undefined) {
+    dispatcher =
+      proxy === undefined
+        ? new undici.Agent({ connections: maxConnections })
+        : new undici.ProxyAgent({
+            uri: proxy,
+            proxyTunnel: false,
+            connections: maxConnections,
+            // The pools to the proxy itself (absolute form) are bounded too: undici builds them
+            // with no limit of their own.
+            factory: (origin, options) =>
+              new undici.Pool(origin, { ...options, connections: maxConnections }),
+          });
+    ownDispatchers.set(key, dispatcher);
+  }
+  return dispatcher;
+}
+
 /**
  * Sends `request` through `dispatcher` with undici's request API, as `undici.request` calls it,
  * without that wrapper's URL parse and options copy (a few µs a request). Not `async`: the

@@ -43,12 +43,12 @@ export class UploadFile {
   /** Marks it as uploadable for `isUploadable`, which lives in the layer below. */
   readonly [UPLOAD_FILE] = true;
   readonly #source: Source;
-  readonly #limit: { maxBytes: number; error: () => Error } | undefined;
+  readonly #limit: { maxBytes: number; error: (sent: number) => Error } | undefined;
 
   constructor(
     source: Source,
     meta: { name: string; type: string },
-    limit?: { maxBytes: number; error: () => Error },
+    limit?: { maxBytes: number; error: (sent: number) => Error },
   ) {
     this.#source = source;
     this.#limit = limit;
@@ -74,8 +74,11 @@ export class UploadFile {
     return bytesReader(source.kind === 'bytes' ? source.bytes : source.head);
   }
 
-  /** The same file, whose stream throws `error()` once more than `maxBytes` bytes were produced. */
-  withLimit(maxBytes: number, error: () => Error): UploadFile {
+  /**
+   * The same file, whose stream throws `error(sent)` once more than `maxBytes` bytes were
+   * produced: `sent` is the number of bytes it had handed on before.
+   */
+  withLimit(maxBytes: number, error: (sent: number) => Error): UploadFile {
     return new UploadFile(this.#source, this, { maxBytes, error });
   }
 
@@ -91,7 +94,8 @@ export class UploadFile {
       for (let offset = 0; offset < chunk.byteLength; offset += CHUNK) {
         const piece = chunk.subarray(offset, offset + CHUNK);
         produced += piece.byteLength;
-        if (this.#limit && produced > this.#limit.maxBytes) throw this.#limit.error();
+        if (this.#limit && produced > this.#limit.maxBytes)
+          throw this.#limit.error(produced - piece.byteLength);
         yield piece;
       }
     }

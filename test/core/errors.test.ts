@@ -129,6 +129,20 @@ describe('parseRetryAfter', () => {
   test('a date in the past is 0', () => {
     expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', Date.parse('2026-11-22T10:00:00Z'))).toBe(0);
   });
+  test('a date is counted from the answer’s Date, not from this clock', () => {
+    const later = Date.parse('2026-11-22T12:00:00Z');
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:05 GMT', later, 'Sun, 22 Nov 2026 10:00:00 GMT')).toBe(
+      5000,
+    );
+    const earlier = Date.parse('2026-11-22T08:00:00Z');
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:05 GMT', earlier, 'Sun, 22 Nov 2026 10:00:00 GMT')).toBe(
+      5000,
+    );
+  });
+  test('an unreadable Date is left out: the date is counted from this clock', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:05 GMT', now, 'yesterday')).toBe(5000);
+  });
   test('garbage is undefined', () => expect(parseRetryAfter('soon')).toBeUndefined());
   // Date.parse reads each of these as a date long past: taken as one, they would retry at once.
   test.each(['-5', '+2', '2.', '1 5', 'a 1', '1e3'])('%s is not a date: undefined', (value) =>

@@ -86,6 +86,35 @@ describe('uploads.image', () => {
     expect(gateway.requests).toHaveLength(0);
   });
 
+  test('a stream of unknown length past 20 MiB is cut off, and the error says bytes were sent', async () => {
+    let produced = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Bounded: ends by itself at 22 MiB if nothing stops it sooner.
+        if (produced >= 22 * MiB) return controller.close();
+        const chunk = produced === 0 ? Buffer.concat([pngImage(), Buffer.alloc(MiB)]) : Buffer.alloc(MiB);
+        produced += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const error = await rejection(client.uploads.image(stream));
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues).toEqual([{ path: 'file', message: expect.stringMatching(/at most 20 MiB/) }]);
+    const sent = Number(/cut off after (\d+) bytes of the file had been sent/.exec(error.message)?.[1]);
+    expect(sent).toBeGreaterThan(19 * MiB);
+    expect(sent).toBeLessThanOrEqual(20 * MiB);
+    expect(error.message).not.toContain('was not sent');
+    expect(error.message).toContain('Nothing was uploaded');
+    expect(error.stack?.split('\n')[0]).toContain('was cut off after');
+    // The gateway saw the request begin and end early, and took nothing. It records the request
+    // once it gives up on its body: wait for that (bounded), so no later test sees it.
+    for (let i = 0; i < 500 && uploads().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(uploads()).toEqual([
+      expect.objectContaining({ error: 'the client went away before the body was complete' }),
+    ]);
+    expect(uploads()[0]?.status).toBeUndefined();
+  });
+
   test.each([
     ['a video', mp4Video()],
     ['text', Buffer.from('just some text, no image')],

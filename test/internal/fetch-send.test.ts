@@ -350,6 +350,14 @@ describe('runtimeFetch, where undici does not run', () => {
     expect(error.option).toBe('dispatcher');
     expect(error.message).toMatch(/pass `fetch` instead/);
   });
+
+  test('with a proxy it refuses rather than send past it, its password not shown', () => {
+    const error = rejectionSync(() => runtimeFetch(undefined, 'http://alice:hunter2@proxy.internal:3128'));
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect(error.option).toBe('proxy');
+    expect(error.message).not.toContain('hunter2');
+    expect(JSON.stringify(error)).not.toContain('hunter2');
+  });
 });
 
 describe('maxResponseBytes through fetch', () => {

@@ -340,6 +340,84 @@ export const REQUEST_ROWS: readonly SituationRow[] = [
   },
 ];
 
+const SKEW = 'test/internal/retry-after-clock.test.ts';
+const PROXY = 'test/internal/proxy.test.ts';
+
+/** The wire: clocks, connections, proxies and the bodies the SDK sends. */
+export const WIRE_ROWS: readonly SituationRow[] = [
+  {
+    situation:
+      'the gateway’s clock is 5 min ahead of the client’s; an answer 503 with `Retry-After` an HTTP date 1 s after its `Date`',
+    outcome: 'retried after 1 s: `Retry-After` minus `Date`, the local clock only without `Date`',
+    provenBy: {
+      file: SKEW,
+      title: 'a gateway clock %s: the retry waits the 1 s asked for',
+      row: '5 min ahead',
+    },
+  },
+  {
+    situation: 'the same, the gateway’s clock 5 min behind',
+    outcome: 'retried after 1 s, not at once',
+    provenBy: {
+      file: SKEW,
+      title: 'a gateway clock %s: the retry waits the 1 s asked for',
+      row: '5 min behind',
+    },
+  },
+  {
+    situation: 'the same date on a 429, under `limits`',
+    outcome: 'the model is paused for 1 s',
+    provenBy: { file: SKEW, title: 'a 429 pauses the model for the 1 s asked for, whatever this clock says' },
+  },
+  {
+    situation: '600 calls at once to one gateway',
+    outcome:
+      'at most `maxConnections` connections (128 by default); the rest queue on the client; all 600 answered',
+    provenBy: {
+      file: 'test/internal/connection-pool.test.ts',
+      title: 'by default at most DEFAULT_MAX_CONNECTIONS (128): a burst of 600 calls queues on the client',
+    },
+  },
+  {
+    situation: 'an HTTP proxy between the client and an https gateway (`proxy`)',
+    outcome: 'one `CONNECT` tunnel; the call answered through it',
+    provenBy: { file: PROXY, title: 'an https gateway is reached through a CONNECT tunnel' },
+  },
+  {
+    situation: 'an HTTP proxy (`proxy`), with a download redirected to another origin',
+    outcome: 'both hops through the proxy; the key only on the gateway’s origin',
+    provenBy: {
+      file: PROXY,
+      title: 'redirects keep their rules through the proxy: the key stays on the gateway’s origin',
+    },
+  },
+  {
+    situation: 'an upload stream of unknown length passes 20 MiB while it is being sent',
+    outcome:
+      '`RequestValidationError` at `file`, saying how many bytes were sent before it was cut off; nothing uploaded, nothing billed',
+    provenBy: {
+      file: 'test/integration/uploads.test.ts',
+      title: 'a stream of unknown length past 20 MiB is cut off, and the error says bytes were sent',
+    },
+  },
+  {
+    situation: 'a caller’s `content-type` or `content-length` header on a call with a body',
+    outcome: 'ignored: the SDK’s own go out, the multipart boundary included',
+    provenBy: {
+      file: 'test/integration/body-headers.test.ts',
+      title: 'a multipart upload keeps its boundary, and the gateway reads the file',
+    },
+  },
+  {
+    situation: 'a refused connection, printed with `console.log`',
+    outcome: '`APIConnectionError: ...`, the public class, no internal name',
+    provenBy: {
+      file: 'test/core/error-class-names.test.ts',
+      title: 'a refused connection, as console.log prints it',
+    },
+  },
+];
+
 function cite({ file, title, row }: ProvenBy): string {
   return `\`${file}\`: "${title}"${row ? `, row "${row}"` : ''}`;
 }
@@ -355,7 +433,7 @@ function table(rows: readonly SituationRow[]): string[] {
 /** The section of docs/fault-matrix.md for waits, receivers and request checks. */
 export function renderWaitReceiverRows(): string[] {
   return [
-    '## Waits, webhook receivers and request checks',
+    '## Waits, receivers, the mock, request checks and the wire',
     '',
     'Failures that are not one call against one fault. Each row names the test that proves it;',
     '`test/reliability/faults.test.ts` checks that the file exists and holds that title (and row).',
@@ -375,6 +453,10 @@ export function renderWaitReceiverRows(): string[] {
     '### Request checks',
     '',
     ...table(REQUEST_ROWS),
+    '',
+    '### The wire',
+    '',
+    ...table(WIRE_ROWS),
     '',
   ];
 }

@@ -298,3 +298,51 @@ describe('a storage error quoting the signature it refused', () => {
     }
   });
 });
+
+describe('a key too short to be a credential', () => {
+  // A dummy key of a test (`test`, `k`) is removed where it stands as a token, never from inside
+  // the words, names and paths of a message or a stack trace.
+  const text =
+    'model cgt-latest-test is unknown; at processTicksAndRejections (node:internal/process/task_queues:95:5); see /srv/test/a.test.ts';
+
+  test.each(['test', 'k'])(
+    'apiKey %s leaves unrelated text whole, in the message and the stack',
+    async (key) => {
+      const server = await startRawServer(async (req, res) => {
+        await drain(req);
+        res.writeHead(400, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            code: 'invalid_request',
+            message: `${text}; sent with Bearer ${key}`,
+            data: null,
+          }),
+        );
+      });
+      try {
+        const client = new MediaGateway({ apiKey: key, baseURL: server.url, maxRetries: 0 });
+        const error = (await rejection(client.webhooks.capabilities({ model: 'vidmodel-2.5' }))) as Error;
+        expect(error.message).toContain(text);
+        expect(error.message).toContain('Bearer [redacted]');
+        expect(error.stack).toContain(text);
+        expect(everythingAbout(error)).not.toContain('[redacted]s');
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  test.each([
+    ['Bearer test', 'Bearer [redacted]'],
+    ['{"api_key_hint":"test"}', '{"api_key_hint":"[redacted]"}'],
+    ["apiKey: 'test',", "apiKey: '[redacted]',"],
+    ['key=test&x=1', 'key=[redacted]&x=1'],
+    ['test', '[redacted]'],
+    ['latest tests cgt-test test.ts /test/ test_1', 'latest tests cgt-test test.ts /test/ test_1'],
+  ])('as a token: %s', (input, expected) => {
+    expect(createRedactor('test')(input)).toBe(expected);
+  });
+
+  test('a key of realistic length is removed everywhere, inside a word too', () => {
+    expect(createRedactor(KEY)(`x${KEY}y cgt-${KEY}.ts`)).toBe('x[redacted]y cgt-[redacted].ts');
+  });
+});

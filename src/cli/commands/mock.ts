@@ -20,6 +20,7 @@ import type { Context } from '../context.js';
 import { CliError } from '../exit-codes.js';
 import { collect, integer, number } from '../input.js';
 import { formatDuration } from '../output.js';
+import { environmentProxy } from '../proxy.js';
 import { describeRateLimits, parseFault, parseRateLimits, rateLimitsJson } from './mock-flags.js';
 import { examples, run } from './shared.js';
 
@@ -169,6 +170,9 @@ async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, spe
   // The receiver checks timestamps against its own (real) clock, while the mock's runs
   // --speed times faster: sign with real time, or every delivery would soon be refused.
   webhooks.configure({ signingClock: 'wall' });
+  // The receiver through HTTPS_PROXY / HTTP_PROXY, unless NO_PROXY names its host, as curl would.
+  const dispatcher = await environmentProxy();
+  if (dispatcher !== undefined) webhooks.configure({ dispatcher });
   if (flags.seed !== undefined) webhooks.configure({ random: seeded(flags.seed) });
   const secret =
     flags.webhookSecret ??

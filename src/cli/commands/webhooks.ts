@@ -8,6 +8,7 @@ import { signWebhook, type WebhookSignatureHeaders } from '../../webhooks/index.
 import type { Context } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { integer } from '../input.js';
+import { environmentProxy } from '../proxy.js';
 import { deliveryVerdict, EVENT_KINDS, EVENT_TYPES, sampleEvent } from '../webhook-events.js';
 import { examples, run } from './shared.js';
 
@@ -166,6 +167,8 @@ export function registerWebhooks(program: Command): void {
       if (target.protocol !== 'http:' && target.protocol !== 'https:')
         throw new CliError(`not an http(s) URL: ${url}`);
       const delivery = signed(flags);
+      // Through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY names the host (fetch takes undici's option).
+      const dispatcher = await environmentProxy();
       const started = performance.now();
       let status: number | undefined;
       let error: string | undefined;
@@ -180,7 +183,8 @@ export function registerWebhooks(program: Command): void {
           headers: { 'content-type': 'application/json', 'user-agent': 'mediagw-cli', ...delivery.headers },
           redirect: 'manual',
           signal: AbortSignal.timeout(10_000),
-        });
+          ...(dispatcher === undefined ? {} : { dispatcher }),
+        } as RequestInit);
         headersMs = performance.now() - started;
         status = response.status;
         retryAfter = response.headers.get('retry-after') ?? undefined;

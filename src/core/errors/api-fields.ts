@@ -78,21 +78,39 @@ function trimCategory(part: string): string {
 }
 
 /**
- * Parses `Retry-After` (seconds or an HTTP date) into milliseconds from `now`.
+ * Parses `Retry-After` (seconds or an HTTP date) into milliseconds to wait. A date is counted
+ * from the answer's own `Date` header when it has a readable one, as browsers and curl do: both
+ * come from the server's clock, so a clock here that is ahead or behind changes nothing. Without
+ * `Date`, a date is counted from `now`.
  *
+ * @param value - the `Retry-After` header.
+ * @param now - this clock's time, in ms since the epoch; used only without a readable `serverDate`.
+ * @param serverDate - the answer's `Date` header, if any.
  * @returns the delay in milliseconds (0 for a date in the past), or `undefined` when the value
  * is absent or unreadable.
  * @example
  * parseRetryAfter('2'); // 2000
+ * parseRetryAfter('Sun, 22 Nov 2026 10:00:05 GMT', Date.now(), 'Sun, 22 Nov 2026 10:00:00 GMT'); // 5000
  */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | undefined,
+  now = Date.now(),
+  serverDate?: string | undefined,
+): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = httpDate(trimmed);
+  if (date === undefined) return undefined;
+  const from = serverDate === undefined ? undefined : httpDate(serverDate.trim());
+  return Math.max(0, date - (from ?? now));
+}
+
+/** An HTTP-date in ms since the epoch; `undefined` when it is not one. */
+function httpDate(text: string): number | undefined {
   // An HTTP-date names a month and a time of day in each of its three forms; Date.parse alone
   // reads `-5` or `1 5` as a date long past, which would retry at once.
-  if (!/[a-z]{3}/i.test(trimmed) || !/\d\d:\d\d:\d\d/.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  if (!/[a-z]{3}/i.test(text) || !/\d\d:\d\d:\d\d/.test(text)) return undefined;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : date;
 }

@@ -142,9 +142,12 @@ export class RateLimitError extends APIError {
   static override readonly [ERROR_BRAND]: string = 'RateLimitError';
   /** Always `'RateLimitError'`. */
   declare readonly name: 'RateLimitError';
-  /** Milliseconds the gateway asked to wait (`Retry-After`), when it said. */
+  /**
+   * Milliseconds the gateway asked to wait (`Retry-After`), when it said. A date is counted from
+   * the answer's `Date` header when it has one, so that this clock's skew does not count.
+   */
   get retryAfterMs(): number | undefined {
-    return parseRetryAfter(this.headers['retry-after']);
+    return retryAfterOf(this);
   }
 }
 /** 5xx: the gateway or an upstream failed. */
@@ -269,4 +272,14 @@ function statusErrorFor(init: APIErrorInit, fields: ErrorFields): APIError {
     default:
       return init.status >= 500 ? new InternalServerError(init, fields) : new APIError(init, fields);
   }
+}
+
+/**
+ * The wait an answer's `Retry-After` asks for, in ms: see {@link parseRetryAfter}; a date is
+ * counted from the answer's `Date`. `undefined` when it has none or it is unreadable.
+ *
+ * @internal
+ */
+export function retryAfterOf(error: { readonly headers: Record<string, string> }): number | undefined {
+  return parseRetryAfter(error.headers['retry-after'], Date.now(), error.headers.date);
 }

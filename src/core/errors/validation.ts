@@ -55,6 +55,28 @@ export class RequestValidationError extends MediaGatewayError {
 }
 
 /**
+ * The error of a request cut off while its body was being sent, for a rule only its bytes could
+ * show (a stream of unknown length past its limit): a {@link RequestValidationError} with the
+ * same issues, whose message says that the request was cut off after `sent` (not that it was not
+ * sent), then `outcome`. Only for a request that is not billable, whose outcome is known.
+ *
+ * @internal
+ */
+export function cutOffRequest(
+  operation: string,
+  issues: ValidationIssue[],
+  sent: string,
+  outcome: string,
+): RequestValidationError {
+  const error = new RequestValidationError(operation, issues);
+  const before = error.message;
+  const after = `${before.replace(`${operation} was not sent: `, `${operation} was cut off after ${sent}: `)}. ${outcome}`;
+  error.message = after;
+  if (error.stack) error.stack = error.stack.replace(before, after);
+  return error;
+}
+
+/**
  * What a request whose parameters could not even be read is refused with: an SDK error passes
  * as it is; anything else (a getter that throws, a revoked Proxy) becomes a
  * `RequestValidationError` with the failure as `cause`, since nothing was sent.

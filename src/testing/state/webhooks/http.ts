@@ -2,7 +2,7 @@
  * One HTTP POST of a signed delivery to a receiver, with the gateway's limits.
  * spec: Events 5 and 7 — 10 s in total, headers within 8 s, redirects not followed.
  */
-import { type Agent, request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 
 /**
  * What a delivery request got.
@@ -38,7 +38,7 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * redirect), so the caller counts it as a failed attempt.
  */
 export async function postDelivery(
-  agent: Agent,
+  dispatcher: Dispatcher,
   url: string,
   body: string,
   headers: Record<string, string>,
@@ -48,7 +48,7 @@ export async function postDelivery(
   try {
     const response = await request(url, {
       method: 'POST',
-      dispatcher: agent,
+      dispatcher,
       body,
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'mediagw-mock-gateway' },
       signal,

@@ -327,8 +327,12 @@ export class MockWebhooks {
 
   /** One POST with the configured limits. */
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
-    this.agent ??= new Agent({ keepAliveTimeout: 1_000, connect: { timeout: this.options.timeoutMs } });
-    return postDelivery(this.agent, url, body, headers, {
+    let dispatcher = this.options.dispatcher;
+    if (dispatcher === undefined) {
+      this.agent ??= new Agent({ keepAliveTimeout: 1_000, connect: { timeout: this.options.timeoutMs } });
+      dispatcher = this.agent;
+    }
+    return postDelivery(dispatcher, url, body, headers, {
       timeoutMs: this.options.timeoutMs,
       headersTimeoutMs: this.options.headersTimeoutMs,
       signal: this.closing.signal,

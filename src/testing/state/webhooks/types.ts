@@ -2,6 +2,7 @@
  * Records the mock gateway keeps about webhook endpoints, events and delivery attempts.
  * spec: Webhook endpoint; Webhook event envelope; Event delivery statuses.
  */
+import type { Dispatcher } from 'undici';
 
 /** spec: Event delivery statuses. */
 export type MockDeliveryStatus = 'pending' | 'in_flight' | 'retrying' | 'delivered' | 'paused' | 'exhausted';
@@ -154,6 +155,13 @@ export interface MockWebhookOptions {
    * (`clock: () => gateway.clock.nowSeconds()`), e.g. to test its own tolerance. @default 'wall'
    */
   signingClock: 'mock' | 'wall';
+  /**
+   * The undici dispatcher deliveries and verification challenges are sent through, e.g. an
+   * `EnvHttpProxyAgent` to reach the receiver through a proxy (`mediagw mock --forward-to` passes
+   * one when `HTTPS_PROXY` or `HTTP_PROXY` is set). It is not closed with the gateway.
+   * @default an Agent of the mock's own
+   */
+  dispatcher?: Dispatcher | undefined;
 }
 
 /**
