@@ -5,7 +5,7 @@
  */
 import { checkCount, InvalidOptionError } from '../core/options.js';
 import { type DedupeClaim, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
-import { WebhookVerificationError } from './errors.js';
+import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { HandledWebhookEvent, WebhookEvent } from './events.js';
 import {
   normalizeSecrets,
@@ -48,10 +48,13 @@ export interface WebhookHandlerOptions {
   /** The current time for the timestamp check, for tests: Unix seconds or a Date. @default the system clock */
   clock?: (() => number | Date) | undefined;
   /**
-   * Told about each verification failure (a `WebhookVerificationError`, answered 400) and
-   * what `onEvent` or the dedupe store threw (answered 500). Not awaited; what it throws or
-   * rejects with changes no answer, and the error it was given goes to console.error instead.
-   * @default logs the 500 causes with console.error
+   * Told about each refused delivery, as a `WebhookVerificationError` whose `reason` says why:
+   * a failed verification or a body not given as raw bytes (answered 400), a method other than
+   * POST (`method_not_allowed`, 405), a body over `maxBodyBytes` (`body_too_large`, 413) or
+   * not received in time (`body_timeout`, 408, Node handler); told too what `onEvent` or the
+   * dedupe store threw (answered 500). Not awaited; what it throws or rejects with
+   * changes no answer, and the error it was given goes to console.error instead.
+   * @default logs what is not a refused delivery with console.error
    */
   onError?: ((error: unknown) => unknown) | undefined;
 }
@@ -94,6 +97,13 @@ export const tooLarge = (limit: number): Reply => refusal(413, 'body_too_large',
 export interface DeliveryProcessor {
   /** Largest accepted body, in bytes. */
   maxBodyBytes: number;
+  /**
+   * Reports a refused delivery to `onError`: a `WebhookVerificationError` whose reason is the
+   * reply's `reason`, else its `type`; returns `reply`.
+   */
+  refuse(reply: Reply): Reply;
+  /** Hands an error to `onError` (or console.error); never throws. */
+  report(error: unknown): unknown;
   /** Verifies a delivery, answers a challenge, drops duplicates, calls `onEvent`; never throws. */
   process(
     verify: (options: VerifyWebhookOptions) => WebhookEvent | Promise<WebhookEvent>,
@@ -168,6 +178,12 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
 
   return {
     maxBodyBytes,
+    report,
+    refuse(reply) {
+      const { type, reason = type, message } = reply.body.error as Record<string, string>;
+      report(new WebhookVerificationError(reason as WebhookVerificationReason, message as string));
+      return reply;
+    },
     async process(verify, body, headers) {
       let event: WebhookEvent;
       try {
