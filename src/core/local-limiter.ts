@@ -48,6 +48,12 @@ class Scope {
     if (this.rate !== undefined) this.tokens -= 1;
     this.inFlight += 1;
   }
+
+  /** Empties the bucket: the next token comes after 1/rate. */
+  drain(now: number): void {
+    this.tokens = 0;
+    this.last = now;
+  }
 }
 
 interface Waiter {
@@ -121,6 +127,16 @@ export class LocalLimiter implements RateLimiter {
     const scopes = this.scopesOf(model, family);
     for (const scope of scopes) scope.inFlight += 1;
     return this.permitFor(scopes);
+  }
+
+  /**
+   * Empties every token bucket, as if each had just been used at its full rate: a shared
+   * limiter handing over to this one keeps to the rate across the switch, instead of adding
+   * a burst to what it granted in the last second.
+   */
+  drain(): void {
+    const now = this.now();
+    for (const scope of this.scopes.values()) scope.drain(now);
   }
 
   /** Requests waiting for their turn. */

@@ -52,9 +52,11 @@ export interface RedisDedupeStoreOptions extends RedisKeyOptions {
    */
   leaseSeconds?: number | undefined;
   /**
-   * How long a claim is renewed at most, in seconds from when it was taken. An `onEvent` still
-   * running then is taken as hung: its claim lapses within `leaseSeconds`, and the gateway's
-   * next retry is processed, maybe by another replica while the hung call still runs. The
+   * How long a claim is renewed at most, in seconds from when it was taken (at most 2147483).
+   * An `onEvent` still running then is taken as hung: the handler stops holding the event in
+   * its process (the deliveries waiting on the call are answered 503, `onError` is told), the
+   * claim lapses within `leaseSeconds`, and the gateway's next retry is processed, on any
+   * replica (this one included) while the hung call still runs. The
    * gateway stops waiting for an answer after 10 s and then retries (1, 2, 5, 15 minutes
    * later, every 10 s while answered 503); the default lets a slow `onEvent` run 60 times that
    * window undisturbed, and frees a hung one's event after minutes, not the 72-hour retry window.
@@ -100,7 +102,7 @@ interface Held {
  * queued right behind it.
  *
  * @throws {InvalidOptionError} at construction when `ttlSeconds` is not a whole number of at
- * least 259200 (72 hours), `leaseSeconds` or `maxHoldSeconds` not one of at least 1, or
+ * least 259200 (72 hours), `leaseSeconds` not one of at least 1, `maxHoldSeconds` not one from 1 to 2147483, or
  * `timeoutMs` not a whole number of milliseconds from 1 to 2147483647.
  * @example
  * import { createClient } from 'redis';
@@ -115,7 +117,8 @@ export class RedisDedupeStore implements DedupeStore {
   readonly #ttl: string;
   readonly #lease: string;
   readonly #renewMs: number;
-  readonly #maxHoldMs: number;
+  /** How long a claim is held at most, in seconds; the handlers stop waiting on `onEvent` then. */
+  readonly maxHoldSeconds: number;
   readonly #timeoutMs: number;
   /** Event ID -> this store's claim of it, until it is released or marked done. */
   readonly #held = new Map<string, Held>();
@@ -130,8 +133,8 @@ export class RedisDedupeStore implements DedupeStore {
     this.#lease = String(lease);
     // As the rate limiter's leases: renewed every third, so one lost renewal does not lose the claim.
     this.#renewMs = Math.min((lease * 1_000) / 3, MAX_TIMER_MS);
-    this.#maxHoldMs =
-      (checkCount('RedisDedupeStore.maxHoldSeconds', options.maxHoldSeconds, 1) ?? 600) * 1_000;
+    this.maxHoldSeconds =
+      checkCount('RedisDedupeStore.maxHoldSeconds', options.maxHoldSeconds, 1, 2_147_483) ?? 600;
     this.#timeoutMs = checkDuration('RedisDedupeStore.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -152,8 +155,9 @@ export class RedisDedupeStore implements DedupeStore {
    * Claims the event ID: `'claimed'` when this call took it; otherwise `'done'` when a
    * replica handled it and `'in_flight'` while a replica's claim holds it (or the key was
    * released or lapsed a moment ago: the gateway's next retry then takes it). While this store
-   * holds a claim of the ID (neither released nor marked done), it answers `'in_flight'` at
-   * once, without Redis, even if the claim lapsed: its holder still runs in this process.
+   * holds a claim of the ID (neither released nor marked done, for up to `maxHoldSeconds`), it
+   * answers `'in_flight'` at once, without Redis, even if the claim lapsed: its holder still
+   * runs in this process. Past `maxHoldSeconds` it asks Redis like any replica.
    * @throws {RedisUnavailableError} when Redis fails or does not answer in time.
    */
   async claimState(eventId: string): Promise<DedupeClaim> {
@@ -174,10 +178,12 @@ export class RedisDedupeStore implements DedupeStore {
     }
     if (reply !== null && reply !== undefined) {
       const held: Held = { token };
-      const until = Date.now() + this.#maxHoldMs;
+      const until = Date.now() + this.maxHoldSeconds * 1e3;
       this.#held.set(eventId, held);
       held.timer = setInterval(() => {
-        if (Date.now() >= until) return clearInterval(held.timer);
+        // Past maxHoldSeconds the claim is no longer this process's either: left to lapse, so a
+        // later delivery here claims the event anew once it has.
+        if (Date.now() >= until) return this.#drop(eventId, held);
         // Nothing awaits a renewal: one that fails is tried at the next turn.
         this.#eval(RENEW_SCRIPT, eventId, held.token, this.#lease).then(
           (ours) => ours || clearInterval(held.timer),

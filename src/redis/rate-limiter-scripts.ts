@@ -34,24 +34,35 @@ export function acquireKeys(base: string, pauseName: string, scopes: ScopeKey[])
   return keys;
 }
 
-/** {@link ACQUIRE}'s ARGV: the slot ID, the lease, then rate, burst and ceiling per scope. */
-export function acquireArgs(id: string, leaseMs: number, scopes: ScopeKey[]): string[] {
+/**
+ * {@link ACQUIRE}'s ARGV: the slot ID, the lease, then rate, burst, ceiling and cap per scope.
+ * The cap is the burst, except on a process's first acquisition after it kept to its local
+ * share (`heldBackS`, seconds): then it is minus the tokens that many seconds of the rate hold,
+ * for what the fleet let through locally meanwhile.
+ */
+export function acquireArgs(id: string, leaseMs: number, scopes: ScopeKey[], heldBackS?: number): string[] {
   const args = [id, String(leaseMs)];
   for (const { limit } of scopes) {
     const rate = limit.requestsPerSecond ?? 0;
-    args.push(String(rate), String(limit.burst ?? Math.max(1, rate)), String(limit.maxInFlight ?? 0));
+    const burst = limit.burst ?? Math.max(1, rate);
+    const cap = heldBackS === undefined ? burst : -rate * heldBackS;
+    args.push(String(rate), String(burst), String(limit.maxInFlight ?? 0), String(cap));
   }
   return args;
 }
 
 /**
  * Takes room in every scope at once, or says how long to wait. KEYS[1] is the pause key, then a
- * bucket and a slot set per scope; ARGV: slot ID, lease ms, then rate, burst, maxInFlight per
- * scope (0: none). Returns 0 (granted), the ms to wait for a token, -1 (full: wait for a
+ * bucket and a slot set per scope; ARGV: slot ID, lease ms, then rate, burst, maxInFlight (0:
+ * none) and cap per scope. Returns 0 (granted), the ms to wait for a token, -1 (full: wait for a
  * release), or `{'paused', ms}` while the pause key lives, so the caller can keep that pause
  * itself instead of asking again. The pause is checked here even by a replica that hears pauses
  * over pub/sub: in the same round trip, at no cost, it covers a replica that started after the
  * message, missed it while disconnected, or asks between the key's write and the message.
+ *
+ * A bucket Redis does not hold (first use, an hour of quiet, or lost with Redis's data) starts
+ * with one token, not a full burst, so a fleet's first second keeps to the rate. A cap under the
+ * burst (a process back from its local share) lowers the tokens to it at once, granted or not.
  */
 export const ACQUIRE = new LuaScript(`
 local t = redis.call('TIME')
@@ -64,18 +75,23 @@ local wait = 0
 local full = false
 local tokens = {}
 for i = 1, n do
-  local rate = tonumber(ARGV[3 * i])
-  local burst = tonumber(ARGV[3 * i + 1])
-  local max = tonumber(ARGV[3 * i + 2])
+  local rate = tonumber(ARGV[4 * i - 1])
+  local burst = tonumber(ARGV[4 * i])
+  local max = tonumber(ARGV[4 * i + 1])
+  local cap = tonumber(ARGV[4 * i + 2])
   if max > 0 then
     redis.call('ZREMRANGEBYSCORE', KEYS[2 * i + 1], '-inf', now)
     if redis.call('ZCARD', KEYS[2 * i + 1]) >= max then full = true end
   end
   if rate > 0 then
     local b = redis.call('HMGET', KEYS[2 * i], 't', 'ts')
-    local tk = tonumber(b[1]) or burst
+    local tk = tonumber(b[1]) or 1
     local ts = tonumber(b[2]) or now
-    tk = math.min(burst, tk + math.max(0, now - ts) * rate / 1000)
+    tk = math.min(burst, cap, tk + math.max(0, now - ts) * rate / 1000)
+    if cap < burst then
+      redis.call('HSET', KEYS[2 * i], 't', tostring(tk), 'ts', tostring(now))
+      redis.call('PEXPIRE', KEYS[2 * i], math.max(3600000, math.ceil(burst * 1000 / rate) + 1000))
+    end
     tokens[i] = tk
     if tk < 1 then wait = math.max(wait, math.ceil((1 - tk) * 1000 / rate)) end
   end
@@ -83,12 +99,12 @@ end
 if wait > 0 then return wait end
 if full then return -1 end
 for i = 1, n do
-  local rate = tonumber(ARGV[3 * i])
-  local burst = tonumber(ARGV[3 * i + 1])
-  local max = tonumber(ARGV[3 * i + 2])
+  local rate = tonumber(ARGV[4 * i - 1])
+  local burst = tonumber(ARGV[4 * i])
+  local max = tonumber(ARGV[4 * i + 1])
   if rate > 0 then
     redis.call('HSET', KEYS[2 * i], 't', tostring(tokens[i] - 1), 'ts', tostring(now))
-    redis.call('PEXPIRE', KEYS[2 * i], math.ceil(burst * 1000 / rate) + 1000)
+    redis.call('PEXPIRE', KEYS[2 * i], math.max(3600000, math.ceil(burst * 1000 / rate) + 1000))
   end
   if max > 0 then
     redis.call('ZADD', KEYS[2 * i + 1], now + lease, ARGV[1])

@@ -106,6 +106,14 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly lines = new ArrivalLines();
   private readonly held = new Set<HeldSlot>();
   private renewal: ReturnType<typeof setInterval> | undefined;
+  /**
+   * Set while the process keeps to its local share, until an acquisition reaches Redis again:
+   * that one lowers the buckets by what the other replicas may still let through on their own
+   * share until their next try of Redis, so the return adds no burst to the fleet's second.
+   */
+  private heldBackS: number | undefined;
+  private readonly replicas: number;
+  private readonly retryMs: number;
 
   constructor(options: RedisRateLimiterOptions) {
     this.limits = checkLimits(options.limits, 'RedisRateLimiter.limits');
@@ -114,6 +122,8 @@ export class RedisRateLimiter implements RateLimiter {
     this.leaseMs = checkCount('RedisRateLimiter.leaseMs', options.leaseMs, 3, 2_147_483_647) ?? 30_000;
     this.pollMs = checkDuration('RedisRateLimiter.pollMs', options.pollMs) ?? 25;
     const retryMs = checkDuration('RedisRateLimiter.retryRedisMs', options.retryRedisMs) ?? 1_000;
+    this.replicas = replicas;
+    this.retryMs = retryMs;
     this.client = options.client;
     this.fallback = new LocalLimiter(shareOf(this.limits, replicas));
     const prefix = options.prefix ?? DEFAULT_PREFIX;
@@ -156,7 +166,16 @@ export class RedisRateLimiter implements RateLimiter {
       await waitUntilDue(turn.before, deadline, maxWait, request.signal);
       const base = await this.base;
       for (;;) {
-        if (this.redis.down) return await this.fallback.acquire(request);
+        if (this.redis.down) {
+          if (this.heldBackS === undefined) {
+            // Redis granted the fleet's rate up to now: the local share starts with no tokens.
+            this.fallback.drain();
+            // Back on Redis, the replicas other than this one may keep to their share for up to
+            // retryRedisMs more; at least 1/rate is held back, for this process's own local grants.
+            this.heldBackS = ((this.replicas - 1) / this.replicas) * (this.retryMs / 1_000);
+          }
+          return await this.fallback.acquire(request);
+        }
         // A pause known here (its own 429, a message, the key seen before) costs no round trip.
         let wait = this.pauses.left(name);
         if (wait === 0) {
@@ -167,9 +186,10 @@ export class RedisRateLimiter implements RateLimiter {
             reply = await ACQUIRE.run(
               this.client,
               acquireKeys(base, name, scopes),
-              acquireArgs(id, this.leaseMs, scopes),
+              acquireArgs(id, this.leaseMs, scopes, this.heldBackS),
               this.timeoutMs,
             );
+            this.heldBackS = undefined;
           } catch (error) {
             if (!(error instanceof RedisUnavailableError)) throw error;
             this.redis.goDown();

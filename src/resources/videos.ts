@@ -166,7 +166,10 @@ export class Videos extends APIResource {
   /**
    * Submits once, awaits `onSubmitted(taskId)`, then waits. A submission whose outcome is
    * unknown raises `AmbiguousSubmissionError` and the wait never starts. The wait's `timeout`
-   * starts once `onSubmitted` has returned.
+   * starts once `onSubmitted` has returned. With `events`, a request whose `notifications`
+   * subscribe neither `task.completed` nor `task.failed` (or that has no `notifications`) can
+   * send no event to end the wait: the wait then polls at its normal pace (`interval`, the
+   * client's `pollInterval`, else the model's), as without `events`, and says so in a `debug` log line.
    *
    * @throws InvalidOptionError for a bad `timeout`, `interval` or `fallbackInterval`, or an
    * `onProgress` that is not a function, before the submission.
@@ -197,6 +200,20 @@ export class Videos extends APIResource {
         }
         throw new SubmittedCallbackError(submission, 'videos.waitForTask', cause);
       }
+    }
+    // spec: Events — only the events a request's notifications select are sent: without a
+    // terminal one no event can end the wait, which would sit until its 60-120 s fallback poll.
+    const subscribed = (params as { notifications?: { webhook?: { events?: unknown } } }).notifications
+      ?.webhook?.events;
+    if (
+      wait.events &&
+      !(Array.isArray(subscribed) && subscribed.some((e) => e === 'task.completed' || e === 'task.failed'))
+    ) {
+      wait.events = undefined;
+      this.transport.log(
+        'debug',
+        `videos.createAndWait: task ${submission.task_id} subscribes no task.completed or task.failed event (notifications), so no event can end its wait: polling at the normal pace instead`,
+      );
     }
     try {
       return await this.waitForTask(submission.task_id, { ...wait, model: params.model });

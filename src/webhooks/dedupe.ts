@@ -49,6 +49,15 @@ export interface DedupeStore {
    * a store may restart the ID's expiry here. Without it an ID stays claimed, not done.
    */
   markDone?(eventId: string): Promise<void>;
+  /**
+   * How long, in seconds, a claim holds at most while its `onEvent` runs (a whole number, at
+   * most 2147483). Past it the handler takes the call as hung and stops holding the event in
+   * its process: the deliveries waiting on the call are answered 503, later ones go to
+   * `claimState` again (so `onEvent` runs again once the store lets a claim through), the hung
+   * call's outcome is neither released nor marked done, and `onError` is told. Absent: a
+   * claim is held for as long as `onEvent` runs.
+   */
+  readonly maxHoldSeconds?: number | undefined;
 }
 
 /** Options of {@link MemoryDedupeStore}. */

@@ -11,6 +11,11 @@ import { ERROR_BRAND, MediaGatewayError } from '../core/base-error.js';
  * - `event_id_mismatch`: `X-Service-Event-ID` differs from the body's `id`.
  * - `invalid_body`: the body is not raw text or bytes (for example a parsed object), not UTF-8,
  *   or not a JSON object with a string `id` and `type`.
+ *
+ * The request handlers refuse a delivery for three more reasons, told to `onError` only:
+ * - `method_not_allowed`: a method other than POST (answered 405);
+ * - `body_too_large`: a body over `maxBodyBytes` (answered 413);
+ * - `body_timeout`: a body not received within `bodyTimeoutMs` (Node handler, answered 408).
  */
 export type WebhookVerificationReason =
   | 'missing_header'
@@ -19,7 +24,10 @@ export type WebhookVerificationReason =
   | 'unknown_key'
   | 'signature_mismatch'
   | 'event_id_mismatch'
-  | 'invalid_body';
+  | 'invalid_body'
+  | 'method_not_allowed'
+  | 'body_too_large'
+  | 'body_timeout';
 
 /**
  * A webhook delivery failed verification: do not trust its content. The request handlers

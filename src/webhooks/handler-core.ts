@@ -3,9 +3,10 @@
  * challenge, drop duplicates, call `onEvent`, and pick the status code.
  * spec: Events — items 4-7; Webhook endpoint states (HTTP 410 pauses the endpoint, so never send it).
  */
+import { MediaGatewayError } from '../core/base-error.js';
 import { checkCount, InvalidOptionError } from '../core/options.js';
 import { type DedupeClaim, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
-import { WebhookVerificationError } from './errors.js';
+import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { HandledWebhookEvent, WebhookEvent } from './events.js';
 import {
   normalizeSecrets,
@@ -48,10 +49,14 @@ export interface WebhookHandlerOptions {
   /** The current time for the timestamp check, for tests: Unix seconds or a Date. @default the system clock */
   clock?: (() => number | Date) | undefined;
   /**
-   * Told about each verification failure (a `WebhookVerificationError`, answered 400) and
-   * what `onEvent` or the dedupe store threw (answered 500). Not awaited; what it throws or
-   * rejects with changes no answer, and the error it was given goes to console.error instead.
-   * @default logs the 500 causes with console.error
+   * Told about each refused delivery, as a `WebhookVerificationError` whose `reason` says why:
+   * a failed verification or a body not given as raw bytes (answered 400), a method other than
+   * POST (`method_not_allowed`, 405), a body over `maxBodyBytes` (`body_too_large`, 413) or
+   * not received in time (`body_timeout`, 408, Node handler); told too what `onEvent` or the
+   * dedupe store threw (answered 500), and of an `onEvent` still running after the store's
+   * `maxHoldSeconds` (a `MediaGatewayError`). Not awaited; what it throws or rejects with
+   * changes no answer, and the error it was given goes to console.error instead.
+   * @default logs what is not a refused delivery with console.error
    */
   onError?: ((error: unknown) => unknown) | undefined;
 }
@@ -94,6 +99,13 @@ export const tooLarge = (limit: number): Reply => refusal(413, 'body_too_large',
 export interface DeliveryProcessor {
   /** Largest accepted body, in bytes. */
   maxBodyBytes: number;
+  /**
+   * Reports a refused delivery to `onError`: a `WebhookVerificationError` whose reason is the
+   * reply's `reason`, else its `type`; returns `reply`.
+   */
+  refuse(reply: Reply): Reply;
+  /** Hands an error to `onError` (or console.error); never throws. */
+  report(error: unknown): unknown;
   /** Verifies a delivery, answers a challenge, drops duplicates, calls `onEvent`; never throws. */
   process(
     verify: (options: VerifyWebhookOptions) => WebhookEvent | Promise<WebhookEvent>,
@@ -115,7 +127,7 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
   checkCount('toleranceSeconds', options.toleranceSeconds, 0);
   const maxBodyBytes = checkCount('maxBodyBytes', options.maxBodyBytes, 1) ?? 1_048_576;
   const secrets = Object.fromEntries(normalizeSecrets(options.secrets));
-  const dedupe = options.dedupe ?? new MemoryDedupeStore();
+  const dedupe: DedupeStore = options.dedupe ?? new MemoryDedupeStore();
   // Never throws nor rejects: an onError that fails must not change an answer or leave a claim
   // held (the event would be in flight for good); the error it was given is logged instead.
   // Without onError, what is not a refused delivery is logged.
@@ -153,7 +165,28 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
       // spec: Events 7 — a Retry-After on 503 is honoured: the gateway comes back when the
       // holder has likely finished, released the event or lost its lease, not hours later.
       if (found !== 'claimed') return IN_FLIGHT;
-      await options.onEvent(event, delivery);
+      // Past the store's maxHoldSeconds the call is taken as hung: its claim lapses, so this
+      // process stops holding the event too. The deliveries waiting on it are answered 503, a
+      // later one goes to the store again (and runs onEvent once it can claim the event), and
+      // whatever the hung call does later changes nothing in the store.
+      const hold = dedupe.maxHoldSeconds;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const outcome = await Promise.race([
+        options.onEvent(event, delivery),
+        new Promise((resolve) => {
+          if (!hold) return;
+          timer = setTimeout(resolve, hold * 1e3, IN_FLIGHT);
+          timer.unref?.();
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (outcome === IN_FLIGHT) {
+        report(
+          new MediaGatewayError(
+            `onEvent for ${event.id} hung over maxHoldSeconds; rerun on its next delivery`,
+          ),
+        );
+        return IN_FLIGHT;
+      }
     } catch (error) {
       report(error);
       // Forget the ID so the gateway's retry of this event is processed.
@@ -168,6 +201,12 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
 
   return {
     maxBodyBytes,
+    report,
+    refuse(reply) {
+      const { type, reason = type, message } = reply.body.error as Record<string, string>;
+      report(new WebhookVerificationError(reason as WebhookVerificationReason, message as string));
+      return reply;
+    },
     async process(verify, body, headers) {
       let event: WebhookEvent;
       try {

@@ -50,9 +50,9 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array | un
 export function createWebhookHandler(options: WebhookHandlerOptions): (req: Request) => Promise<Response> {
   const core = createDeliveryProcessor(options);
   return async (req) => {
-    if (req.method !== 'POST') return json(NOT_POST);
+    if (req.method !== 'POST') return json(core.refuse(NOT_POST));
     const body = await readLimited(req, core.maxBodyBytes);
-    if (!body) return json(tooLarge(core.maxBodyBytes));
+    if (!body) return json(core.refuse(tooLarge(core.maxBodyBytes)));
     return json(await core.process(verifyWebhookAsync, body, req.headers));
   };
 }

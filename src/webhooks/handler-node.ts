@@ -1,3 +1,4 @@
+import { checkDuration } from '../core/options.js';
 import {
   createDeliveryProcessor,
   NOT_POST,
@@ -33,39 +34,68 @@ export interface NodeWebhookResponse {
   end(body?: string): unknown;
 }
 
+/** Options of `createNodeWebhookHandler`: those of both handlers, and the time a body may take. */
+export interface NodeWebhookHandlerOptions extends WebhookHandlerOptions {
+  /**
+   * How long the handler waits for the whole body when it reads the request stream itself,
+   * in ms from the start of its reading (1 to 2147483647). A body not received by then is
+   * answered 408 and the connection closed: the gateway stops waiting for an answer after
+   * 10 s, so a sender that drips its body holds nothing longer. A body parser that ran first
+   * (`express.raw()`) reads the body under the server's own timeouts instead.
+   * @default 10000
+   */
+  bodyTimeoutMs?: number | undefined;
+}
+
 const PARSED_HINT = "req.body is parsed: use express.raw({ type: 'application/json' })";
 
 function send(res: NodeWebhookResponse, { status, body, headers }: Reply): void {
   if (res.headersSent) return;
   res.statusCode = status;
-  // A 413 may go out before the body is read: the connection is closed after it, not reused.
+  // A 413 or 408 may go out before the body is read: the connection is closed after it, not reused.
   const all = {
     'content-type': 'application/json',
     ...headers,
-    ...(status === 413 && { connection: 'close' }),
+    ...(status > 407 && status < 414 && { connection: 'close' }),
   };
   for (const [name, value] of Object.entries(all)) res.setHeader(name, value);
   res.end(JSON.stringify(body));
 }
 
 /**
- * Reads the body stream. Past `limit` it answers 413 at once and drains the rest without
- * keeping it, so the sender sees the answer; returns `undefined` then.
+ * Reads the body stream. Past `limit` bytes, or once `ms` passed, it answers 413 or 408 at once
+ * (the connection then closes) and drains the rest without keeping it, so the sender sees the
+ * answer; returns `undefined` then.
  */
-async function readStream(req: NodeWebhookRequest, res: NodeWebhookResponse, limit: number) {
+async function readStream(
+  req: NodeWebhookRequest,
+  limit: number,
+  ms: number,
+  refuse: (reply: Reply) => void,
+) {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    const bytes = bodyBytes(chunk);
-    size += bytes.length;
-    if (size > limit) {
-      if (size - bytes.length <= limit) send(res, tooLarge(limit));
-      chunks.length = 0;
-      continue;
+  let refused: Reply | undefined;
+  const stop = (reply: Reply) => {
+    if (refused) return;
+    refused = reply;
+    refuse(reply);
+  };
+  const timer = setTimeout(stop, ms, refusal(408, 'body_timeout', `body not received in ${ms} ms`));
+  try {
+    for await (const chunk of req) {
+      const bytes = bodyBytes(chunk);
+      size += bytes.length;
+      if (size > limit) stop(tooLarge(limit));
+      if (!refused) chunks.push(bytes);
     }
-    chunks.push(bytes);
+  } catch (error) {
+    // The connection closed after the answer, before the body ended.
+    if (!refused) throw error;
+  } finally {
+    clearTimeout(timer);
   }
-  return size > limit ? undefined : concatBytes(chunks);
+  return refused ? undefined : concatBytes(chunks);
 }
 
 /**
@@ -75,12 +105,14 @@ async function readStream(req: NodeWebhookRequest, res: NodeWebhookResponse, lim
  * to fix the route. Uses `node:crypto`. Answers like {@link createWebhookHandler}: 200 to a
  * verified challenge or after `onEvent` resolved, 200 for an event already handled, 503 with
  * `Retry-After: 10` for one still being handled by another delivery, 400 when verification
- * fails, 413 over `maxBodyBytes`, 405 for other methods, 500 when `onEvent` throws. An
- * unexpected internal error goes to `next` when given.
+ * fails, 413 over `maxBodyBytes`, 408 for a body it reads itself that has not arrived within
+ * `bodyTimeoutMs` (10 s by default; the connection is closed after it), 405 for other methods,
+ * 500 when `onEvent` throws. Every refusal goes to `onError` with its reason. An unexpected
+ * internal error goes to `next` when given, else to `onError` and is answered 500.
  *
  * @throws {MediaGatewayError} at creation when `secrets` holds no usable secret.
- * @throws {InvalidOptionError} at creation when `onEvent` is not a function, or `toleranceSeconds`
- * or `maxBodyBytes` is not a whole number in range.
+ * @throws {InvalidOptionError} at creation when `onEvent` is not a function, or `toleranceSeconds`,
+ * `maxBodyBytes` or `bodyTimeoutMs` is not a whole number in range.
  * @example
  * // Express: raw bytes for this route only (express.raw's own limit defaults to 100kb)
  * app.post('/webhooks', express.raw({ type: 'application/json', limit: '1mb' }),
@@ -89,27 +121,29 @@ async function readStream(req: NodeWebhookRequest, res: NodeWebhookResponse, lim
  * http.createServer(createNodeWebhookHandler({ secrets, onEvent })).listen(3000);
  */
 export function createNodeWebhookHandler(
-  options: WebhookHandlerOptions,
+  options: NodeWebhookHandlerOptions,
 ): (req: NodeWebhookRequest, res: NodeWebhookResponse, next?: (error?: unknown) => void) => void {
   const core = createDeliveryProcessor(options);
   const limit = core.maxBodyBytes;
+  const ms = checkDuration('bodyTimeoutMs', options.bodyTimeoutMs) ?? 10_000;
 
   async function run(req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> {
-    if (req.method !== 'POST') return send(res, NOT_POST);
+    const refuse = (reply: Reply) => send(res, core.refuse(reply));
+    if (req.method !== 'POST') return refuse(NOT_POST);
     const given = req.body;
     let body: Uint8Array | string | undefined;
     if (typeof given === 'string' || given instanceof Uint8Array) {
       body = bodyBytes(given);
-      if (body.length > limit) return send(res, tooLarge(limit));
+      if (body.length > limit) return refuse(tooLarge(limit));
     } else if (
       given == null ||
       (typeof given === 'object' && Object.keys(given).length === 0 && req.readableEnded === false)
     ) {
       // No body parser ran (Express 4 sets an empty object without reading the stream).
-      body = await readStream(req, res, limit);
+      body = await readStream(req, limit, ms, refuse);
       if (body === undefined) return;
     } else {
-      return send(res, refusal(400, 'webhook_verification_failed', PARSED_HINT, 'invalid_body'));
+      return refuse(refusal(400, 'webhook_verification_failed', PARSED_HINT, 'invalid_body'));
     }
     send(res, await core.process(verifyWebhook, body, req.headers));
   }
@@ -117,7 +151,10 @@ export function createNodeWebhookHandler(
   return (req, res, next) => {
     run(req, res).catch((error: unknown) => {
       if (next) next(error);
-      else send(res, refusal(500, 'internal_error', 'retry'));
+      else {
+        core.report(error);
+        send(res, refusal(500, 'internal_error', 'retry'));
+      }
     });
   };
 }

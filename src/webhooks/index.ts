@@ -40,6 +40,7 @@ export type { WebhookDelivery, WebhookHandlerOptions } from './handler-core.js';
 export { createWebhookHandler } from './handler-fetch.js';
 export {
   createNodeWebhookHandler,
+  type NodeWebhookHandlerOptions,
   type NodeWebhookRequest,
   type NodeWebhookResponse,
 } from './handler-node.js';

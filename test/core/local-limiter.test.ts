@@ -56,6 +56,24 @@ describe('LocalLimiter', () => {
     expect(third).toBe(true);
   });
 
+  it('drain() empties the buckets of the requests it has seen: the next token comes 1/rate later', async () => {
+    let now = 0;
+    const limiter = new LocalLimiter({ requestsPerSecond: 10, burst: 5 }, () => now);
+    limiter.hold(undefined, 'creation').release();
+    now = 1_000; // a full bucket again
+    limiter.drain();
+    let granted = false;
+    const pending = limiter.acquire(creation()).then((p) => {
+      granted = true;
+      return p;
+    });
+    await Promise.resolve();
+    expect(granted).toBe(false);
+    now = 1_100;
+    (await pending).release();
+    expect(granted).toBe(true);
+  });
+
   it('rejects with QueueTimeoutError past maxQueueWaitMs and grants the rest', async () => {
     const limiter = new LocalLimiter({ maxInFlight: 1, maxQueueWaitMs: 20 });
     const held = await limiter.acquire(creation());

@@ -86,7 +86,9 @@ describe.skipIf('skip' in redis)('RedisDedupeStore claims over time', () => {
   });
 
   test('two handlers sharing one store: while the first runs onEvent, the second answers 503, even once the claim lapsed', async () => {
-    const store = new RedisDedupeStore({ client: a, prefix, leaseSeconds: 1, maxHoldSeconds: 1 });
+    // The holder's link drops: its renewals fail and the claim lapses in Redis, within maxHoldSeconds.
+    const link = switchable(a);
+    const store = new RedisDedupeStore({ client: link.client, prefix, leaseSeconds: 1, maxHoldSeconds: 60 });
     const event = taskEvent('evt_shared', 'task_shared');
     const key = store.keyOf(event.id);
     const runs: string[] = [];
@@ -105,15 +107,65 @@ describe.skipIf('skip' in redis)('RedisDedupeStore claims over time', () => {
     const second = receiver({ dedupe: store, onEvent: () => void runs.push('second') });
     const answer = first(event);
     await waitUntil(() => runs.length === 1, 'the first onEvent');
+    link.down = true;
     await waitUntil(async () => (await inspect.exists(key)) === 0, 'the claim to lapse', 200);
     expect(await second(event)).toBe(503);
     expect(await inspect.exists(key)).toBe(0);
     // Its onEvent failed: the first holder releases the one claim, and the retry is processed.
+    link.down = false;
     fail();
     expect(await answer).toBe(500);
     expect(await second(event)).toBe(200);
     expect(runs).toEqual(['first', 'second']);
     expect(await inspect.get(key)).toBe('done');
+  });
+
+  test('past maxHoldSeconds one replica stops holding a hung onEvent: its waiting deliveries are answered, a retry runs onEvent again, onError is told', async () => {
+    const store = new RedisDedupeStore({ client: a, prefix, leaseSeconds: 1, maxHoldSeconds: 2 });
+    const event = taskEvent('evt_hung', 'task_hung');
+    const key = store.keyOf(event.id);
+    const errors: unknown[] = [];
+    let runs = 0;
+    // The first call never settles; the next one does.
+    const deliver = receiver({
+      dedupe: store,
+      onEvent: () => (++runs === 1 ? new Promise(() => {}) : undefined),
+      onError: (error) => errors.push(error),
+    });
+    const answers: number[] = [];
+    const first = deliver(event).then((status) => answers.push(status));
+    await waitUntil(() => runs === 1, 'the first onEvent');
+    // A retry of the event reaches the same replica while the call runs: it waits on it.
+    const retry = deliver(event).then((status) => answers.push(status));
+    expect(answers).toEqual([]);
+    await waitUntil(
+      () => answers.length === 2,
+      'the deliveries waiting on the hung call to be answered',
+      200,
+    );
+    await Promise.all([first, retry]);
+    expect(answers).toEqual([503, 503]);
+    expect(runs).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).name).toBe('MediaGatewayError');
+    expect((errors[0] as Error).message).toBe(
+      'onEvent for evt_hung hung over maxHoldSeconds; rerun on its next delivery',
+    );
+    // The gateway's retries, every 200 ms here: 503 while the lapsing claim lives, then processed.
+    const later: number[] = [];
+    await waitUntil(
+      async () => {
+        later.push(await deliver(event));
+        return later.at(-1) === 200;
+      },
+      'a retry to run onEvent again',
+      30,
+    );
+    expect(later.slice(0, -1).every((status) => status === 503)).toBe(true);
+    expect(runs).toBe(2);
+    expect(await inspect.get(key)).toBe('done');
+    expect(await deliver(event)).toBe(200);
+    expect(runs).toBe(2);
   });
 
   test('a markDone that fails while Redis does not answer is retried: the done record lands once it answers', async () => {

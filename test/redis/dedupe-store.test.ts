@@ -185,8 +185,10 @@ describe('RedisDedupeStore when Redis fails', () => {
     [{ ttlSeconds: 1.5 * 72 * HOURS + 0.5 }, /ttlSeconds/],
     [{ leaseSeconds: 0 }, /leaseSeconds must be a whole number of 1 or more; got 0/],
     [{ timeoutMs: 0 }, /timeoutMs/],
-    [{ maxHoldSeconds: 0 }, /maxHoldSeconds must be a whole number of 1 or more; got 0/],
+    [{ maxHoldSeconds: 0 }, /maxHoldSeconds must be a whole number from 1 to 2147483; got 0/],
     [{ maxHoldSeconds: 2.5 }, /maxHoldSeconds/],
+    // The handlers time the hold with one timer, which holds at most 2147483647 ms.
+    [{ maxHoldSeconds: 2_147_484 }, /maxHoldSeconds must be a whole number from 1 to 2147483; got 2147484/],
   ])('refuses %o', (options, message) => {
     const { client } = fakeClient(async () => 'OK');
     expect(() => new RedisDedupeStore({ client, ...options })).toThrow(MediaGatewayError);

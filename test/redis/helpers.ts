@@ -244,3 +244,19 @@ export async function stopChild(child: Child): Promise<void> {
 }
 
 export { waitUntil };
+
+/**
+ * The most of `times` (ms) within one second, over the spans of one second that start at one of
+ * them between `from` and `to` (all of them by default).
+ */
+export function peakPerSecond(times: readonly number[], from = -Infinity, to = Infinity): number {
+  const sorted = [...times].sort((x, y) => x - y);
+  let peak = 0;
+  for (const [i, start] of sorted.entries()) {
+    if (start < from || start > to) continue;
+    let count = 0;
+    for (let j = i; j < sorted.length && (sorted[j] as number) - start < 1_000; j++) count++;
+    peak = Math.max(peak, count);
+  }
+  return peak;
+}

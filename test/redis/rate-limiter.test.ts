@@ -1,9 +1,18 @@
+import { createHash } from 'node:crypto';
 import { Agent } from 'undici';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { MediaGateway, QueueTimeoutError } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { startMockGateway } from '../../src/testing/index.js';
-import { type Child, startChild, stopChild, testRedis, uniquePrefix, waitUntil } from './helpers.js';
+import {
+  type Child,
+  peakPerSecond,
+  startChild,
+  stopChild,
+  testRedis,
+  uniquePrefix,
+  waitUntil,
+} from './helpers.js';
 import { closeRedis, connectRedis, type TestRedisClient } from './shared.js';
 
 const redis = await testRedis();
@@ -68,6 +77,38 @@ describe.skipIf('skip' in redis)('RedisRateLimiter across processes', async () =
     const perSecond = [...(stats.admittedPerSecond.get(keyModel)?.values() ?? [])];
     expect(perSecond.reduce((a, b) => a + b, 0)).toBe(100);
     expect(Math.max(...perSecond)).toBeLessThanOrEqual(25 + 1);
+  });
+
+  test('4 processes starting cold keep to the rate in their first second: no burst on a bucket Redis does not hold', async () => {
+    const prefix = uniquePrefix();
+    const limits = JSON.stringify({ perModel: { '*': { requestsPerSecond: 8, maxInFlight: 1_000 } } });
+    const workers = [1, 2, 3, 4].map(() =>
+      worker(prefix, {
+        LIMITS: limits,
+        COUNT: '6',
+        KEEP_SLOTS: '1',
+        LEASE_MS: '60000',
+        MODEL: 'vidmodel-2.5',
+      }),
+    );
+    expect((await Promise.all(workers.map(result))).map((r) => r.ok)).toEqual([6, 6, 6, 6]);
+    // Each grant, at Redis's own time: its slot's score is that time plus the lease.
+    const hash = createHash('sha256').update(gateway.apiKey).digest('hex').slice(0, 32);
+    const slots = (await client.sendCommand([
+      'ZRANGE',
+      `${prefix}rl:{${hash}}:slots:m:vidmodel-2.5`,
+      '0',
+      '-1',
+      'WITHSCORES',
+    ])) as string[];
+    const granted = slots.filter((_, i) => i % 2 === 1).map((score) => Number(score) - 60_000);
+    expect(granted).toHaveLength(24);
+    // One token at the start, then 8 a second: at most 1 + 8 grants in the first second (later,
+    // a moment when every process is held up by the machine lets tokens gather, as a bucket
+    // should). A full bucket at the start (the default burst of 8) let 8 at once and 7 more
+    // through in the first second.
+    const first = Math.min(...granted);
+    expect(peakPerSecond(granted, first, first)).toBeLessThanOrEqual(1 + 8);
   });
 
   test('a Retry-After one process got pauses the model in every process', async () => {

@@ -6,7 +6,14 @@ import * as sdk from '../../src/index.js';
 import { ABORT_REASON, type Observed, runCell } from './fault-cell.js';
 import { MATRIX_SETTINGS, matrixCells, overviewTable, renderFaultMatrix } from './fault-matrix.js';
 import { mapLimit } from './limit.js';
-import { MOCK_ROWS, RECEIVER_ROWS, REQUEST_ROWS, WAIT_ROWS, WIRE_ROWS } from './wait-receiver-rows.js';
+import {
+  LIMITER_ROWS,
+  MOCK_ROWS,
+  RECEIVER_ROWS,
+  REQUEST_ROWS,
+  WAIT_ROWS,
+  WIRE_ROWS,
+} from './wait-receiver-rows.js';
 
 // Timed checks end within the expected time plus this much: the machine is shared and noisy.
 const SLACK_MS = 2_000;
@@ -126,7 +133,7 @@ test('docs/errors-and-retries.md prints the same overview', async () => {
 describe('waits, receivers and request checks: every row cites a test that exists', () => {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   test.each(
-    [...WAIT_ROWS, ...RECEIVER_ROWS, ...MOCK_ROWS, ...REQUEST_ROWS, ...WIRE_ROWS].map(
+    [...WAIT_ROWS, ...RECEIVER_ROWS, ...LIMITER_ROWS, ...MOCK_ROWS, ...REQUEST_ROWS, ...WIRE_ROWS].map(
       (row) => [row.situation, row.provenBy] as const,
     ),
   )('%s', async (_situation, { file, title, row }) => {

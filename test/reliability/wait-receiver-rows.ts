@@ -28,6 +28,9 @@ const DEADLINE_TITLE = '%s: WaitTimeoutError at 1 s, submitted once';
 const IN_FLIGHT = 'test/redis/in-flight.test.ts';
 const DEDUPE_STATES = 'test/webhooks/dedupe-states.test.ts';
 const DEDUPE_LEASE = 'test/redis/dedupe-store-lease.test.ts';
+const NODE_HANDLER = 'test/webhooks/handler-node.test.ts';
+const LIMITER = 'test/redis/rate-limiter.test.ts';
+const LIMITER_OUTAGE = 'test/redis/rate-limiter-outage.test.ts';
 
 /** Waits: `createAndWait` and `waitForTask` with `timeout` (the deadline), polls, callbacks and aborts. */
 export const WAIT_ROWS: readonly SituationRow[] = [
@@ -150,6 +153,16 @@ export const WAIT_ROWS: readonly SituationRow[] = [
     outcome: '`InvalidOptionError` naming the option; nothing submitted, no poll',
     provenBy: { file: WAITS, title: 'createAndWait with %s: InvalidOptionError, nothing submitted' },
   },
+  {
+    situation:
+      '`createAndWait` with `events` for a request whose `notifications` subscribe no task event (or that has none)',
+    outcome:
+      "the wait polls at its normal pace (`interval`, the client's `pollInterval`, else the model's) and never listens on the hub; one `debug` line says why",
+    provenBy: {
+      file: 'test/integration/videos-wait-events.test.ts',
+      title: 'polls at the client pollInterval, ends on the task, and logs why at debug',
+    },
+  },
 ];
 
 /** Webhook receivers sharing a dedupe store, under the gateway's at-least-once delivery. */
@@ -199,13 +212,24 @@ export const RECEIVER_ROWS: readonly SituationRow[] = [
   },
   {
     situation:
-      "two handlers in one process share a `RedisDedupeStore`; the first one's claim lapsed while its `onEvent` runs",
+      "two handlers in one process share a `RedisDedupeStore`; the first one's claim lapsed (its renewals could not reach Redis) while its `onEvent` runs",
     outcome:
       'the second answers 503 and takes no claim; after the first throws (releasing nothing of another), the retry runs `onEvent`',
     provenBy: {
       file: DEDUPE_LEASE,
       title:
         'two handlers sharing one store: while the first runs onEvent, the second answers 503, even once the claim lapsed',
+    },
+  },
+  {
+    situation:
+      'one replica (or a sticky load balancer): an `onEvent` hangs past `maxHoldSeconds` while retries of its event reach the same process',
+    outcome:
+      'the deliveries waiting on the call are answered 503 and `onError` is told; the process stops holding the event, and once its claim lapsed a retry runs `onEvent` again and is acknowledged',
+    provenBy: {
+      file: DEDUPE_LEASE,
+      title:
+        'past maxHoldSeconds one replica stops holding a hung onEvent: its waiting deliveries are answered, a retry runs onEvent again, onError is told',
     },
   },
   {
@@ -242,6 +266,26 @@ export const RECEIVER_ROWS: readonly SituationRow[] = [
     provenBy: {
       file: 'test/reliability/exactly-once.test.ts',
       title: '200 shuffled deliveries of 50 events, injected throws, one receiver killed holding events',
+    },
+  },
+  {
+    situation: 'a sender drips the body to the Node handler, one byte at a time',
+    outcome:
+      'past `bodyTimeoutMs` (10 s by default) 408 `body_timeout` and the connection closed; `onEvent` not called; `onError` told (reason `body_timeout`)',
+    provenBy: {
+      file: NODE_HANDLER,
+      title:
+        'a body not received within bodyTimeoutMs is answered 408, the connection closed, and onError told',
+    },
+  },
+  {
+    situation: '`express.json()` runs before the Node handler',
+    outcome:
+      '400 saying to use `express.raw()`; `onError` told (`WebhookVerificationError`, reason `invalid_body`), as for every refusal (405, 413, 408)',
+    provenBy: {
+      file: NODE_HANDLER,
+      title:
+        'express.json() before the route: 400 explaining express.raw, and onError is told (invalid_body)',
     },
   },
 ];
@@ -458,5 +502,34 @@ export function renderWaitReceiverRows(): string[] {
     '',
     ...table(WIRE_ROWS),
     '',
+    '### Shared rate limits',
+    '',
+    ...table(LIMITER_ROWS),
+    '',
   ];
 }
+
+/** A fleet sharing a `RedisRateLimiter`: its first second and the switches of a Redis outage. */
+export const LIMITER_ROWS: readonly SituationRow[] = [
+  {
+    situation:
+      '4 processes start cold on a bucket Redis does not hold (first use, an hour of quiet, or lost)',
+    outcome:
+      'at most 1 + the rate granted in the first second, by Redis time (a full burst let 15 through at 8/s)',
+    provenBy: {
+      file: LIMITER,
+      title:
+        '4 processes starting cold keep to the rate in their first second: no burst on a bucket Redis does not hold',
+    },
+  },
+  {
+    situation: 'Redis stops mid-run, then comes back with none of its data',
+    outcome:
+      'in the seconds around either switch, at most the rate (+2 for timing): the local shares start empty, and the first acquisition back lowers the buckets by what the other replicas may still send on their shares (without: 59-76 in a second at 20/s)',
+    provenBy: {
+      file: LIMITER_OUTAGE,
+      title:
+        'two replicas keep to the fleet rate through the outage and on the way back: no burst on top of the local shares',
+    },
+  },
+];

@@ -81,11 +81,15 @@ describe('the mediagw/webhooks entry', () => {
     expect(out).not.toMatch(/\brequire\(/);
   });
 
-  // 4.5 KB: the entry was 4.0 KB before it learnt in-flight dedupe states, checked options and a
-  // fail-closed clock (+0.5 KB together); bench row (6) compares it with standardwebhooks.
-  test('the whole entry is at most 4.5 KB minified and gzipped', async () => {
+  // 4.75 KB: the entry was 4.0 KB before it learnt in-flight dedupe states, checked options and a
+  // fail-closed clock (+0.5 KB together, 4,598 bytes); then 4,856 bytes (+258) once the handlers
+  // stopped holding an onEvent past the store's maxHoldSeconds, the Node handler bounded the
+  // time a body may take (408) and every refusal reached onError: code, not messages, since the
+  // new messages are short and the old ones are what docs and tests quote. Bench row (6)
+  // compares it with standardwebhooks.
+  test('the whole entry is at most 4.75 KB minified and gzipped', async () => {
     const out = await bundle(`export * from ${JSON.stringify(entry)};`, 'node', true);
     expect(out).not.toMatch(/undici|zod/);
-    expect(gzipSync(out, { level: 9 }).length).toBeLessThanOrEqual(4608);
+    expect(gzipSync(out, { level: 9 }).length).toBeLessThanOrEqual(4864);
   });
 });

@@ -373,3 +373,16 @@ describe('an onError that fails', () => {
     }
   });
 });
+
+describe('createWebhookHandler tells onError of every refusal', () => {
+  test('a method other than POST (405) and a body over maxBodyBytes (413), each with its reason', async () => {
+    const { handler, errors } = setup({ maxBodyBytes: 64 });
+    expect((await handler(new Request(URL_))).status).toBe(405);
+    expect((await handler(signedRequest(completedEvent()))).status).toBe(413);
+    expect(errors.every((e) => e instanceof WebhookVerificationError)).toBe(true);
+    expect((errors as WebhookVerificationError[]).map((e) => [e.reason, e.message])).toEqual([
+      ['method_not_allowed', 'webhook verification failed (method_not_allowed): use POST'],
+      ['body_too_large', 'webhook verification failed (body_too_large): over 64 bytes'],
+    ]);
+  });
+});

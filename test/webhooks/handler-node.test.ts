@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
+import express from 'express';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import {
   createNodeWebhookHandler,
@@ -8,7 +9,7 @@ import {
   signWebhook,
   type WebhookEvent,
   type WebhookHandlerOptions,
-  type WebhookVerificationError,
+  WebhookVerificationError,
 } from '../../src/webhooks/index.js';
 import { completedEvent, KEY_ID, NOW, SECRET, SECRETS } from './fixtures.js';
 
@@ -26,7 +27,7 @@ async function serve(listener: Listener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
 }
 
-function setup(over: Partial<WebhookHandlerOptions> = {}) {
+function setup(over: Partial<WebhookHandlerOptions> & { bodyTimeoutMs?: number } = {}) {
   const onEvent = vi.fn(async (_event: WebhookEvent) => {});
   const handler = createNodeWebhookHandler({
     secrets: SECRETS,
@@ -217,5 +218,194 @@ describe('createNodeWebhookHandler with an internal failure', () => {
     handler(req, res);
     for (let i = 0; i < 20 && sent.status === undefined; i++) await new Promise((r) => setTimeout(r, 5));
     expect(sent.status).toBe(500);
+  });
+});
+
+/**
+ * Sends a signed delivery's headers and then its body one byte every `everyMs`, as a slow peer
+ * does, over a raw socket; resolves with the answer's status line and body once it comes.
+ * Stops by itself: after the body (at most 2,000 bytes), or once the answer came
+ * (`closeOnAnswer`; else once the server closes the connection).
+ */
+function drip(
+  url: string,
+  everyMs: number,
+  closeOnAnswer = true,
+): Promise<{ head: string; body: string; sent: number }> {
+  const { port } = new URL(url);
+  const body = JSON.stringify(completedEvent());
+  const headers = signWebhook({ body, secret: SECRET, keyId: KEY_ID, timestamp: NOW });
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let answer = '';
+    let sent = 0;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    socket.on('connect', () => {
+      const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+      socket.write(
+        `POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${lines.join('')}\r\n`,
+      );
+      timer = setInterval(() => {
+        if (sent >= Math.min(body.length, 2_000) || socket.destroyed) return clearInterval(timer);
+        socket.write(body[sent++]!);
+      }, everyMs);
+    });
+    socket.on('data', (chunk) => {
+      answer += chunk;
+      const [head, rest] = answer.split('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(head ?? '')?.[1];
+      if (
+        closeOnAnswer &&
+        rest !== undefined &&
+        length !== undefined &&
+        Buffer.byteLength(rest) >= Number(length)
+      )
+        socket.destroy();
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      clearInterval(timer);
+      const [head = '', rest = ''] = answer.split('\r\n\r\n');
+      resolve({ head, body: rest, sent });
+    });
+  });
+}
+
+describe('createNodeWebhookHandler and a body that drips', () => {
+  test('a body not received within bodyTimeoutMs is answered 408, the connection closed, and onError told', async () => {
+    const errors: unknown[] = [];
+    const { handler, onEvent } = setup({ bodyTimeoutMs: 300, onError: (e) => errors.push(e) });
+    const url = await serve(handler);
+    const answer = await drip(url, 50, false);
+    expect(answer.head).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer.head.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { type: 'body_timeout', message: 'body not received in 300 ms' },
+    });
+    // The peer was cut off before its body ended: the connection closed after the answer.
+    expect(answer.sent).toBeLessThan(JSON.stringify(completedEvent()).length);
+    expect(onEvent).not.toHaveBeenCalled();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(WebhookVerificationError);
+    expect((errors[0] as WebhookVerificationError).reason).toBe('body_timeout');
+  });
+
+  test('a body that arrives in time, however it is cut, is processed', async () => {
+    const { handler, onEvent } = setup({ bodyTimeoutMs: 60_000 });
+    const url = await serve(handler);
+    const answer = await Promise.race([
+      drip(url, 1),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer')), 30_000)),
+    ]).catch((error: unknown) => ({ head: String(error), body: '', sent: 0 }));
+    expect(answer.head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+
+  test('by default the handler waits 10 s for a body, not longer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { handler } = setup();
+      const sent: { status?: number; body?: string | undefined } = {};
+      const req: NodeWebhookRequest = {
+        method: 'POST',
+        headers: {},
+        // A stream whose body never comes.
+        async *[Symbol.asyncIterator]() {
+          yield new Uint8Array(1);
+          await new Promise(() => {});
+        },
+      };
+      const res: NodeWebhookResponse = {
+        statusCode: 0,
+        setHeader: () => {},
+        end(body) {
+          sent.status = this.statusCode;
+          sent.body = body;
+        },
+      };
+      handler(req, res);
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(sent.status).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sent.status).toBe(408);
+      expect(JSON.parse(sent.body!).error.message).toBe('body not received in 10000 ms');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('every refusal reaches onError, with its reason', () => {
+  async function expressApp(handler: ReturnType<typeof setup>['handler'], json: boolean) {
+    const app = express();
+    if (json) app.use(express.json());
+    app.all('/webhooks', handler);
+    const server = app.listen(0, '127.0.0.1');
+    servers.push(server);
+    await new Promise<void>((resolve) => server.once('listening', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  }
+
+  test('express.json() before the route: 400 explaining express.raw, and onError is told (invalid_body)', async () => {
+    const errors: unknown[] = [];
+    const { handler, onEvent } = setup({ onError: (e) => errors.push(e) });
+    const url = await expressApp(handler, true);
+    const res = await post(url, completedEvent());
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toContain('express.raw(');
+    expect(onEvent).not.toHaveBeenCalled();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(WebhookVerificationError);
+    expect((errors[0] as WebhookVerificationError).reason).toBe('invalid_body');
+    expect((errors[0] as Error).message).toContain("use express.raw({ type: 'application/json' })");
+  });
+
+  test('in Express, a method other than POST (405) and a body over maxBodyBytes (413) are told too', async () => {
+    const errors: WebhookVerificationError[] = [];
+    const { handler } = setup({
+      maxBodyBytes: 64,
+      onError: (e) => errors.push(e as WebhookVerificationError),
+    });
+    const url = await expressApp(handler, false);
+    expect((await fetch(url)).status).toBe(405);
+    expect((await post(url, completedEvent())).status).toBe(413);
+    expect(errors.map((e) => e.reason)).toEqual(['method_not_allowed', 'body_too_large']);
+    expect(errors.every((e) => e instanceof WebhookVerificationError)).toBe(true);
+  });
+
+  test('without onError, a refused delivery is not logged; an internal failure without next is', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const handler = createNodeWebhookHandler({ secrets: SECRETS, onEvent: () => {} });
+      const url = await expressApp(handler, true);
+      expect((await post(url, completedEvent())).status).toBe(400);
+      expect(logged).not.toHaveBeenCalled();
+      const sent: { status?: number } = {};
+      handler(
+        {
+          method: 'POST',
+          headers: {},
+          // biome-ignore lint/correctness/useYield: a stream that fails before its first chunk
+          async *[Symbol.asyncIterator]() {
+            throw new Error('socket reset');
+          },
+        },
+        {
+          statusCode: 0,
+          setHeader: () => {},
+          end() {
+            sent.status = this.statusCode;
+          },
+        },
+      );
+      for (let i = 0; i < 20 && sent.status === undefined; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(sent.status).toBe(500);
+      expect(logged).toHaveBeenCalledWith(
+        'mediagw/webhooks:',
+        expect.objectContaining({ message: 'socket reset' }),
+      );
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

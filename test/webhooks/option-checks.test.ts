@@ -67,6 +67,19 @@ describe('webhook handler options', () => {
     }
   });
 
+  test('the Node handler refuses bodyTimeoutMs [0.5, -1, NaN, Infinity, 0, 2147483648] at creation', () => {
+    for (const value of [...BAD, 0, 2_147_483_648]) {
+      const error = refusal(() =>
+        createNodeWebhookHandler({ secrets: SECRETS, onEvent: () => {}, bodyTimeoutMs: value }),
+      );
+      expect(error.option).toBe('bodyTimeoutMs');
+      expect(Object.is(error.value, value)).toBe(true);
+    }
+    expect(() =>
+      createNodeWebhookHandler({ secrets: SECRETS, onEvent: () => {}, bodyTimeoutMs: 1 }),
+    ).not.toThrow();
+  });
+
   test('take toleranceSeconds 0 and maxBodyBytes 1', () => {
     expect(() =>
       createWebhookHandler({ secrets: SECRETS, onEvent: () => {}, toleranceSeconds: 0, maxBodyBytes: 1 }),
