@@ -60,7 +60,9 @@ const LIMITS = { totalMs: 800, keptBytes: 2048 };
 
 describe('postDelivery, with the limit injected', () => {
   test('200 at once with a short body: acknowledged', async () => {
-    const r = await receiver((res) => res.end('{"received":true}'));
+    const r = await receiver((res) => {
+      res.end('{"received":true}');
+    });
     try {
       const answer = await postDelivery(r.url, delivery, LIMITS);
       expect(answer).toMatchObject({ status: 200, error: undefined, answer: '{"received":true}' });
@@ -101,12 +103,12 @@ describe('postDelivery, with the limit injected', () => {
 });
 
 describe('mediagw webhooks send, with the real 10 s', () => {
-  beforeAll(ensureBuilt, 180_000);
   let r: Awaited<ReturnType<typeof receiver>>;
   beforeAll(async () => {
+    await ensureBuilt();
     // A byte every 250 ms for up to 30 s: still going at 10 s.
     r = await receiver(drip(250, 120));
-  });
+  }, 180_000);
   afterAll(() => r?.close());
 
   test('a body still dripping at 10 s: not acknowledged, exit 2', async () => {

@@ -174,15 +174,15 @@ export async function postDelivery(
     headersMs = performance.now() - started;
     status = response.status;
     retryAfter = response.headers.get('retry-after') ?? undefined;
-    if (response.body)
-      for await (const chunk of response.body) {
-        answerBytes += chunk.byteLength;
-        if (keptBytes < limits.keptBytes) {
-          const piece = Buffer.from(chunk).subarray(0, limits.keptBytes - keptBytes);
-          kept.push(piece);
-          keptBytes += piece.length;
-        }
+    const reader = response.body?.getReader();
+    for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+      answerBytes += read.value.byteLength;
+      if (keptBytes < limits.keptBytes) {
+        const piece = Buffer.from(read.value).subarray(0, limits.keptBytes - keptBytes);
+        kept.push(piece);
+        keptBytes += piece.length;
       }
+    }
   } catch (cause) {
     const e = cause as Error & { cause?: { code?: string; message?: string } };
     if (timeout.aborted)
