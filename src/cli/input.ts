@@ -86,11 +86,14 @@ function parseJson(text: string, where: string): unknown {
 }
 
 /**
- * Refuses text from the command line that holds U+FFFD: the character Node puts for bytes of an
+ * Refuses text from the command line (a string, or the strings inside arrays and objects) that
+ * holds more than {@link MAX_INPUT_BYTES} or U+FFFD: the character Node puts for bytes of an
  * argument that are not UTF-8 (text in Latin-1 from `$(cat file)`), which would otherwise be sent,
  * and billed, in place of what was meant.
+ *
+ * @throws CliError (exit 1) naming `name`.
  */
-function checkArgument(value: unknown, name: string): void {
+export function checkArgument(value: unknown, name: string): void {
   if (typeof value === 'string') {
     if (value.includes('\uFFFD'))
       throw new CliError(
@@ -99,6 +102,8 @@ function checkArgument(value: unknown, name: string): void {
     if (Buffer.byteLength(value) > MAX_INPUT_BYTES)
       throw new CliError(`${name} holds more than ${MAX_INPUT}: nothing was sent`);
   } else if (Array.isArray(value)) for (const item of value) checkArgument(item, name);
+  else if (value !== null && typeof value === 'object')
+    for (const item of Object.values(value)) checkArgument(item, name);
 }
 
 function asObject(value: unknown, where: string): Record<string, unknown> {

@@ -121,19 +121,39 @@ describe('text that is not UTF-8 is refused before sending', () => {
   test.each([
     [
       '-p',
-      ['-m', 'vidmodel-2.0-mini', '-d', '5', '-p', 'caf\uFFFD au lait'],
+      ['videos', 'create', '-m', 'vidmodel-2.0-mini', '-d', '5', '-p', 'caf\uFFFD au lait'],
       /prompt \(given on the command line\) holds U\+FFFD/,
     ],
     [
       '--body',
-      ['--body', '{"model":"vidmodel-2.0-mini","duration":5,"prompt":"caf\uFFFD"}'],
+      ['videos', 'create', '--body', '{"model":"vidmodel-2.0-mini","duration":5,"prompt":"caf\uFFFD"}'],
       /--body holds U\+FFFD/,
+    ],
+    [
+      '--client-reference-id',
+      [
+        'images',
+        'generate',
+        '-m',
+        'imgmodel-2',
+        '-p',
+        'a crane',
+        '--async',
+        '--client-reference-id',
+        'caf\uFFFD',
+      ],
+      /--client-reference-id holds U\+FFFD/,
+    ],
+    [
+      '--url',
+      ['library', 'assets', 'submit', '--type', 'Image', '--url', 'https://example.com/caf\uFFFD.png'],
+      /assets \(given on the command line\) holds U\+FFFD/,
     ],
   ])(
     '%s holding the character Node puts for bytes that are not UTF-8: refused, nothing sent',
     async (_flag, args, message) => {
       const before = sent();
-      const result = await run(['videos', 'create', ...args], { env: env() });
+      const result = await run(args, { env: env() });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(message);
       expect(sent()).toBe(before);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { fileFromPath, type ImageData, type ImageTask, type MediaGateway } from '../../index.js';
 import type { Context } from '../context.js';
 import { CliError } from '../exit-codes.js';
-import { collect, integer, requestBody } from '../input.js';
+import { checkArgument, collect, integer, requestBody } from '../input.js';
 import { numberedPath, saveWithProgress, type TaskRef, waitWithProgress } from '../tasks.js';
 import {
   bodyFlags,
@@ -101,7 +101,10 @@ export function registerImages(program: Command): void {
   generate.action(
     run(async (ctx, flags: ImageFlags) => {
       const body = await fieldsOf(flags);
-      if (flags.clientReferenceId) body.client_reference_id = flags.clientReferenceId;
+      if (flags.clientReferenceId) {
+        checkArgument(flags.clientReferenceId, '--client-reference-id');
+        body.client_reference_id = flags.clientReferenceId;
+      }
       const client = await ctx.gatewayClient();
       if (!flags.wait && !flags.async) {
         delete body.client_reference_id;
@@ -132,7 +135,10 @@ export function registerImages(program: Command): void {
       const files = await Promise.all((flags.image ?? []).map((p) => fileFromPath(p)));
       body.image = files.length === 1 ? files[0] : files;
       if (flags.mask) body.mask = await fileFromPath(flags.mask);
-      if (flags.clientReferenceId) body.client_reference_id = flags.clientReferenceId;
+      if (flags.clientReferenceId) {
+        checkArgument(flags.clientReferenceId, '--client-reference-id');
+        body.client_reference_id = flags.clientReferenceId;
+      }
       const client = await ctx.gatewayClient();
       if (!flags.wait && !flags.async) {
         delete body.client_reference_id;
