@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
 import { BIN, type CliResult, cleanEnv, ensureBuilt, start, until } from './helpers.js';
 
 let gateway: MockGateway;
@@ -249,9 +249,8 @@ describe('a signal during a submission or an upload', () => {
   test('an upload being sent: exit 130 and one document', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mediagw-signal-upload-'));
     const file = join(dir, 'big.png');
-    // A PNG header and 12 MiB: more than the socket buffers hold, so the body is still going out.
-    const png = Buffer.alloc(12 * 1024 * 1024);
-    Buffer.from('89504e470d0a1a0a0000000d49484452000000100000001008060000001ff3ff61', 'hex').copy(png);
+    // A real PNG followed by 12 MiB: more than the socket buffers hold, so the body is still going out.
+    const png = Buffer.concat([pngImage({ seed: 7 }), Buffer.alloc(12 * 1024 * 1024)]);
     writeFileSync(file, png);
     let received = 0;
     // A receiver that takes the request and then reads nothing more.
