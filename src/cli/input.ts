@@ -30,9 +30,16 @@ const MAX_INPUT = '32 MiB';
  * @throws CliError (exit 1, nothing sent) naming the file when it cannot be read, is larger than
  * the cap, or is not valid UTF-8.
  */
-export async function readTextFile(path: string, stdin: Readable = process.stdin): Promise<string> {
+export async function readTextFile(
+  path: string,
+  options: { stdin?: Readable; signal?: AbortSignal | undefined } = {},
+): Promise<string> {
   const where = path === '-' ? 'stdin' : path;
-  const source = path === '-' ? stdin : createReadStream(path);
+  options.signal?.throwIfAborted();
+  const source = path === '-' ? (options.stdin ?? process.stdin) : createReadStream(path);
+  // A signal ends the read (stdin may be a terminal nobody types into).
+  const stop = () => source.destroy(new Error(`stopped by ${String(options.signal?.reason ?? 'a signal')}`));
+  options.signal?.addEventListener('abort', stop, { once: true });
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -49,6 +56,7 @@ export async function readTextFile(path: string, stdin: Readable = process.stdin
     if (error instanceof CliError) throw error;
     throw new CliError(`cannot read ${where}: ${(error as Error).message}`);
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     // An endless source (/dev/zero, a pipe that never ends) is left unread from here on.
     if (path !== '-') source.destroy();
   }
@@ -73,8 +81,8 @@ function utf8(bytes: Buffer, where: string): string {
  *
  * @throws CliError as {@link readTextFile}, or when the text is not JSON.
  */
-export async function readJsonFile(path: string): Promise<unknown> {
-  return parseJson(await readTextFile(path), path === '-' ? 'stdin' : path);
+export async function readJsonFile(path: string, signal?: AbortSignal): Promise<unknown> {
+  return parseJson(await readTextFile(path, { signal }), path === '-' ? 'stdin' : path);
 }
 
 function parseJson(text: string, where: string): unknown {
@@ -122,11 +130,14 @@ function asObject(value: unknown, where: string): Record<string, unknown> {
 export async function requestBody(
   options: BodyOptions,
   flags: Record<string, unknown> = {},
+  /** The run: its signal ends the read of `--file` (stdin included); `--verbose` says when stdin is read. */
+  run?: { signal: AbortSignal; output: { debug(message: string): void } },
 ): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   if (options.file !== undefined) {
     const where = options.file === '-' ? 'stdin' : options.file;
-    Object.assign(body, asObject(await readJsonFile(options.file), where));
+    if (options.file === '-') run?.output.debug('reading the request from stdin (end it with Ctrl+D)');
+    Object.assign(body, asObject(await readJsonFile(options.file, run?.signal), where));
   }
   if (options.body !== undefined) {
     checkArgument(options.body, '--body');

@@ -229,6 +229,27 @@ describe('a signal during a wait', () => {
 });
 
 describe('a signal during a submission or an upload', () => {
+  test('a request read from a stdin nobody writes to: exit 130, one document, nothing sent', async () => {
+    const before = gateway.requests.length;
+    const child = spawn(process.execPath, [BIN, 'videos', 'create', '-f', '-', '--json', '--verbose'], {
+      env: cleanEnv(env()),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await until(() => stderr.includes('reading the request from stdin'), 'the command to read stdin');
+    child.kill('SIGINT');
+    const code = await closed;
+    child.stdin.destroy();
+    expect(code).toBe(130);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(stdout).error).toMatchObject({ exit_code: 130, signal: 'SIGINT' });
+    expect(gateway.requests.length).toBe(before);
+  });
+
   test('a submission in flight: exit 130, one document, sent once, and no resume command', async () => {
     const hang = gateway.inject({ match: { path: '/v1/videos/generations' }, fault: { hang: true } });
     const before = submissions(gateway);

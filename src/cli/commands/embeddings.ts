@@ -27,7 +27,7 @@ export function registerEmbeddingsAndUploads(program: Command): void {
     run(async (ctx, flags: EmbeddingFlags) => {
       const input =
         flags.input === undefined ? undefined : flags.input.length === 1 ? flags.input[0] : flags.input;
-      const body = await requestBody(flags, { model: flags.model, input, dimensions: flags.dimensions });
+      const body = await requestBody(flags, { model: flags.model, input, dimensions: flags.dimensions }, ctx);
       const client = await ctx.gatewayClient();
       const response: EmbeddingsResponse = await client.embeddings.create(body as never, {
         signal: ctx.signal,

@@ -42,10 +42,10 @@ function commonFlags(command: Command): Command {
   return waitFlags(command, 'the image task');
 }
 
-async function fieldsOf(flags: ImageFlags): Promise<Record<string, unknown>> {
+async function fieldsOf(flags: ImageFlags, ctx: Context): Promise<Record<string, unknown>> {
   if (flags.async && flags.output && !flags.wait)
     throw new CliError('--output needs the images: add --wait, or drop --async');
-  return requestBody(flags, { model: flags.model, prompt: flags.prompt, size: flags.size, n: flags.n });
+  return requestBody(flags, { model: flags.model, prompt: flags.prompt, size: flags.size, n: flags.n }, ctx);
 }
 
 async function saveImages(
@@ -100,7 +100,7 @@ export function registerImages(program: Command): void {
   );
   generate.action(
     run(async (ctx, flags: ImageFlags) => {
-      const body = await fieldsOf(flags);
+      const body = await fieldsOf(flags, ctx);
       if (flags.clientReferenceId) {
         checkArgument(flags.clientReferenceId, '--client-reference-id');
         body.client_reference_id = flags.clientReferenceId;
@@ -131,7 +131,7 @@ export function registerImages(program: Command): void {
   examples(edit, 'mediagw images edit -m imgmodel-2 -i photo.png -p "make it snow" --output snowy.png');
   edit.action(
     run(async (ctx, flags: ImageFlags) => {
-      const body = await fieldsOf(flags);
+      const body = await fieldsOf(flags, ctx);
       const files = await Promise.all((flags.image ?? []).map((p) => fileFromPath(p)));
       body.image = files.length === 1 ? files[0] : files;
       if (flags.mask) body.mask = await fileFromPath(flags.mask);

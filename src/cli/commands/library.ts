@@ -90,7 +90,7 @@ export function registerLibrary(program: Command): void {
   examples(groupCreate, 'mediagw library groups create --name "spring campaign"');
   groupCreate.action(
     run(async (ctx, flags: LibraryFlags) => {
-      const body = await requestBody(flags, { name: flags.name, description: flags.description });
+      const body = await requestBody(flags, { name: flags.name, description: flags.description }, ctx);
       printGroup(
         ctx,
         await (await ctx.gatewayClient()).library.groups.create(body as never, { signal: ctx.signal }),
@@ -131,7 +131,7 @@ export function registerLibrary(program: Command): void {
   examples(groupUpdate, 'mediagw library groups update grp_123 --name "summer campaign"');
   groupUpdate.action(
     run(async (ctx, id: string, flags: LibraryFlags) => {
-      const body = await requestBody(flags, { name: flags.name, description: flags.description });
+      const body = await requestBody(flags, { name: flags.name, description: flags.description }, ctx);
       printGroup(
         ctx,
         await (await ctx.gatewayClient()).library.groups.update(id, body as never, { signal: ctx.signal }),
@@ -166,12 +166,16 @@ export function registerLibrary(program: Command): void {
   );
   submit.action(
     run(async (ctx, flags: LibraryFlags) => {
-      const body = await requestBody(flags, {
-        assets: flags.url?.map((url) => ({ url })),
-        group_id: flags.group,
-        asset_type: flags.type,
-        model: flags.model,
-      });
+      const body = await requestBody(
+        flags,
+        {
+          assets: flags.url?.map((url) => ({ url })),
+          group_id: flags.group,
+          asset_type: flags.type,
+          model: flags.model,
+        },
+        ctx,
+      );
       const client = await ctx.gatewayClient();
       let task: ReviewTask = await client.library.assets.submit(body as never, { signal: ctx.signal });
       if (flags.wait) {
@@ -218,7 +222,7 @@ export function registerLibrary(program: Command): void {
   examples(assetUpdate, 'mediagw library assets update asset_123 --name hero');
   assetUpdate.action(
     run(async (ctx, id: string, flags: LibraryFlags) => {
-      const body = await requestBody(flags, { name: flags.name });
+      const body = await requestBody(flags, { name: flags.name }, ctx);
       printAsset(
         ctx,
         await (await ctx.gatewayClient()).library.assets.update(id, body as never, { signal: ctx.signal }),

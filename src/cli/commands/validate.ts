@@ -92,7 +92,7 @@ export function registerValidate(program: Command): void {
         let operation: RequestOperation;
         let issues: ReturnType<typeof validateRequest>;
         try {
-          const body = await readJsonFile(file);
+          const body = await readJsonFile(file, ctx.signal);
           operation = operationOf(body, flags.as, file);
           issues = validateRequest(operation, body);
         } catch (error) {
@@ -145,7 +145,7 @@ export function registerValidate(program: Command): void {
   );
   estimate.action(
     run(async (ctx, file: string, flags: EstimateFlags) => {
-      const body = await readJsonFile(file);
+      const body = await readJsonFile(file, ctx.signal);
       const hints: ReservationHints = {};
       if (flags.videoDuration)
         hints.videoDurations = flags.videoDuration.map((v) => number('--video-duration')(v));

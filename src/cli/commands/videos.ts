@@ -49,14 +49,18 @@ export function registerVideos(program: Command): void {
   );
   create.action(
     run(async (ctx, flags: VideoFlags) => {
-      const body = await requestBody(flags, {
-        model: flags.model,
-        prompt: flags.prompt,
-        duration: flags.duration,
-        resolution: flags.resolution,
-        ratio: flags.ratio,
-        client_reference_id: flags.clientReferenceId,
-      });
+      const body = await requestBody(
+        flags,
+        {
+          model: flags.model,
+          prompt: flags.prompt,
+          duration: flags.duration,
+          resolution: flags.resolution,
+          ratio: flags.ratio,
+          client_reference_id: flags.clientReferenceId,
+        },
+        ctx,
+      );
       const client = await ctx.gatewayClient();
       submitting(ctx);
       const submission = await client.videos.create(body as never, { signal: ctx.signal });
