@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { postDelivery } from '../../src/cli/commands/webhooks.js';
 import { deliveryVerdict } from '../../src/cli/webhook-events.js';
-import { ensureBuilt, run } from './helpers.js';
+import { ensureBuilt, run, start, until } from './helpers.js';
 
 type Answer = (res: ServerResponse, stopped: () => boolean) => Promise<void> | void;
 
@@ -121,4 +121,23 @@ describe('mediagw webhooks send, with the real 10 s', () => {
     expect(doc.error).toMatch(/^the answer's body had not ended after 10 s/);
     expect(doc.duration_ms).toBeGreaterThanOrEqual(10_000);
   }, 45_000);
+
+  test('SIGINT while the receiver has not answered: exit 130 and one document', async () => {
+    let got = 0;
+    // Takes the delivery and never answers; closed with the test.
+    const silent = await receiver(() => {
+      got++;
+    });
+    try {
+      const sending = start(['webhooks', 'send', silent.url.href, '--secret', 'whsec_sig', '--json']);
+      await until(() => got > 0, 'the delivery to arrive');
+      sending.child.kill('SIGINT');
+      const { code, stdout } = await sending.result;
+      expect(code).toBe(130);
+      expect(stdout.trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(stdout).error).toMatchObject({ exit_code: 130, signal: 'SIGINT' });
+    } finally {
+      await silent.close();
+    }
+  });
 });
