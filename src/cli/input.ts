@@ -32,13 +32,16 @@ const MAX_INPUT = '32 MiB';
  */
 export async function readTextFile(
   path: string,
-  options: { stdin?: Readable; signal?: AbortSignal | undefined } = {},
+  options: {
+    /** Ends the read: the run's signal. */
+    signal?: AbortSignal | undefined;
+  } = {},
 ): Promise<string> {
   const where = path === '-' ? 'stdin' : path;
   options.signal?.throwIfAborted();
-  const source = path === '-' ? (options.stdin ?? process.stdin) : createReadStream(path);
+  const source: Readable = path === '-' ? process.stdin : createReadStream(path);
   // A signal ends the read (stdin may be a terminal nobody types into).
-  const stop = () => source.destroy(new Error(`stopped by ${String(options.signal?.reason ?? 'a signal')}`));
+  const stop = () => source.destroy(new Error('stopped by a signal'));
   options.signal?.addEventListener('abort', stop, { once: true });
   const chunks: Buffer[] = [];
   let size = 0;
