@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { MediaGateway } from '../index.js';
 import type { MockGateway } from '../testing/index.js';
 import { CliError } from './exit-codes.js';
+import { Interrupt, type Stage } from './interrupt.js';
 import { Output } from './output.js';
 import { environmentProxy } from './proxy.js';
 
@@ -26,13 +27,43 @@ export class Context {
   private client: MediaGateway | undefined;
   private gateway: MockGateway | undefined;
 
-  constructor(readonly globals: GlobalOptions) {
+  /** The signals of the run in progress; {@link Context.of} hands them to the command. */
+  static runInterrupt: Interrupt | undefined;
+
+  constructor(
+    readonly globals: GlobalOptions,
+    /** SIGINT and SIGTERM during the run: its `signal` is given to every request. */
+    readonly interrupt: Interrupt = new Interrupt(),
+  ) {
     this.output = new Output(Boolean(globals.json), Boolean(globals.verbose));
   }
 
   /** The context of the command being run, from its global options. */
   static of(command: Command): Context {
-    return new Context(command.optsWithGlobals<GlobalOptions>());
+    return new Context(command.optsWithGlobals<GlobalOptions>(), Context.runInterrupt);
+  }
+
+  /** The abort signal of the run, for every request: `{ signal: ctx.signal }`. */
+  get signal(): AbortSignal {
+    return this.interrupt.signal;
+  }
+
+  /** Says what the command is doing, for the message a signal ends it with. */
+  during(stage: Stage): void {
+    this.interrupt.during(stage);
+  }
+
+  /**
+   * The command that finishes a job (waits for the task and saves what `saves` names), with the
+   * flags the run was given that it needs; `undefined` under `--mock`, whose gateway and tasks
+   * end with this command.
+   */
+  finishCommand(parts: string[]): string | undefined {
+    if (this.globals.mock) return undefined;
+    const all = ['mediagw', ...parts];
+    if (this.globals.baseUrl !== undefined) all.push('--base-url', this.globals.baseUrl);
+    if (this.globals.json) all.push('--json');
+    return all.map(shellWord).join(' ');
   }
 
   /**
@@ -80,4 +111,10 @@ export class Context {
   async close(): Promise<void> {
     await this.gateway?.close();
   }
+}
+
+/** A word as a POSIX shell reads it: kept as is when safe, else single-quoted. */
+export function shellWord(word: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", "'\\''")}'`;
 }

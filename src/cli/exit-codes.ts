@@ -27,6 +27,8 @@ export const EXIT = {
   ambiguous: 5,
   /** Ctrl+C (SIGINT) stopped the command; nothing was cancelled. */
   interrupted: 130,
+  /** SIGTERM stopped the command; nothing was cancelled. */
+  terminated: 143,
 } as const;
 
 /**

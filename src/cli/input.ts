@@ -2,7 +2,8 @@
  * Request bodies from the command line: `--file request.json` (or `-` for stdin) and
  * `--body '<json>'`, with the common fields given as flags laid over them.
  */
-import { readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { CliError } from './exit-codes.js';
 
 /** The body options every request command takes. */
@@ -13,15 +14,78 @@ export interface BodyOptions {
   file?: string | undefined;
 }
 
-/** Reads and parses a JSON file (`-` for stdin); a usage error names the file and the problem. */
-export function readJsonFile(path: string): unknown {
-  let text: string;
+/**
+ * The most bytes a `--file`, stdin (`-`), `--body` or `webhooks --event` may hold: 32 MiB, above
+ * any request the gateway takes (a 20 MiB image inlined as base64 is under 27 MiB). Reading
+ * stops there, so `--file /dev/zero` or an endless pipe is refused instead of filling memory.
+ */
+export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+
+/** The cap in words, for messages and docs. */
+const MAX_INPUT = '32 MiB';
+
+/**
+ * Reads a file (`-` for stdin) as UTF-8 text, at most {@link MAX_INPUT_BYTES}.
+ *
+ * @throws CliError (exit 1, nothing sent) naming the file when it cannot be read, is larger than
+ * the cap, or is not valid UTF-8.
+ */
+export async function readTextFile(
+  path: string,
+  options: {
+    /** Ends the read: the run's signal. */
+    signal?: AbortSignal | undefined;
+  } = {},
+): Promise<string> {
+  const where = path === '-' ? 'stdin' : path;
+  options.signal?.throwIfAborted();
+  const source: Readable = path === '-' ? process.stdin : createReadStream(path);
+  // A signal ends the read (stdin may be a terminal nobody types into).
+  const stop = () => source.destroy(new Error('stopped by a signal'));
+  options.signal?.addEventListener('abort', stop, { once: true });
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    text = readFileSync(path === '-' ? 0 : path, 'utf8');
+    for await (const chunk of source) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += bytes.length;
+      if (size > MAX_INPUT_BYTES)
+        throw new CliError(
+          `${where} holds more than ${MAX_INPUT} (the most a request file may hold): nothing was sent`,
+        );
+      chunks.push(bytes);
+    }
   } catch (error) {
-    throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
+    if (error instanceof CliError) throw error;
+    throw new CliError(`cannot read ${where}: ${(error as Error).message}`);
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+    // An endless source (/dev/zero, a pipe that never ends) is left unread from here on.
+    if (path !== '-') source.destroy();
   }
-  return parseJson(text, path);
+  return utf8(Buffer.concat(chunks), where);
+}
+
+/** Decodes UTF-8, refusing bytes that are not: they would reach the gateway as U+FFFD. */
+function utf8(bytes: Buffer, where: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const text = bytes.toString('utf8');
+    const at = Buffer.byteLength(text.slice(0, text.indexOf('\uFFFD')));
+    throw new CliError(
+      `${where} is not valid UTF-8 (byte ${at} is not): save it as UTF-8, e.g. iconv -f latin1 -t utf-8; nothing was sent`,
+    );
+  }
+}
+
+/**
+ * Reads and parses a JSON file (`-` for stdin); a usage error names the file and the problem.
+ *
+ * @throws CliError as {@link readTextFile}, or when the text is not JSON.
+ */
+export async function readJsonFile(path: string, signal?: AbortSignal): Promise<unknown> {
+  return parseJson(await readTextFile(path, { signal }), path === '-' ? 'stdin' : path);
 }
 
 function parseJson(text: string, where: string): unknown {
@@ -30,6 +94,27 @@ function parseJson(text: string, where: string): unknown {
   } catch (error) {
     throw new CliError(`${where} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Refuses text from the command line (a string, or the strings inside arrays and objects) that
+ * holds more than {@link MAX_INPUT_BYTES} or U+FFFD: the character Node puts for bytes of an
+ * argument that are not UTF-8 (text in Latin-1 from `$(cat file)`), which would otherwise be sent,
+ * and billed, in place of what was meant.
+ *
+ * @throws CliError (exit 1) naming `name`.
+ */
+export function checkArgument(value: unknown, name: string): void {
+  if (typeof value === 'string') {
+    if (value.includes('\uFFFD'))
+      throw new CliError(
+        `${name} holds U+FFFD, which stands for bytes that are not valid UTF-8 (text in another encoding?): pass UTF-8 text; nothing was sent`,
+      );
+    if (Buffer.byteLength(value) > MAX_INPUT_BYTES)
+      throw new CliError(`${name} holds more than ${MAX_INPUT}: nothing was sent`);
+  } else if (Array.isArray(value)) for (const item of value) checkArgument(item, name);
+  else if (value !== null && typeof value === 'object')
+    for (const item of Object.values(value)) checkArgument(item, name);
 }
 
 function asObject(value: unknown, where: string): Record<string, unknown> {
@@ -41,15 +126,31 @@ function asObject(value: unknown, where: string): Record<string, unknown> {
 /**
  * The request body: `--file`, then `--body` over it, then every defined flag over both (flags
  * name wire fields, snake_case). Fields left `undefined` are not set.
+ *
+ * @throws CliError (exit 1, before anything is sent) for a file or `--body` that is unreadable,
+ * over {@link MAX_INPUT_BYTES}, not UTF-8 or not a JSON object, or a flag holding U+FFFD.
  */
-export function requestBody(
+export async function requestBody(
   options: BodyOptions,
   flags: Record<string, unknown> = {},
-): Record<string, unknown> {
+  /** The run: its signal ends the read of `--file` (stdin included); `--verbose` says when stdin is read. */
+  run?: { signal: AbortSignal; output: { debug(message: string): void } },
+): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
-  if (options.file !== undefined) Object.assign(body, asObject(readJsonFile(options.file), options.file));
-  if (options.body !== undefined) Object.assign(body, asObject(parseJson(options.body, '--body'), '--body'));
-  for (const [key, value] of Object.entries(flags)) if (value !== undefined) body[key] = value;
+  if (options.file !== undefined) {
+    const where = options.file === '-' ? 'stdin' : options.file;
+    if (options.file === '-') run?.output.debug('reading the request from stdin (end it with Ctrl+D)');
+    Object.assign(body, asObject(await readJsonFile(options.file, run?.signal), where));
+  }
+  if (options.body !== undefined) {
+    checkArgument(options.body, '--body');
+    Object.assign(body, asObject(parseJson(options.body, '--body'), '--body'));
+  }
+  for (const [key, value] of Object.entries(flags)) {
+    if (value === undefined) continue;
+    checkArgument(value, `${key} (given on the command line)`);
+    body[key] = value;
+  }
   return body;
 }
 

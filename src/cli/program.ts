@@ -2,6 +2,7 @@
  * The `mediagw` program: global flags, the commands, and how a failure becomes a message and
  * an exit status. Every command talks to the gateway through the public client only.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Command, CommanderError } from 'commander';
 import { APIError, RequestValidationError, TaskFailedError, VERSION } from '../index.js';
 import { registerEmbeddingsAndUploads } from './commands/embeddings.js';
@@ -16,6 +17,7 @@ import { registerWebhooks } from './commands/webhooks.js';
 import { Context } from './context.js';
 import { CliError, EXIT, errorType, exitCodeFor } from './exit-codes.js';
 import { integer } from './input.js';
+import { Interrupt } from './interrupt.js';
 
 const EXIT_HELP = `
 Exit status:
@@ -25,7 +27,9 @@ Exit status:
   3    the task failed
   4    a wait's deadline passed (the task goes on)
   5    a submission was sent but its outcome is unknown: check before resubmitting
-  130  interrupted (Ctrl+C); a wait stops, the task goes on
+  130  interrupted (Ctrl+C, SIGINT): what was in flight stops, no partial file is left, the
+       task goes on, and the command that finishes the job is printed when there is one
+  143  stopped by SIGTERM, as for 130
 
 Environment:
   MEDIAGW_API_KEY    API key (the key is never printed, not even with --verbose)
@@ -100,7 +104,7 @@ function report(ctx: Context, error: unknown, code: number): void {
       out.info(`    ${out.errColor.bold(issue.path || '(request)')}: ${issue.message}`);
     return;
   }
-  if (code === EXIT.interrupted) {
+  if (code === EXIT.interrupted || code === EXIT.terminated) {
     out.info(message);
     return;
   }
@@ -111,37 +115,78 @@ function report(ctx: Context, error: unknown, code: number): void {
 }
 
 /**
+ * Whether `--json` is among the flags (before a `--`), read before anything is parsed: a flag
+ * that fails to parse ahead of it must still get its one JSON document.
+ */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/** How long a command stopped by a signal may take to tidy up (abort, remove a temporary file). */
+const TIDY_UP_MS = 5_000;
+
+/**
  * Runs the program with `argv` (without the node and script paths) and resolves with the exit
- * status. Never throws.
+ * status. Never throws. SIGINT and SIGTERM are handled for the whole run: the first one aborts
+ * what is in flight and ends the command with 130 or 143 and one message; a second one ends it
+ * without waiting for it to tidy up.
  */
 export async function main(argv: string[], name = 'mediagw'): Promise<number> {
+  const json = wantsJson(argv);
   const program = buildProgram(name);
+  const interrupt = new Interrupt();
+  Context.runInterrupt = interrupt;
+  const unlisten = interrupt.listen();
   try {
-    await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and --version end with code 0; parse errors have been printed by commander, and
-      // scripts that asked for --json get them as a document too.
-      if (error.exitCode === 0) return EXIT.ok;
-      if (argv.includes('--json')) {
-        const message = error.message.replace(/^error: /, '');
-        process.stdout.write(
-          `${JSON.stringify({ error: { type: 'UsageError', message, exit_code: EXIT.usage } })}\n`,
-        );
-      }
-      return EXIT.usage;
+    const settled = program.parseAsync(argv, { from: 'user' }).then(
+      () => ({ error: undefined, failed: false }),
+      (error: unknown) => ({ error, failed: true }),
+    );
+    let outcome = await Promise.race([settled, interrupt.arrived().then(() => undefined)]);
+    if (!outcome && interrupt.commandHandlesSignals) outcome = await settled;
+    if (!outcome) {
+      // Let the command abort and tidy up (a download removes its temporary file), bounded.
+      const tidied = new AbortController();
+      outcome = await Promise.race([
+        settled,
+        interrupt.arrivedAgain().then(() => undefined),
+        sleep(TIDY_UP_MS, undefined, { signal: tidied.signal }).catch(() => undefined),
+      ]);
+      tidied.abort();
     }
-    const ctx = activeContext ?? new Context(program.opts());
-    const code = exitCodeFor(error);
-    report(ctx, error, code);
-    if (
-      code === EXIT.usage &&
-      !(error instanceof CliError) &&
-      !(error instanceof RequestValidationError) &&
-      ctx.output.verbose
-    )
-      ctx.output.debug(String((error as Error)?.stack ?? error));
-    return code;
+    if (interrupt.signalled && !interrupt.commandHandlesSignals && (!outcome || outcome.failed))
+      return fail(program, json, interrupt.error());
+    if (outcome?.failed) return fail(program, json, outcome.error);
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } finally {
+    unlisten();
   }
+}
+
+/** Prints a failure (one JSON document with `--json`) and returns its exit status. */
+function fail(program: Command, json: boolean, error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Help and --version end with code 0; parse errors have been printed by commander, and
+    // scripts that asked for --json get them as a document too.
+    if (error.exitCode === 0) return EXIT.ok;
+    if (json) {
+      const message = error.message.replace(/^error: /, '');
+      process.stdout.write(
+        `${JSON.stringify({ error: { type: 'UsageError', message, exit_code: EXIT.usage } })}\n`,
+      );
+    }
+    return EXIT.usage;
+  }
+  const ctx = activeContext ?? new Context({ ...program.opts(), ...(json ? { json: true } : {}) });
+  const code = exitCodeFor(error);
+  report(ctx, error, code);
+  if (
+    code === EXIT.usage &&
+    !(error instanceof CliError) &&
+    !(error instanceof RequestValidationError) &&
+    ctx.output.verbose
+  )
+    ctx.output.debug(String((error as Error)?.stack ?? error));
+  return code;
 }

@@ -4,7 +4,6 @@
  */
 import { basename, extname } from 'node:path';
 import {
-  APIUserAbortError,
   type ImageTask,
   type MediaDownload,
   type MediaGateway,
@@ -13,8 +12,8 @@ import {
   WaitTimeoutError,
   withExtraFields,
 } from '../index.js';
+import type { Context } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
-import type { Output } from './output.js';
 import { DownloadProgress, WaitProgress } from './progress.js';
 
 /** The kinds of task the gateway runs. */
@@ -63,9 +62,18 @@ export function taskRef(id: string, kind: string | undefined, model: string | un
   return { id, kind: guessed, model };
 }
 
-/** The command that resumes waiting for a task. */
-export function resumeCommand(ref: TaskRef): string {
-  const parts = ['mediagw', 'tasks', 'wait', ref.id];
+/** What a wait saves once the task succeeded: `--output` and `--last-frame`. */
+export interface Saves {
+  output?: string | undefined;
+  lastFrame?: string | undefined;
+}
+
+/**
+ * The `tasks wait` words (after `mediagw`) that wait for the task and save what `saves` names:
+ * with {@link Context.finishCommand}, the command a stopped run prints to finish the job.
+ */
+export function waitCommandParts(ref: TaskRef, saves: Saves = {}): string[] {
+  const parts = ['tasks', 'wait', ref.id];
   const guessed = ref.id.startsWith('cgt-')
     ? 'video'
     : ref.id.startsWith('task_')
@@ -75,14 +83,24 @@ export function resumeCommand(ref: TaskRef): string {
         : undefined;
   if (guessed !== ref.kind) parts.push('--kind', ref.kind);
   if (ref.kind === 'image' && ref.model) parts.push('--model', ref.model);
-  return parts.join(' ');
+  if (saves.output) parts.push('--output', saves.output);
+  if (saves.lastFrame && ref.kind === 'video') parts.push('--last-frame', saves.lastFrame);
+  return parts;
 }
 
+/** Said in place of a resume command under `--mock`. */
+export const MOCK_ENDS =
+  'The mock gateway of --mock stopped with this command, and its tasks with it: there is nothing to resume.';
+
 /** Queries a task once. */
-export function getTask(client: MediaGateway, ref: TaskRef): Promise<AnyTask> {
-  if (ref.kind === 'image') return client.images.getTask(ref.id, { model: ref.model ?? '' });
-  if (ref.kind === 'review') return client.library.reviewTasks.retrieve(ref.id);
-  return client.videos.retrieve(ref.id);
+export function getTask(
+  client: MediaGateway,
+  ref: TaskRef,
+  options: { signal?: AbortSignal } = {},
+): Promise<AnyTask> {
+  if (ref.kind === 'image') return client.images.getTask(ref.id, { model: ref.model ?? '' }, options);
+  if (ref.kind === 'review') return client.library.reviewTasks.retrieve(ref.id, options);
+  return client.videos.retrieve(ref.id, options);
 }
 
 /** The task's wire status and its percent, whatever its kind. */
@@ -107,28 +125,35 @@ export function taskIdOf(task: AnyTask): string {
 }
 
 /**
- * Waits for the task with a progress bar on stderr. Ctrl+C stops waiting, and only that: the
- * task goes on, nothing is cancelled or submitted again, and the message says how to resume.
+ * Waits for the task with a progress bar on stderr. A signal stops waiting, and only that: the
+ * task goes on, nothing is cancelled or submitted again, and the message says how to resume
+ * (with `saves`, so that the command printed also saves what this run was to save).
  *
- * @throws CliError exit 130 on Ctrl+C, exit 4 when the deadline passes (both name the resume
- * command); TaskFailedError (exit 3) when the task failed.
+ * @throws CliError exit 4 when the deadline passes (naming the resume command); TaskFailedError
+ * (exit 3) when the task failed; an abort error after SIGINT or SIGTERM, which the program
+ * reports as the stage set here says.
  */
 export async function waitWithProgress(
+  ctx: Context,
   client: MediaGateway,
-  out: Output,
   ref: TaskRef,
   flags: WaitFlags,
+  saves: Saves = {},
 ): Promise<AnyTask> {
   const timeout = Math.round((flags.timeout ?? 600) * 1000);
   if (!(timeout >= 1)) throw new CliError('--timeout must be a positive number of seconds');
-  const stop = new AbortController();
-  const onSigint = () => stop.abort(new Error('interrupted'));
-  process.once('SIGINT', onSigint);
+  const out = ctx.output;
+  const resume = ctx.finishCommand(waitCommandParts(ref, saves));
+  ctx.during({
+    message: `Stopped waiting for task ${ref.id}. ${resume ? 'It goes on: nothing was cancelled or resubmitted.' : MOCK_ENDS}`,
+    taskId: ref.id,
+    resume,
+  });
   const progress = new WaitProgress(out, ref.id, timeout);
   progress.start();
   const wait = {
     timeout,
-    signal: stop.signal,
+    signal: ctx.signal,
     ...(flags.pollInterval === undefined ? {} : { interval: flags.pollInterval }),
     onProgress: (task: AnyTask) => {
       const { status, percent } = taskStatus(task);
@@ -143,39 +168,52 @@ export async function waitWithProgress(
     else task = await client.videos.waitForTask(ref.id, wait);
     return task;
   } catch (error) {
-    if (stop.signal.aborted && error instanceof APIUserAbortError) {
-      throw new InterruptedWait(ref);
-    }
     if (error instanceof WaitTimeoutError) {
       const last = error.lastTask ? taskStatus(error.lastTask as AnyTask).status : 'not yet seen';
       throw new CliError(
         `the ${Math.round(timeout / 1000)} s deadline passed while task ${ref.id} was ${last}. ` +
-          `The task goes on; nothing was cancelled.\nResume with: ${resumeCommand(ref)}`,
+          (resume ? `The task goes on; nothing was cancelled.\nResume with: ${resume}` : MOCK_ENDS),
         EXIT.deadline,
-        { taskId: ref.id, resume: resumeCommand(ref) },
+        { taskId: ref.id, ...(resume ? { resume } : {}) },
       );
     }
     throw error;
   } finally {
     progress.stop();
-    process.removeListener('SIGINT', onSigint);
   }
 }
 
-/** Ctrl+C during a wait: exit 130 with the resume command. */
-export class InterruptedWait extends CliError {
-  constructor(ref: TaskRef) {
-    super(
-      `Stopped waiting for task ${ref.id}. It goes on: nothing was cancelled or resubmitted.\n` +
-        `Resume with: ${resumeCommand(ref)}`,
-      EXIT.interrupted,
-      { taskId: ref.id, resume: resumeCommand(ref) },
-    );
-  }
+/** What a saved file belongs to: the task and the command that saves it again, if any. */
+export interface SaveOf {
+  /** The task whose media it is (none for a synchronous image answer). */
+  ref?: TaskRef | undefined;
+  /** What the whole run saves, for the resume command. */
+  saves?: Saves | undefined;
 }
 
-/** Streams a download to `path` with a byte bar and a rate on stderr. */
-export async function saveWithProgress(out: Output, download: MediaDownload, path: string): Promise<number> {
+/**
+ * Opens a download with the run's signal and streams it to `path` with a byte bar and a rate on
+ * stderr. A signal stops it: the SDK removes its temporary file, so no partial file is left, and
+ * the message names the command that saves it again.
+ */
+export async function saveWithProgress(
+  ctx: Context,
+  open: (options: { signal: AbortSignal }) => Promise<MediaDownload>,
+  path: string,
+  of: SaveOf = {},
+): Promise<number> {
+  const out = ctx.output;
+  const { ref } = of;
+  const resume = ref ? ctx.finishCommand(waitCommandParts(ref, of.saves ?? { output: path })) : undefined;
+  const done = ref
+    ? ` Task ${ref.id} is done; nothing was cancelled or resubmitted.${resume ? '' : ` ${MOCK_ENDS}`}`
+    : '';
+  ctx.during({
+    message: `Stopped saving ${path}: no partial file was left.${done}`,
+    taskId: ref?.id,
+    resume,
+  });
+  const download = await open({ signal: ctx.signal });
   const bar = new DownloadProgress(out, basename(path), download.contentLength);
   try {
     const { bytes } = await download.saveTo(path, { onProgress: (p) => bar.update(p.bytes) });

@@ -116,8 +116,8 @@ function retryAfterSeconds(value: string | undefined, now = Date.now()): number 
 }
 
 /**
- * Reads a receiver's answer as the gateway does: any 2xx within 10 s (headers within 8 s)
- * acknowledges; 410 pauses the endpoint; everything else, redirects included, is retried on
+ * Reads a receiver's answer as the gateway does: any 2xx within 10 s (headers within 8 s, and
+ * the whole answer, body included, within the 10 s; `error` says when it was not) acknowledges; 410 pauses the endpoint; everything else, redirects included, is retried on
  * the schedule (1, 2, 5, 15, 30 min, 1, 2, 4, 8 h, then every 12 h, up to 72 h), and a valid
  * `Retry-After` on 429 or 503 is honoured inside that window.
  */
@@ -137,6 +137,8 @@ export function deliveryVerdict(answer: {
   });
   const { status } = answer;
   if (status === undefined) return retry(`no answer (${answer.error ?? 'network error'})`);
+  // Headers in time but a body that broke off or did not end within 10 s: the request failed.
+  if (answer.error !== undefined) return retry(`no complete answer (${answer.error})`);
   if (answer.headersMs !== undefined && answer.headersMs > 8_000)
     return retry(`the headers came after ${(answer.headersMs / 1000).toFixed(1)} s, past the 8 s limit`);
   if (status >= 200 && status < 300)

@@ -64,7 +64,7 @@ export interface CliResult {
 /** Options of a run: extra environment (merged over a clean one) and stdin text. */
 export interface RunOptions {
   env?: Record<string, string | undefined>;
-  input?: string;
+  input?: string | Buffer;
   cwd?: string;
   timeoutMs?: number;
 }

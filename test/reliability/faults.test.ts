@@ -7,6 +7,7 @@ import { ABORT_REASON, type Observed, runCell } from './fault-cell.js';
 import { MATRIX_SETTINGS, matrixCells, overviewTable, renderFaultMatrix } from './fault-matrix.js';
 import { mapLimit } from './limit.js';
 import {
+  CLI_ROWS,
   LIMITER_ROWS,
   MOCK_ROWS,
   RECEIVER_ROWS,
@@ -133,9 +134,15 @@ test('docs/errors-and-retries.md prints the same overview', async () => {
 describe('waits, receivers and request checks: every row cites a test that exists', () => {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   test.each(
-    [...WAIT_ROWS, ...RECEIVER_ROWS, ...LIMITER_ROWS, ...MOCK_ROWS, ...REQUEST_ROWS, ...WIRE_ROWS].map(
-      (row) => [row.situation, row.provenBy] as const,
-    ),
+    [
+      ...WAIT_ROWS,
+      ...RECEIVER_ROWS,
+      ...CLI_ROWS,
+      ...LIMITER_ROWS,
+      ...MOCK_ROWS,
+      ...REQUEST_ROWS,
+      ...WIRE_ROWS,
+    ].map((row) => [row.situation, row.provenBy] as const),
   )('%s', async (_situation, { file, title, row }) => {
     expect(existsSync(`${root}${file}`), `${file} exists`).toBe(true);
     const text = await readFile(`${root}${file}`, 'utf8');

@@ -462,6 +462,106 @@ export const WIRE_ROWS: readonly SituationRow[] = [
   },
 ];
 
+const SIGNALS = 'test/cli/signals.test.ts';
+const INPUT_EDGES = 'test/cli/input-edges.test.ts';
+const WEBHOOK_SEND = 'test/cli/webhook-send.test.ts';
+
+/** The `mediagw` command: signals at each stage, input at its edges, `webhooks send`'s slow receivers. */
+export const CLI_ROWS: readonly SituationRow[] = [
+  {
+    situation: 'SIGINT or SIGTERM while `--output` downloads',
+    outcome:
+      'exit 130 or 143, not killed by the signal; no `.mediagw-*.part` file left; with `--json`, one error document naming the task and the resume command',
+    provenBy: {
+      file: SIGNALS,
+      title: '%s: exit %i, no partial file, one JSON document with the resume command',
+      row: "'SIGTERM', 143",
+    },
+  },
+  {
+    situation: 'SIGINT while `--output` downloads, then the printed resume command is run',
+    outcome: 'the file is saved',
+    provenBy: { file: SIGNALS, title: 'the printed resume command saves the file' },
+  },
+  {
+    situation: 'SIGTERM during the wait of `videos create --output ... --json`',
+    outcome:
+      'exit 143 and one error document with the task ID and a resume command that keeps `--output`; submitted once',
+    provenBy: {
+      file: SIGNALS,
+      title: 'SIGTERM with --json: exit 143, one document naming the task and the resume command',
+    },
+  },
+  {
+    situation: 'Ctrl+C during the wait of `videos create --output --last-frame`, then the printed command',
+    outcome: 'the video and the last frame are saved; nothing is submitted again',
+    provenBy: {
+      file: SIGNALS,
+      title: 'videos create --output: the resume command printed after Ctrl+C waits and saves the video',
+    },
+  },
+  {
+    situation: 'Ctrl+C during a wait under `--mock`',
+    outcome: 'exit 130 and no resume command: the embedded mock and its tasks end with the command',
+    provenBy: {
+      file: SIGNALS,
+      title: 'under --mock no resume command is printed: the mock and its tasks end with the command',
+    },
+  },
+  {
+    situation: 'SIGINT while a billable submission is in flight (the gateway holds it)',
+    outcome:
+      'exit 130 and one error document saying the task may exist and to check before submitting again; sent once, no resume command',
+    provenBy: {
+      file: SIGNALS,
+      title: 'a submission in flight: exit 130, one document, sent once, and no resume command',
+    },
+  },
+  {
+    situation: 'SIGINT while an upload body is still being sent',
+    outcome: 'exit 130 and one error document',
+    provenBy: { file: SIGNALS, title: 'an upload being sent: exit 130 and one document' },
+  },
+  {
+    situation: '`--file /dev/zero`, or an endless pipe into `-f -`',
+    outcome: 'refused at 32 MiB read (exit 1), memory bounded; nothing sent',
+    provenBy: {
+      file: INPUT_EDGES,
+      title: 'an endless stdin (-f -) is refused at 32 MiB, and nothing is sent',
+    },
+  },
+  {
+    situation: 'a request file (or stdin) in Latin-1, or a flag holding U+FFFD',
+    outcome: 'refused as not UTF-8 (exit 1), naming the file and the byte; nothing sent',
+    provenBy: {
+      file: INPUT_EDGES,
+      title: 'a request file in Latin-1: exit 1 naming the file and the byte, nothing sent',
+    },
+  },
+  {
+    situation: 'a flag that fails to parse before `--json`',
+    outcome: 'one error document on stdout, exit 1',
+    provenBy: {
+      file: INPUT_EDGES,
+      title: '%j: one error document on stdout, exit 1',
+      row: "'--max-retries', 'abc', '--json'",
+    },
+  },
+  {
+    situation: '`webhooks send` to a receiver that answers 200 at once and drips its body past 10 s',
+    outcome: 'not acknowledged, retried (exit 2), as the gateway judges it',
+    provenBy: { file: WEBHOOK_SEND, title: 'a body still dripping at 10 s: not acknowledged, exit 2' },
+  },
+  {
+    situation: '`webhooks send` to a receiver whose body never ends',
+    outcome: 'read and dropped past 2 KB (memory bounded); not acknowledged',
+    provenBy: {
+      file: WEBHOOK_SEND,
+      title: 'an endless body: read and dropped past 2 KB, not acknowledged',
+    },
+  },
+];
+
 function cite({ file, title, row }: ProvenBy): string {
   return `\`${file}\`: "${title}"${row ? `, row "${row}"` : ''}`;
 }
@@ -505,6 +605,10 @@ export function renderWaitReceiverRows(): string[] {
     '### Shared rate limits',
     '',
     ...table(LIMITER_ROWS),
+    '',
+    '### The `mediagw` command',
+    '',
+    ...table(CLI_ROWS),
     '',
   ];
 }

@@ -27,9 +27,11 @@ export function registerEmbeddingsAndUploads(program: Command): void {
     run(async (ctx, flags: EmbeddingFlags) => {
       const input =
         flags.input === undefined ? undefined : flags.input.length === 1 ? flags.input[0] : flags.input;
-      const body = requestBody(flags, { model: flags.model, input, dimensions: flags.dimensions });
+      const body = await requestBody(flags, { model: flags.model, input, dimensions: flags.dimensions }, ctx);
       const client = await ctx.gatewayClient();
-      const response: EmbeddingsResponse = await client.embeddings.create(body as never);
+      const response: EmbeddingsResponse = await client.embeddings.create(body as never, {
+        signal: ctx.signal,
+      });
       const out = ctx.output;
       out.result(response, () => [
         ...out.table(
@@ -63,7 +65,11 @@ export function registerEmbeddingsAndUploads(program: Command): void {
   upload.action(
     run(async (ctx, file: string) => {
       const client = await ctx.gatewayClient();
-      const uploaded = await client.uploads.image(await fileFromPath(file));
+      const image = await fileFromPath(file);
+      ctx.during({
+        message: `Stopped during the upload of ${file}: the gateway may or may not have stored it. Uploads are not billed: run the command again.`,
+      });
+      const uploaded = await client.uploads.image(image, { signal: ctx.signal });
       ctx.output.result(uploaded, () =>
         ctx.output.fields([
           ['url', uploaded.url],

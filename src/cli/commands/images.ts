@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { fileFromPath, type ImageData, type ImageTask, type MediaGateway } from '../../index.js';
 import type { Context } from '../context.js';
 import { CliError } from '../exit-codes.js';
-import { collect, integer, requestBody } from '../input.js';
+import { checkArgument, collect, integer, requestBody } from '../input.js';
 import { numberedPath, saveWithProgress, type TaskRef, waitWithProgress } from '../tasks.js';
 import {
   bodyFlags,
@@ -12,6 +12,7 @@ import {
   printTask,
   type RequestFlags,
   run,
+  submitting,
   waitFlags,
 } from './shared.js';
 
@@ -41,10 +42,10 @@ function commonFlags(command: Command): Command {
   return waitFlags(command, 'the image task');
 }
 
-function fieldsOf(flags: ImageFlags): Record<string, unknown> {
+async function fieldsOf(flags: ImageFlags, ctx: Context): Promise<Record<string, unknown>> {
   if (flags.async && flags.output && !flags.wait)
     throw new CliError('--output needs the images: add --wait, or drop --async');
-  return requestBody(flags, { model: flags.model, prompt: flags.prompt, size: flags.size, n: flags.n });
+  return requestBody(flags, { model: flags.model, prompt: flags.prompt, size: flags.size, n: flags.n }, ctx);
 }
 
 async function saveImages(
@@ -52,12 +53,16 @@ async function saveImages(
   client: MediaGateway,
   entries: Array<ImageData | { url: string }>,
   output: string | undefined,
+  ref?: TaskRef,
 ): Promise<string[]> {
   if (!output) return [];
   const saved: string[] = [];
   for (const [i, entry] of entries.entries()) {
     const path = numberedPath(output, i, entries.length);
-    await saveWithProgress(ctx.output, await client.images.download(entry), path);
+    await saveWithProgress(ctx, (o) => client.images.download(entry, o), path, {
+      ref,
+      saves: { output },
+    });
     saved.push(path);
   }
   return saved;
@@ -78,8 +83,8 @@ async function finishTask(
   ref: TaskRef,
   flags: ImageFlags,
 ): Promise<void> {
-  const task = (await waitWithProgress(client, ctx.output, ref, flags)) as ImageTask;
-  const saved = await saveImages(ctx, client, task.images, flags.output);
+  const task = (await waitWithProgress(ctx, client, ref, flags, { output: flags.output })) as ImageTask;
+  const saved = await saveImages(ctx, client, task.images, flags.output, ref);
   printTask(ctx.output, task, saved.length ? { saved } : {});
 }
 
@@ -95,18 +100,23 @@ export function registerImages(program: Command): void {
   );
   generate.action(
     run(async (ctx, flags: ImageFlags) => {
-      const body = fieldsOf(flags);
-      if (flags.clientReferenceId) body.client_reference_id = flags.clientReferenceId;
+      const body = await fieldsOf(flags, ctx);
+      if (flags.clientReferenceId) {
+        checkArgument(flags.clientReferenceId, '--client-reference-id');
+        body.client_reference_id = flags.clientReferenceId;
+      }
       const client = await ctx.gatewayClient();
       if (!flags.wait && !flags.async) {
         delete body.client_reference_id;
-        const response = await client.images.generate(body as never);
+        submitting(ctx);
+        const response = await client.images.generate(body as never, { signal: ctx.signal });
         printImages(ctx, response.data, await saveImages(ctx, client, response.data, flags.output), response);
         return;
       }
-      const submission = await client.images.generateAsync(body as never);
+      submitting(ctx);
+      const submission = await client.images.generateAsync(body as never, { signal: ctx.signal });
       const ref: TaskRef = { id: submission.task_id, kind: 'image', model: String(body.model) };
-      if (!flags.wait) return printSubmission(ctx.output, submission, ref);
+      if (!flags.wait) return printSubmission(ctx, submission, ref);
       await finishTask(ctx, client, ref, flags);
     }),
   );
@@ -121,21 +131,26 @@ export function registerImages(program: Command): void {
   examples(edit, 'mediagw images edit -m imgmodel-2 -i photo.png -p "make it snow" --output snowy.png');
   edit.action(
     run(async (ctx, flags: ImageFlags) => {
-      const body = fieldsOf(flags);
+      const body = await fieldsOf(flags, ctx);
       const files = await Promise.all((flags.image ?? []).map((p) => fileFromPath(p)));
       body.image = files.length === 1 ? files[0] : files;
       if (flags.mask) body.mask = await fileFromPath(flags.mask);
-      if (flags.clientReferenceId) body.client_reference_id = flags.clientReferenceId;
+      if (flags.clientReferenceId) {
+        checkArgument(flags.clientReferenceId, '--client-reference-id');
+        body.client_reference_id = flags.clientReferenceId;
+      }
       const client = await ctx.gatewayClient();
       if (!flags.wait && !flags.async) {
         delete body.client_reference_id;
-        const response = await client.images.edit(body as never);
+        submitting(ctx);
+        const response = await client.images.edit(body as never, { signal: ctx.signal });
         printImages(ctx, response.data, await saveImages(ctx, client, response.data, flags.output), response);
         return;
       }
-      const submission = await client.images.editAsync(body as never);
+      submitting(ctx);
+      const submission = await client.images.editAsync(body as never, { signal: ctx.signal });
       const ref: TaskRef = { id: submission.task_id, kind: 'image', model: String(body.model) };
-      if (!flags.wait) return printSubmission(ctx.output, submission, ref);
+      if (!flags.wait) return printSubmission(ctx, submission, ref);
       await finishTask(ctx, client, ref, flags);
     }),
   );

@@ -53,6 +53,7 @@ async function printList<T>(
   const items = [...page.items];
   // --all: the pages after this one, each requested once (hasNextPage ends the loop).
   for (let next = page; all && next.hasNextPage(); ) {
+    ctx.signal.throwIfAborted();
     next = await next.getNextPage();
     items.push(...next.items);
   }
@@ -89,8 +90,11 @@ export function registerLibrary(program: Command): void {
   examples(groupCreate, 'mediagw library groups create --name "spring campaign"');
   groupCreate.action(
     run(async (ctx, flags: LibraryFlags) => {
-      const body = requestBody(flags, { name: flags.name, description: flags.description });
-      printGroup(ctx, await (await ctx.gatewayClient()).library.groups.create(body as never));
+      const body = await requestBody(flags, { name: flags.name, description: flags.description }, ctx);
+      printGroup(
+        ctx,
+        await (await ctx.gatewayClient()).library.groups.create(body as never, { signal: ctx.signal }),
+      );
     }),
   );
 
@@ -100,7 +104,8 @@ export function registerLibrary(program: Command): void {
     run(async (ctx, flags: LibraryFlags) => {
       const client = await ctx.gatewayClient();
       const page = await client.library.groups.list(
-        requestBody({}, { page: flags.page, limit: flags.limit }),
+        await requestBody({}, { page: flags.page, limit: flags.limit }),
+        { signal: ctx.signal },
       );
       await printList(ctx, page, flags.all, ['id', 'name', 'description'], (g) => [
         g.id,
@@ -114,7 +119,7 @@ export function registerLibrary(program: Command): void {
   examples(groupGet, 'mediagw library groups get grp_123');
   groupGet.action(
     run(async (ctx, id: string) =>
-      printGroup(ctx, await (await ctx.gatewayClient()).library.groups.retrieve(id)),
+      printGroup(ctx, await (await ctx.gatewayClient()).library.groups.retrieve(id, { signal: ctx.signal })),
     ),
   );
 
@@ -126,8 +131,11 @@ export function registerLibrary(program: Command): void {
   examples(groupUpdate, 'mediagw library groups update grp_123 --name "summer campaign"');
   groupUpdate.action(
     run(async (ctx, id: string, flags: LibraryFlags) => {
-      const body = requestBody(flags, { name: flags.name, description: flags.description });
-      printGroup(ctx, await (await ctx.gatewayClient()).library.groups.update(id, body as never));
+      const body = await requestBody(flags, { name: flags.name, description: flags.description }, ctx);
+      printGroup(
+        ctx,
+        await (await ctx.gatewayClient()).library.groups.update(id, body as never, { signal: ctx.signal }),
+      );
     }),
   );
 
@@ -138,7 +146,7 @@ export function registerLibrary(program: Command): void {
   examples(groupDelete, 'mediagw library groups delete grp_123');
   groupDelete.action(
     run(async (ctx, id: string) => {
-      const deleted = await (await ctx.gatewayClient()).library.groups.delete(id);
+      const deleted = await (await ctx.gatewayClient()).library.groups.delete(id, { signal: ctx.signal });
       ctx.output.result(deleted, () => `deleted group ${deleted.id}`);
     }),
   );
@@ -158,22 +166,21 @@ export function registerLibrary(program: Command): void {
   );
   submit.action(
     run(async (ctx, flags: LibraryFlags) => {
-      const body = requestBody(flags, {
-        assets: flags.url?.map((url) => ({ url })),
-        group_id: flags.group,
-        asset_type: flags.type,
-        model: flags.model,
-      });
+      const body = await requestBody(
+        flags,
+        {
+          assets: flags.url?.map((url) => ({ url })),
+          group_id: flags.group,
+          asset_type: flags.type,
+          model: flags.model,
+        },
+        ctx,
+      );
       const client = await ctx.gatewayClient();
-      let task: ReviewTask = await client.library.assets.submit(body as never);
+      let task: ReviewTask = await client.library.assets.submit(body as never, { signal: ctx.signal });
       if (flags.wait) {
         ctx.output.info(`submitted review task ${ctx.output.errColor.cyan(task.id)}`);
-        task = (await waitWithProgress(
-          client,
-          ctx.output,
-          { id: task.id, kind: 'review' },
-          flags,
-        )) as ReviewTask;
+        task = (await waitWithProgress(ctx, client, { id: task.id, kind: 'review' }, flags)) as ReviewTask;
       }
       printTask(ctx.output, task, {}, { group: task.group_id, usable_assets: task.usable_assets });
     }),
@@ -186,11 +193,11 @@ export function registerLibrary(program: Command): void {
   assetList.action(
     run(async (ctx, flags: LibraryFlags) => {
       const client = await ctx.gatewayClient();
-      const params = requestBody(
+      const params = await requestBody(
         {},
         { page: flags.page, limit: flags.limit, group_id: flags.group, status: flags.status },
       );
-      const page = await client.library.assets.list(params as never);
+      const page = await client.library.assets.list(params as never, { signal: ctx.signal });
       await printList(ctx, page, flags.all, ['id', 'type', 'status', 'group', 'name'], (a) => [
         a.id,
         a.asset_type,
@@ -205,7 +212,7 @@ export function registerLibrary(program: Command): void {
   examples(assetGet, 'mediagw library assets get asset_123');
   assetGet.action(
     run(async (ctx, id: string) =>
-      printAsset(ctx, await (await ctx.gatewayClient()).library.assets.retrieve(id)),
+      printAsset(ctx, await (await ctx.gatewayClient()).library.assets.retrieve(id, { signal: ctx.signal })),
     ),
   );
 
@@ -215,8 +222,11 @@ export function registerLibrary(program: Command): void {
   examples(assetUpdate, 'mediagw library assets update asset_123 --name hero');
   assetUpdate.action(
     run(async (ctx, id: string, flags: LibraryFlags) => {
-      const body = requestBody(flags, { name: flags.name });
-      printAsset(ctx, await (await ctx.gatewayClient()).library.assets.update(id, body as never));
+      const body = await requestBody(flags, { name: flags.name }, ctx);
+      printAsset(
+        ctx,
+        await (await ctx.gatewayClient()).library.assets.update(id, body as never, { signal: ctx.signal }),
+      );
     }),
   );
 
@@ -224,7 +234,7 @@ export function registerLibrary(program: Command): void {
   examples(assetDelete, 'mediagw library assets delete asset_123');
   assetDelete.action(
     run(async (ctx, id: string) => {
-      const deleted = await (await ctx.gatewayClient()).library.assets.delete(id);
+      const deleted = await (await ctx.gatewayClient()).library.assets.delete(id, { signal: ctx.signal });
       ctx.output.result(deleted, () => `deleted asset ${(deleted as { id?: string }).id ?? id}`);
     }),
   );

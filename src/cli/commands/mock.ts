@@ -299,10 +299,9 @@ export function registerMock(program: Command): void {
         if (faults.length) ctx.output.say(`  faults:       ${flags.fault?.join(', ')}`);
         if (flags.forwardTo) await forward(ctx, gateway, flags, speed);
         ctx.output.say('Press Ctrl+C to stop.');
-        const signal = await new Promise<string>((resolve) => {
-          process.once('SIGINT', () => resolve('SIGINT'));
-          process.once('SIGTERM', () => resolve('SIGTERM'));
-        });
+        // A signal is how this command ends: it closes the gateway and exits 0.
+        ctx.interrupt.commandHandlesSignals = true;
+        const signal = await ctx.interrupt.arrived();
         ctx.output.say(`${signal}: closing the mock gateway`);
       } finally {
         await gateway.close();

@@ -7,7 +7,14 @@ import { type MediaGateway, type TaskSubmission, withExtraFields } from '../../i
 import { Context } from '../context.js';
 import { type BodyOptions, integer, number } from '../input.js';
 import type { Output } from '../output.js';
-import { type AnyTask, resumeCommand, type TaskRef, taskIdOf, taskStatus, type WaitFlags } from '../tasks.js';
+import {
+  type AnyTask,
+  type TaskRef,
+  taskIdOf,
+  taskStatus,
+  type WaitFlags,
+  waitCommandParts,
+} from '../tasks.js';
 
 /** Adds `--body` and `--file`. */
 export function bodyFlags(command: Command): Command {
@@ -74,12 +81,31 @@ export function run<A extends unknown[]>(
 /** The context of the command being run, for the error report. */
 export let activeContext: Context | undefined;
 
-/** Prints a submission that is not waited for, with the command that waits for it. */
-export function printSubmission(out: Output, submission: TaskSubmission, ref: TaskRef): void {
+/**
+ * Prints a submission that is not waited for, with the command that waits for it (none under
+ * `--mock`, whose gateway ends with this command).
+ */
+export function printSubmission(ctx: Context, submission: TaskSubmission, ref: TaskRef): void {
+  const out = ctx.output;
+  const wait = ctx.finishCommand(waitCommandParts(ref));
   out.result({ task_id: submission.task_id, status: submission.status }, () => [
     `submitted task ${out.color.cyan(submission.task_id)} (${submission.status})`,
-    `wait for it: ${resumeCommand(ref)}`,
+    wait
+      ? `wait for it: ${wait}`
+      : 'the mock gateway of --mock stops with this command, and the task with it',
   ]);
+}
+
+/**
+ * Marks a billable submission in flight: a signal now may leave a task created (and billed)
+ * whose ID the command never saw, so its message says to check before submitting again.
+ */
+export function submitting(ctx: Context): void {
+  ctx.during({
+    message:
+      'Stopped while the submission was in flight: the gateway may have created the task, and billed it. ' +
+      'Nothing was resubmitted; check your tasks before submitting again.',
+  });
 }
 
 /**

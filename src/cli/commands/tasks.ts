@@ -9,6 +9,7 @@ interface TaskFlags {
   kind?: string;
   model?: string;
   output?: string;
+  lastFrame?: string;
   timeout?: number;
   pollInterval?: number;
 }
@@ -29,7 +30,7 @@ export function registerTasks(program: Command): void {
     run(async (ctx, id: string, flags: TaskFlags) => {
       const ref = taskRef(id, flags.kind, flags.model);
       const client = await ctx.gatewayClient();
-      printTask(ctx.output, await getTask(client, ref));
+      printTask(ctx.output, await getTask(client, ref, { signal: ctx.signal }));
     }),
   );
 
@@ -39,7 +40,9 @@ export function registerTasks(program: Command): void {
         .command('wait')
         .description('wait for a task to end, with a progress bar; Ctrl+C stops waiting, never the task')
         .argument('<id>', 'task ID'),
-    ).option('-o, --output <file>', 'once the task succeeded, save its video or image(s) there'),
+    )
+      .option('-o, --output <file>', 'once the task succeeded, save its video or image(s) there')
+      .option('--last-frame <file>', 'once a video task succeeded, save its last frame there'),
     'the task',
     false,
   );
@@ -52,20 +55,33 @@ export function registerTasks(program: Command): void {
     run(async (ctx, id: string, flags: TaskFlags) => {
       const ref = taskRef(id, flags.kind, flags.model);
       const client = await ctx.gatewayClient();
-      const task = await waitWithProgress(client, ctx.output, ref, flags);
+      if (flags.lastFrame && ref.kind !== 'video')
+        throw new CliError('--last-frame saves the last frame of a video task');
+      if (flags.output && ref.kind === 'review')
+        throw new CliError('--output saves the result of a video or image task; a review task has no media');
+      const saves = { output: flags.output, lastFrame: flags.lastFrame };
+      const task = await waitWithProgress(ctx, client, ref, flags, saves);
       const saved: string[] = [];
       if (flags.output && ref.kind === 'video') {
-        await saveWithProgress(ctx.output, await client.videos.downloadContent(ref.id), flags.output);
+        await saveWithProgress(ctx, (o) => client.videos.downloadContent(ref.id, o), flags.output, {
+          ref,
+          saves,
+        });
         saved.push(flags.output);
       } else if (flags.output && ref.kind === 'image') {
         const { images } = task as ImageTask;
         for (const [i, image] of images.entries()) {
           const path = numberedPath(flags.output, i, images.length);
-          await saveWithProgress(ctx.output, await client.images.download(image), path);
+          await saveWithProgress(ctx, (o) => client.images.download(image, o), path, { ref, saves });
           saved.push(path);
         }
-      } else if (flags.output) {
-        throw new CliError('--output saves the result of a video or image task; a review task has no media');
+      }
+      if (flags.lastFrame) {
+        await saveWithProgress(ctx, (o) => client.videos.downloadLastFrame(ref.id, o), flags.lastFrame, {
+          ref,
+          saves: { lastFrame: flags.lastFrame },
+        });
+        saved.push(flags.lastFrame);
       }
       printTask(ctx.output, task, saved.length ? { saved } : {});
     }),

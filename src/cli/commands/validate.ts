@@ -4,11 +4,14 @@
  */
 import type { Command } from 'commander';
 import {
+  EMBEDDING_MODELS,
   estimateReservation,
+  IMAGE_MODELS,
   operationForModel,
   REQUEST_OPERATIONS,
   type RequestOperation,
   type ReservationHints,
+  VIDEO_MODELS,
   validateRequest,
 } from '../../index.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -26,18 +29,21 @@ interface EstimateFlags {
   price?: string[];
 }
 
+/** Every model a request kind can be read from. */
+const KNOWN_MODELS: readonly string[] = [...VIDEO_MODELS, ...IMAGE_MODELS, ...EMBEDDING_MODELS];
+
 function operationOf(body: unknown, as: string | undefined, file: string): RequestOperation {
-  if (as !== undefined) {
-    if (!(REQUEST_OPERATIONS as readonly string[]).includes(as))
-      throw new CliError(`--as must be one of ${REQUEST_OPERATIONS.join(', ')}; got ${as}`);
-    return as as RequestOperation;
-  }
+  if (as !== undefined) return as as RequestOperation;
   const operation = operationForModel(body);
-  if (!operation)
+  if (operation) return operation;
+  const model = (body as { model?: unknown } | null)?.model;
+  if (typeof model === 'string')
     throw new CliError(
-      `${file}: its model does not say which request it is; pass --as (${REQUEST_OPERATIONS.join(', ')})`,
+      `${file}: unknown model ${model} (known: ${KNOWN_MODELS.join(', ')}); or pass --as (${REQUEST_OPERATIONS.join(', ')})`,
     );
-  return operation;
+  throw new CliError(
+    `${file}: its model does not say which request it is; pass --as (${REQUEST_OPERATIONS.join(', ')})`,
+  );
 }
 
 function prices(values: string[] | undefined): Record<string, number> | undefined {
@@ -78,11 +84,26 @@ export function registerValidate(program: Command): void {
   validate.action(
     run(async (ctx, files: string[], flags: ValidateFlags) => {
       const out = ctx.output;
+      if (flags.as !== undefined && !(REQUEST_OPERATIONS as readonly string[]).includes(flags.as))
+        throw new CliError(`--as must be one of ${REQUEST_OPERATIONS.join(', ')}; got ${flags.as}`);
       let invalid = 0;
+      // Every file is checked and reported, whatever the ones before it held.
       for (const file of files) {
-        const body = readJsonFile(file);
-        const operation = operationOf(body, flags.as, file);
-        const issues = validateRequest(operation, body);
+        let operation: RequestOperation;
+        let issues: ReturnType<typeof validateRequest>;
+        try {
+          const body = await readJsonFile(file, ctx.signal);
+          operation = operationOf(body, flags.as, file);
+          issues = validateRequest(operation, body);
+        } catch (error) {
+          if (!(error instanceof CliError)) throw error;
+          invalid++;
+          // For people, on stderr as any error; with --json, one document per file all the same.
+          const message = error.message.includes(file) ? error.message : `${file}: ${error.message}`;
+          if (out.json) out.result({ file, operation: null, valid: false, issues: [], message });
+          else out.error(message);
+          continue;
+        }
         if (issues.length) invalid++;
         out.result({ file, operation, valid: issues.length === 0, issues }, () =>
           issues.length === 0
@@ -124,7 +145,7 @@ export function registerValidate(program: Command): void {
   );
   estimate.action(
     run(async (ctx, file: string, flags: EstimateFlags) => {
-      const body = readJsonFile(file);
+      const body = await readJsonFile(file, ctx.signal);
       const hints: ReservationHints = {};
       if (flags.videoDuration)
         hints.videoDurations = flags.videoDuration.map((v) => number('--video-duration')(v));

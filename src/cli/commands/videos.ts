@@ -10,6 +10,7 @@ import {
   printTask,
   type RequestFlags,
   run,
+  submitting,
   waitFlags,
 } from './shared.js';
 
@@ -48,28 +49,40 @@ export function registerVideos(program: Command): void {
   );
   create.action(
     run(async (ctx, flags: VideoFlags) => {
-      const body = requestBody(flags, {
-        model: flags.model,
-        prompt: flags.prompt,
-        duration: flags.duration,
-        resolution: flags.resolution,
-        ratio: flags.ratio,
-        client_reference_id: flags.clientReferenceId,
-      });
+      const body = await requestBody(
+        flags,
+        {
+          model: flags.model,
+          prompt: flags.prompt,
+          duration: flags.duration,
+          resolution: flags.resolution,
+          ratio: flags.ratio,
+          client_reference_id: flags.clientReferenceId,
+        },
+        ctx,
+      );
       const client = await ctx.gatewayClient();
-      const submission = await client.videos.create(body as never);
+      submitting(ctx);
+      const submission = await client.videos.create(body as never, { signal: ctx.signal });
       const ref: TaskRef = { id: submission.task_id, kind: 'video', model: body.model as string | undefined };
-      if (!flags.wait && !flags.output && !flags.lastFrame)
-        return printSubmission(ctx.output, submission, ref);
+      if (!flags.wait && !flags.output && !flags.lastFrame) return printSubmission(ctx, submission, ref);
       ctx.output.info(`submitted task ${ctx.output.errColor.cyan(ref.id)}`);
-      const task = (await waitWithProgress(client, ctx.output, ref, flags)) as VideoTask;
+      const saves = { output: flags.output, lastFrame: flags.lastFrame };
+      const task = (await waitWithProgress(ctx, client, ref, flags, saves)) as VideoTask;
       const saved: string[] = [];
       if (flags.output) {
-        await saveWithProgress(ctx.output, await client.videos.downloadContent(ref.id), flags.output);
+        await saveWithProgress(ctx, (o) => client.videos.downloadContent(ref.id, o), flags.output, {
+          ref,
+          saves,
+        });
         saved.push(flags.output);
       }
       if (flags.lastFrame) {
-        await saveWithProgress(ctx.output, await client.videos.downloadLastFrame(ref.id), flags.lastFrame);
+        // The video is saved by now: a resume saves the last frame alone.
+        await saveWithProgress(ctx, (o) => client.videos.downloadLastFrame(ref.id, o), flags.lastFrame, {
+          ref,
+          saves: { lastFrame: flags.lastFrame },
+        });
         saved.push(flags.lastFrame);
       }
       printTask(ctx.output, task, saved.length ? { saved } : {});

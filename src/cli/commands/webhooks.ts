@@ -2,12 +2,11 @@
  * `mediagw webhooks sign|send`: a correctly signed delivery of a realistic event, printed or
  * POSTed to your receiver, with what the gateway would make of the answer.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { signWebhook, type WebhookSignatureHeaders } from '../../webhooks/index.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { integer } from '../input.js';
+import { integer, readTextFile } from '../input.js';
 import { environmentProxy } from '../proxy.js';
 import { deliveryVerdict, EVENT_KINDS, EVENT_TYPES, sampleEvent } from '../webhook-events.js';
 import { examples, run } from './shared.js';
@@ -53,7 +52,7 @@ interface SignedDelivery {
   keyId: string;
 }
 
-function signed(flags: SignFlags): SignedDelivery {
+async function signed(flags: SignFlags): Promise<SignedDelivery> {
   const current = flags.secret ?? process.env.MEDIAGW_WEBHOOK_SECRET;
   const kid = flags.kid ?? process.env.MEDIAGW_WEBHOOK_KID ?? 'kid_local';
   const secret = flags.usePrevious ? flags.previousSecret : current;
@@ -66,11 +65,7 @@ function signed(flags: SignFlags): SignedDelivery {
     );
   let body: string;
   if (flags.event) {
-    try {
-      body = readFileSync(flags.event, 'utf8');
-    } catch (error) {
-      throw new CliError(`cannot read ${flags.event}: ${(error as Error).message}`);
-    }
+    body = await readTextFile(flags.event);
   } else {
     body = JSON.stringify(
       sampleEvent({
@@ -117,6 +112,102 @@ function challengeVerdict(status: number | undefined, answer: string, challenge:
   };
 }
 
+/** The gateway's limits on a delivery. spec: Events 5. */
+export interface DeliveryLimits {
+  /** The whole request, answer body included. @default 10_000 */
+  totalMs: number;
+  /** Most bytes of the answer kept, to show; the rest is read and dropped. @default 2048 */
+  keptBytes: number;
+}
+
+/** The gateway's limits: 10 s in all, answer included; 2 KB of the answer shown. */
+export const DELIVERY_LIMITS: Readonly<DeliveryLimits> = { totalMs: 10_000, keptBytes: 2048 };
+
+/** What a receiver answered a delivery. */
+export interface DeliveryAnswer {
+  /** The answer's status, when its headers came. */
+  status: number | undefined;
+  /** Why there is no complete answer (none, or a body that did not end in time). */
+  error: string | undefined;
+  /** When the headers came, in ms from the start. */
+  headersMs: number | undefined;
+  retryAfter: string | undefined;
+  /** The start of the answer's body, at most `keptBytes`. */
+  answer: string;
+  /** Bytes of the answer's body read (kept or dropped). */
+  answerBytes: number;
+  /** The whole exchange, in ms. */
+  ms: number;
+}
+
+/**
+ * POSTs a signed delivery and reads the answer as the gateway does: the request, answer body
+ * included, must end within `limits.totalMs`; a body still coming then (dripping, or endless)
+ * is no answer, whatever the status. The body is read to its end, keeping `limits.keptBytes`:
+ * memory stays bounded however much the receiver sends.
+ */
+export async function postDelivery(
+  target: URL,
+  delivery: { body: string; headers: WebhookSignatureHeaders },
+  limits: Readonly<DeliveryLimits> = DELIVERY_LIMITS,
+  stop?: AbortSignal,
+): Promise<DeliveryAnswer> {
+  const started = performance.now();
+  const timeout = AbortSignal.timeout(limits.totalMs);
+  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
+  const seconds = `${limits.totalMs / 1000} s`;
+  let status: number | undefined;
+  let error: string | undefined;
+  let headersMs: number | undefined;
+  let retryAfter: string | undefined;
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let answerBytes = 0;
+  // Through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY names the host (fetch takes undici's option).
+  const dispatcher = await environmentProxy();
+  try {
+    // spec: Events 5 and 7 — 10 s in all, redirects not followed.
+    const response = await fetch(target, {
+      method: 'POST',
+      body: delivery.body,
+      headers: { 'content-type': 'application/json', 'user-agent': 'mediagw-cli', ...delivery.headers },
+      redirect: 'manual',
+      signal,
+      ...(dispatcher === undefined ? {} : { dispatcher }),
+    } as RequestInit);
+    headersMs = performance.now() - started;
+    status = response.status;
+    retryAfter = response.headers.get('retry-after') ?? undefined;
+    const reader = response.body?.getReader();
+    for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+      answerBytes += read.value.byteLength;
+      if (keptBytes < limits.keptBytes) {
+        const piece = Buffer.from(read.value).subarray(0, limits.keptBytes - keptBytes);
+        kept.push(piece);
+        keptBytes += piece.length;
+      }
+    }
+  } catch (cause) {
+    const e = cause as Error & { cause?: { code?: string; message?: string } };
+    if (timeout.aborted)
+      error =
+        status === undefined
+          ? `no answer within ${seconds}`
+          : `the answer's body had not ended after ${seconds} (${answerBytes} bytes read)`;
+    else error = e.cause?.code ?? e.cause?.message ?? e.message;
+    if (stop?.aborted) throw cause;
+  }
+  return {
+    status,
+    error,
+    headersMs,
+    retryAfter,
+    answer: Buffer.concat(kept).toString('utf8'),
+    answerBytes,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
 /** Registers `webhooks`. */
 export function registerWebhooks(program: Command): void {
   const webhooks = program
@@ -133,7 +224,7 @@ export function registerWebhooks(program: Command): void {
   );
   sign.action(
     run(async (ctx, flags: SignFlags) => {
-      const delivery = signed(flags);
+      const delivery = await signed(flags);
       ctx.output.result({ headers: delivery.headers, body: delivery.body }, () => [
         ...printHeaders(ctx, delivery.headers),
         '',
@@ -166,37 +257,13 @@ export function registerWebhooks(program: Command): void {
       }
       if (target.protocol !== 'http:' && target.protocol !== 'https:')
         throw new CliError(`not an http(s) URL: ${url}`);
-      const delivery = signed(flags);
-      // Through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY names the host (fetch takes undici's option).
-      const dispatcher = await environmentProxy();
-      const started = performance.now();
-      let status: number | undefined;
-      let error: string | undefined;
-      let headersMs: number | undefined;
-      let retryAfter: string | undefined;
-      let answer = '';
-      try {
-        // spec: Events 5 and 7 — 10 s in all, redirects not followed.
-        const response = await fetch(target, {
-          method: 'POST',
-          body: delivery.body,
-          headers: { 'content-type': 'application/json', 'user-agent': 'mediagw-cli', ...delivery.headers },
-          redirect: 'manual',
-          signal: AbortSignal.timeout(10_000),
-          ...(dispatcher === undefined ? {} : { dispatcher }),
-        } as RequestInit);
-        headersMs = performance.now() - started;
-        status = response.status;
-        retryAfter = response.headers.get('retry-after') ?? undefined;
-        answer = (await response.text()).slice(0, 2048);
-      } catch (cause) {
-        const e = cause as Error & { cause?: { code?: string; message?: string } };
-        error =
-          e.name === 'TimeoutError'
-            ? 'no answer within 10 s'
-            : (e.cause?.code ?? e.cause?.message ?? e.message);
-      }
-      const ms = Math.round(performance.now() - started);
+      const delivery = await signed(flags);
+      const { status, error, headersMs, retryAfter, answer, ms } = await postDelivery(
+        target,
+        delivery,
+        DELIVERY_LIMITS,
+        ctx.signal,
+      );
       const event = JSON.parse(delivery.body) as {
         id?: string;
         type?: string;
@@ -227,7 +294,7 @@ export function registerWebhooks(program: Command): void {
         },
         () => [
           `${c.dim('sent')}      ${event.type} ${delivery.headers['X-Service-Event-ID']} (kid ${delivery.keyId}) to ${target.href}`,
-          `${c.dim('answer')}    ${status === undefined ? c.red(error ?? 'none') : (status < 300 ? c.green : c.red)(String(status))} in ${ms} ms${answer ? `: ${answer.length > 200 ? `${answer.slice(0, 200)}…` : answer}` : ''}`,
+          `${c.dim('answer')}    ${status === undefined ? c.red(error ?? 'none') : (status < 300 && !error ? c.green : c.red)(`${status}${error ? ` (${error})` : ''}`)} in ${ms} ms${answer ? `: ${answer.length > 200 ? `${answer.slice(0, 200)}…` : answer}` : ''}`,
           `${c.dim('gateway')}   ${verdict.acknowledged ? c.green(verdict.explanation) : c.yellow(verdict.explanation)}`,
         ],
       );
