@@ -13,8 +13,8 @@ import { checkFileOptions, type FileOptions } from './file-options.js';
 import { defaultNameForType, OCTET_STREAM, sniffType } from './file-type.js';
 import { blobReader } from './image-header.js';
 import { checkCount, checkDuration, InvalidOptionError } from './options.js';
+import { scrubbedError, showUnparsedURL, showURL, urlScrubber } from './redact.js';
 import { RedirectRefusedError } from './redirect-policy.js';
-import { scrubbedError, showUnparsedURL, showURL, urlScrubber } from './shown-url.js';
 import { type Downloaded, download } from './url-download.js';
 
 /** Options of {@link fileFromURL}. */

@@ -11,7 +11,7 @@ import {
   ResponseTooLargeError,
 } from '../core/errors.js';
 import { checkCount, checkDuration } from '../core/options.js';
-import { urlScrubber } from '../core/shown-url.js';
+import { createRedactor, urlScrubber } from '../core/redact.js';
 import { VERSION } from '../version.js';
 import { apiError, checkedFetch, connectionError } from './error-mapping.js';
 import { fetchRequest, runtimeFetch } from './fetch-send.js';
@@ -19,7 +19,6 @@ import { jsonBody } from './json-body.js';
 import { limitedAttempt } from './limiter.js';
 import { Observer } from './observe.js';
 import { readCapped } from './read-capped.js';
-import { createRedactor } from './redact.js';
 import { crossOriginHeaders, MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from './redirects.js';
 import {
   DEFAULT_MAX_CONNECTIONS,
