@@ -199,7 +199,7 @@ export class Transport {
    * headers; the body then streams under undici's `bodyTimeout` (the longest pause between
    * chunks; through a fetch, the same limit in fetch-body.ts) and the caller's signal. `Authorization` is sent only while the URL is on
    * `authOrigin`; the caller's other headers only while it is on the first URL's origin, and a
-   * hop to any other origin gets {@link CROSS_ORIGIN_HEADERS} alone.
+   * hop to any other origin gets only those {@link crossOriginHeaders} keeps.
    */
   async stream(
     spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },
