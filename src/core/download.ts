@@ -3,7 +3,6 @@ import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { callDetached } from './detached-call.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -14,6 +13,7 @@ import {
   MediaGatewayError,
 } from './errors.js';
 import { checkCallback, checkCount } from './options.js';
+import { ProgressThrottle } from './progress.js';
 
 /** Progress of a download being saved. */
 export interface DownloadProgress {
@@ -22,9 +22,6 @@ export interface DownloadProgress {
   /** Total bytes, when the answer said (`Content-Length`). */
   total: number | undefined;
 }
-
-/** The shortest time between two `onProgress` calls of a download, in milliseconds. */
-export const PROGRESS_INTERVAL_MS = 100;
 
 /** Options of {@link MediaDownload.saveTo}. */
 export interface SaveOptions {
@@ -190,54 +187,40 @@ export class MediaDownload {
     }
     let bytes = 0;
     const total = this.contentLength;
-    const onProgress = options.onProgress;
-    // A 200 MB file comes in thousands of chunks: a progress bar wants a few updates a second.
-    let reported = -1;
-    let reportedAt = Number.NEGATIVE_INFINITY;
     // A promise it returned rejected: not awaited, it cannot stop the download in step with its
-    // bytes, so it is told once and the callback is left alone from then on.
-    let rejected = false;
-    const onRejected = (error: unknown) => {
-      if (rejected) return;
-      rejected = true;
-      process.emitWarning(
-        `saveTo's onProgress rejected (${describeCause(error)}); the download to ${path} went on, ` +
-          'and onProgress is not called again for it',
-        { code: 'MEDIAGW_PROGRESS_CALLBACK_FAILED' },
-      );
-    };
-    // A callback that throws stops the download (nothing is lost: it can be downloaded again) and
-    // rejects the call; thrown inside the stream, it would be an uncaught exception.
-    const report = (progress: { bytes: number; total: number | undefined }) => {
-      reported = progress.bytes;
-      if (rejected) return;
-      let result: unknown;
+    // bytes, so it is told once and the callback is left alone from then on. A callback that
+    // throws stops the download (nothing is lost: it can be downloaded again) and rejects the
+    // call; thrown inside the stream, it would be an uncaught exception.
+    const progress =
+      options.onProgress &&
+      new ProgressThrottle(options.onProgress, total, {
+        throwStops: true,
+        failed: (error) =>
+          process.emitWarning(
+            `saveTo's onProgress rejected (${describeCause(error)}); the download to ${path} went on, ` +
+              'and onProgress is not called again for it',
+            { code: 'MEDIAGW_PROGRESS_CALLBACK_FAILED' },
+          ),
+      });
+    const report = (step: () => void) => {
       try {
-        result = onProgress?.(progress);
+        step();
       } catch (cause) {
         throw new MediaGatewayError(
-          `saveTo's onProgress threw after ${progress.bytes} bytes (${cause instanceof Error ? cause.message : String(cause)}); ` +
+          `saveTo's onProgress threw after ${bytes} bytes (${cause instanceof Error ? cause.message : String(cause)}); ` +
             `the download stopped and ${path} was not written.`,
           { cause },
         );
       }
-      // Left alone, a rejected promise would be unhandled, which ends a Node process by default.
-      callDetached(() => result, onRejected);
     };
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         bytes += chunk.length;
-        if (onProgress) {
-          const now = performance.now();
-          if (now - reportedAt >= PROGRESS_INTERVAL_MS) {
-            reportedAt = now;
-            try {
-              report({ bytes, total });
-            } catch (error) {
-              done(error as Error);
-              return;
-            }
-          }
+        try {
+          if (progress) report(() => progress.add(chunk.length));
+        } catch (error) {
+          done(error as Error);
+          return;
         }
         done(null, chunk);
       },
@@ -257,7 +240,7 @@ export class MediaDownload {
       const short = endedShort(bytes, total);
       if (short) throw short;
       // The last call always gives the final count.
-      if (onProgress && reported !== bytes) report({ bytes, total });
+      if (progress) report(() => progress.end());
       await rename(temporary.path, path).catch((error: unknown) => {
         throw new FileWriteError(path, `could not be replaced: ${describeFsError(error)}`, {
           unread: false,

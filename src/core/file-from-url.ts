@@ -13,8 +13,8 @@ import { checkFileOptions, type FileOptions } from './file-options.js';
 import { defaultNameForType, OCTET_STREAM, sniffType } from './file-type.js';
 import { blobReader } from './image-header.js';
 import { checkCount, checkDuration, InvalidOptionError } from './options.js';
+import { scrubbedError, showUnparsedURL, showURL, urlScrubber } from './redact.js';
 import { RedirectRefusedError } from './redirect-policy.js';
-import { scrubbedError, showUnparsedURL, showURL, urlScrubber } from './shown-url.js';
 import { type Downloaded, download } from './url-download.js';
 
 /** Options of {@link fileFromURL}. */
@@ -58,8 +58,8 @@ const DEFAULT_DOWNLOAD_TIMEOUT = 300_000;
  * bytes, not URLs, as edit inputs). The download is streamed into a temporary file, never held in
  * memory; the temporary file is deleted when the returned `File` is garbage-collected, or at the
  * latest when the process exits. Keep a reference to the returned `File` while you use it.
- * Only `http:` and `https:` URLs are taken: a `file:` URL is refused (use {@link fileFromPath}),
- * and so is a `data:` URL (use {@link fileFromBase64}). A URL with credentials
+ * Only `http:` and `https:` URLs are taken: a `file:` URL is refused (use `fileFromPath`),
+ * and so is a `data:` URL (use `fileFromBase64`). A URL with credentials
  * (`https://user:password@host/…`) is refused too: they are never sent, nor carried to where a
  * redirect leads. Redirects are followed by the client's own rules: at most 5, to `http:` or
  * `https:` only, and never from `https:` to `http:`, where the request would go unencrypted.

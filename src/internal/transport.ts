@@ -11,7 +11,7 @@ import {
   ResponseTooLargeError,
 } from '../core/errors.js';
 import { checkCount, checkDuration } from '../core/options.js';
-import { urlScrubber } from '../core/shown-url.js';
+import { createRedactor, urlScrubber } from '../core/redact.js';
 import { VERSION } from '../version.js';
 import { apiError, checkedFetch, connectionError } from './error-mapping.js';
 import { fetchRequest, runtimeFetch } from './fetch-send.js';
@@ -19,7 +19,6 @@ import { jsonBody } from './json-body.js';
 import { limitedAttempt } from './limiter.js';
 import { Observer } from './observe.js';
 import { readCapped } from './read-capped.js';
-import { createRedactor } from './redact.js';
 import { crossOriginHeaders, MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from './redirects.js';
 import {
   DEFAULT_MAX_CONNECTIONS,
@@ -200,7 +199,7 @@ export class Transport {
    * headers; the body then streams under undici's `bodyTimeout` (the longest pause between
    * chunks; through a fetch, the same limit in fetch-body.ts) and the caller's signal. `Authorization` is sent only while the URL is on
    * `authOrigin`; the caller's other headers only while it is on the first URL's origin, and a
-   * hop to any other origin gets {@link CROSS_ORIGIN_HEADERS} alone.
+   * hop to any other origin gets only those {@link crossOriginHeaders} keeps.
    */
   async stream(
     spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },

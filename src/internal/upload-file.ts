@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { type FileOnDisk, fileOnDisk, readInRing, whyUnreadable } from '../core/disk-file.js';
 import { FileInputError, MediaGatewayError, RequestValidationError } from '../core/errors.js';
 import { defaultNameForType, OCTET_STREAM, sniffType } from '../core/file-type.js';
+import type { Uploadable } from '../core/files.js';
 import { type ByteReader, blobReader, bytesReader } from '../core/image-header.js';
 import { BARE_STRING_MESSAGE, isBlobLike, isUploadable, UPLOAD_FILE } from '../core/uploadable.js';
 

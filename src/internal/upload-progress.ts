@@ -1,7 +1,6 @@
-import { callDetached } from '../core/detached-call.js';
-import { PROGRESS_INTERVAL_MS } from '../core/download.js';
 import { describeCause } from '../core/errors.js';
 import { checkCallback } from '../core/options.js';
+import { ProgressThrottle } from '../core/progress.js';
 import type { RequestOptions, StreamBody } from './request-spec.js';
 import type { Transport } from './transport.js';
 import type { StreamOptions } from './upload-file.js';
@@ -81,36 +80,16 @@ async function* counted(
   failed: (error: unknown) => void,
   now: () => number,
 ): AsyncGenerator<Uint8Array, void, undefined> {
-  let bytes = 0;
-  let reported = -1;
-  let reportedAt = Number.NEGATIVE_INFINITY;
-  let broken = false;
-  // The request goes on: stopping a submission half sent would leave its outcome unclear. A
-  // promise the callback returns is not awaited, and may reject after later calls were made:
-  // the first failure, thrown or rejected, is told and ends the calls.
-  const fail = (error: unknown) => {
-    if (broken) return;
-    broken = true;
-    failed(error);
-  };
-  const report = () => {
-    reported = bytes;
-    callDetached(() => onProgress({ bytes, total }), fail);
-  };
+  // The request goes on whatever the callback does: stopping a submission half sent would leave
+  // its outcome unclear.
+  const progress = new ProgressThrottle(onProgress, total, { failed, throwStops: false, now });
   for await (const chunk of source) {
     // Read before yielding: with reused buffers the chunk may be refilled once written.
     const size = chunk.byteLength;
     yield chunk;
-    bytes += size;
-    if (broken) continue;
-    const at = now();
-    if (at - reportedAt >= PROGRESS_INTERVAL_MS) {
-      reportedAt = at;
-      report();
-    }
+    progress.add(size);
   }
-  // The last call always gives the final count.
-  if (!broken && reported !== bytes) report();
+  progress.end();
 }
 
 /**

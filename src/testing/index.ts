@@ -32,12 +32,6 @@ export type {
   RouteHandler,
   Router,
 } from './mock-gateway.js';
-// Library reviews decided by a test (or the dashboard): `reviewLibraryAsset(gateway, id, 'approve')`.
-export {
-  type LibraryReviewDecision,
-  type MockAsset,
-  reviewLibraryAsset,
-} from './routes/library-store.js';
 // Accounts and keys: `gateway.accounts`, `gateway.account(id)`.
 export { DEFAULT_RESTRICTED_MODELS } from './state/accounts.js';
 // The mock clock: `gateway.clock.advance(ms)` in `manual` mode, or real time times `speed`.
@@ -48,6 +42,12 @@ export type { Fault, FaultHandle, FaultInit, FaultMatch } from './state/faults.j
 export type { GatewayState } from './state/gateway-state.js';
 // The billing ledger: `gateway.ledger`.
 export type { Ledger, LedgerEntry, LedgerEntryKind, ReservationInit } from './state/ledger.js';
+// Library reviews decided by a test (or the dashboard): `reviewLibraryAsset(gateway, id, 'approve')`.
+export {
+  type LibraryReviewDecision,
+  type MockAsset,
+  reviewLibraryAsset,
+} from './state/library-store.js';
 // Generated media: a real PNG, a real MP4, and a lazily generated large body.
 export { largeBody, largeBodyByteAt, mp4Video, type PngOptions, pngImage } from './state/media.js';
 // Published media and the media origin: `gateway.media`.

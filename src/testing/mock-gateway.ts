@@ -61,7 +61,7 @@ export interface MockAccountInit {
   restrictedModels?: readonly string[] | undefined;
 }
 
-/** Options of {@link startMockGateway}. */
+/** Options of `startMockGateway`. */
 export interface MockGatewayOptions {
   /** Port of the gateway on 127.0.0.1. @default 0 (a free port) */
   port?: number | undefined;
@@ -130,7 +130,7 @@ export interface MockGatewayConfig {
 }
 
 /**
- * A running mock gateway. See {@link startMockGateway}. Its state (`url`, `clock`, `ledger`,
+ * A running mock gateway. See `startMockGateway`. Its state (`url`, `clock`, `ledger`,
  * `tasks`, `media`, `store`, `onClose`) is declared by `GatewayState`, the view its routes get.
  */
 export interface MockGateway extends GatewayState {

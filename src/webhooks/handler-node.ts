@@ -102,7 +102,7 @@ async function readStream(
  * A webhook endpoint for node:http and Express, `(req, res, next?) => void`. Reads the raw
  * body from the request stream, or takes `req.body` when `express.raw()` (a Buffer) or a text
  * parser (a string) ran first; a body already parsed into an object is answered 400 with how
- * to fix the route. Uses `node:crypto`. Answers like {@link createWebhookHandler}: 200 to a
+ * to fix the route. Uses `node:crypto`. Answers like `createWebhookHandler`: 200 to a
  * verified challenge or after `onEvent` resolved, 200 for an event already handled, 503 with
  * `Retry-After: 10` for one still being handled by another delivery, 400 when verification
  * fails, 413 over `maxBodyBytes`, 408 for a body it reads itself that has not arrived within

@@ -3,7 +3,7 @@ import { bytesToHex } from './signature.js';
 import { hmacKey, subtleCrypto } from './verify-web.js';
 
 /**
- * {@link signWebhook} with Web Crypto only (no `node:` import), for tests that run in edge
+ * `signWebhook` with Web Crypto only (no `node:` import), for tests that run in edge
  * runtimes, Bun or Deno. Gives the same headers for the same options.
  *
  * @throws {MediaGatewayError} (as a rejection) like `signWebhook`, or when Web Crypto is missing.

@@ -26,7 +26,7 @@ export function hmacKey(secret: Uint8Array<ArrayBuffer>, use: 'sign' | 'verify')
 const verifyKeys = new Map<string, CryptoKey>();
 
 /**
- * {@link verifyWebhook} with Web Crypto only (no `node:` import): for edge runtimes,
+ * `verifyWebhook` with Web Crypto only (no `node:` import): for edge runtimes,
  * Cloudflare Workers, Bun and Deno. Same checks in the same order, same reasons.
  *
  * @throws {WebhookVerificationError} (as a rejection) with `reason` naming the failed check.

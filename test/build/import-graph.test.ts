@@ -3,7 +3,9 @@
  * (static, dynamic, `export … from`, and type-only ones too: a type that has to be fetched from
  * a layer above belongs lower down) must point down the arrows, and no file may reach itself
  * through its imports. A failure lists each offending edge or cycle. Inside testing/ (the mock
- * gateway) the same holds between its own tiers: HTTP edge → routes → state, types in a leaf.
+ * gateway) the same holds between its own tiers: HTTP edge → routes → state, types in a leaf,
+ * and the dashboard beside the routes, on the state alone. A doc comment's `{@link Name}` names
+ * something its file imports or declares, so that a link follows the imports it documents.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -107,17 +109,19 @@ function importGraph(root = SRC): Graph {
 /**
  * The tiers of the mock gateway (`src/testing/`), top to bottom. `gateway` composes the rest
  * (the composition file, the entry and the bin); `edge` is HTTP (server, router, bodies,
- * answers); `routes` are the resource handlers; `state` is what the gateway holds (accounts,
- * clock, tasks, ledger, media, request log, faults, rate limits, webhook engine); `leaf` holds the types
- * and error answers every tier shares.
+ * answers); `routes` are the resource handlers; `dashboard` (the page at /_dashboard) stands
+ * beside them and reads and acts on the state alone, never through a route; `state` is what the
+ * gateway holds (accounts, clock, tasks, ledger, media, the media library, request log, faults,
+ * rate limits, webhook engine); `leaf` holds the types and error answers every tier shares.
  */
-type Tier = 'gateway' | 'edge' | 'routes' | 'state' | 'leaf';
+type Tier = 'gateway' | 'edge' | 'routes' | 'dashboard' | 'state' | 'leaf';
 
 /** What each tier of testing/ may import (besides itself); any tier may import the SDK. */
 const TIER_MAY_IMPORT: Record<Tier, readonly Tier[]> = {
-  gateway: ['edge', 'routes', 'state', 'leaf'],
+  gateway: ['edge', 'routes', 'dashboard', 'state', 'leaf'],
   edge: ['routes', 'state', 'leaf'],
   routes: ['state', 'leaf'],
+  dashboard: ['state', 'leaf'],
   state: ['leaf'],
   leaf: [],
 };
@@ -138,7 +142,7 @@ function tierOf(file: string): Tier | undefined {
   if (rest !== undefined) {
     if (folder === 'http') return 'edge';
     if (folder === 'routes') return 'routes';
-    if (folder === 'dashboard') return 'routes';
+    if (folder === 'dashboard') return 'dashboard';
     if (folder === 'state') return 'state';
   } else if (folder in TESTING_ROOT_TIERS) {
     return TESTING_ROOT_TIERS[folder];
@@ -166,6 +170,39 @@ function layerViolations({ edges }: Graph): string[] {
           out.push(`${from} → ${to} (testing ${fromTier} may not import testing ${toTier})`);
         }
       }
+    }
+  }
+  return out.sort();
+}
+
+/**
+ * `{@link Name}` (and `{@linkcode}`, `{@linkplain}`) in the files under src/ whose first name
+ * (before `.` or `#`) the file neither imports nor declares, as `file: {@link Name}`. Such a
+ * link resolves, if at all, by a search the reader cannot follow, and outlives the import it
+ * documented. A URL is not a name; a name of another module goes in backticks.
+ */
+function strayLinks(root = SRC): string[] {
+  const out: string[] = [];
+  for (const path of sourceFiles(root)) {
+    const text = readFileSync(path, 'utf8');
+    const links = [...text.matchAll(/\{@link(?:code|plain)?\s+([^\s|}]+)/g)].map((m) => m[1]!);
+    if (links.length === 0) continue;
+    const known = new Set<string>();
+    const visit = (node: ts.Node): void => {
+      // Declarations (functions, classes, members, variables, types, parameters) and the local
+      // names of imports all carry their name as `name`.
+      const name = (node as { name?: ts.Node }).name;
+      if (name && (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name))) {
+        known.add(name.text);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true));
+    const file = relative(root, path).split('\\').join('/');
+    for (const link of links) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(link)) continue;
+      const [first = ''] = link.split(/[.#]/);
+      if (!known.has(first)) out.push(`${file}: {@link ${link}}`);
     }
   }
   return out.sort();
@@ -279,5 +316,17 @@ describe('the import graph of src/', () => {
 
   it('has no file that imports a file that imports it back', () => {
     expect(cycles(graph), 'import cycles').toEqual([]);
+  });
+
+  it('exports from internal/ only the modules src/internal/README.md lists as public', () => {
+    const fromIndex = [...(graph.edges.get('index.ts') ?? [])].filter((to) => layerOf(to) === 'internal');
+    const readme = readFileSync(join(SRC, 'internal/README.md'), 'utf8');
+    const listed = [...readme.matchAll(/^- `([\w-]+\.ts)`:/gm)].map((m) => `internal/${m[1]}`);
+    expect(listed.length, 'the README lists the internal modules index.ts exports from').toBeGreaterThan(0);
+    expect(fromIndex.sort(), 'internal modules index.ts exports from').toEqual(listed.sort());
+  });
+
+  it('links doc comments only to names the file imports or declares', () => {
+    expect(strayLinks(), 'links to names the file neither imports nor declares').toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import {
 import type { ReviewTask } from '../../src/resources/library/types.js';
 import type { AssetSubmitParams } from '../../src/schemas/library.js';
 import { MockHttpError } from '../../src/testing/index.js';
-import { checkAssetReference } from '../../src/testing/routes/library-store.js';
+import { checkAssetReference } from '../../src/testing/state/library-store.js';
 import { mockGatewayClient } from './mock-client.js';
 
 const { gateway, client, agent } = await mockGatewayClient();

@@ -13,7 +13,7 @@ export class Library {
   /** Review tasks of submitted batches: read and wait. */
   readonly reviewTasks: ReviewTasks;
 
-  /** Built by {@link MediaGateway}; reach it as `client.library`. */
+  /** Built by `MediaGateway`; reach it as `client.library`. */
   constructor(transport: Transport, settings?: ResourceSettings) {
     this.groups = new Groups(transport);
     this.assets = new Assets(transport);

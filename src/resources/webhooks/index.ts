@@ -16,7 +16,7 @@ export class Webhooks extends APIResource {
   /** Events of a task, their delivery attempts, and manual replays. */
   readonly events: WebhookEvents;
 
-  /** Built by {@link MediaGateway}; reach it as `client.webhooks`. */
+  /** Built by `MediaGateway`; reach it as `client.webhooks`. */
   constructor(transport: Transport) {
     super(transport);
     this.endpoints = new Endpoints(transport);

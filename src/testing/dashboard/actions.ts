@@ -5,9 +5,9 @@
  */
 
 import { MockHttpError } from '../http-error.js';
-import { reviewLibraryAsset } from '../routes/library-store.js';
 import type { FaultTable } from '../state/faults.js';
 import type { GatewayState } from '../state/gateway-state.js';
+import { reviewLibraryAsset } from '../state/library-store.js';
 import { mockWebhooks } from '../state/webhooks/index.js';
 
 /** What an action answers: a sentence for the page to announce. */

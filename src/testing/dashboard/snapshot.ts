@@ -4,8 +4,8 @@
  * never leave here: request headers and bodies are redacted, endpoints show their key ID only.
  */
 
-import { libraryStore } from '../routes/library-store.js';
 import type { GatewayState } from '../state/gateway-state.js';
+import { libraryStore } from '../state/library-store.js';
 import { type MockWebhooks, mockWebhooks } from '../state/webhooks/index.js';
 import type { RecordedRequest } from '../types.js';
 

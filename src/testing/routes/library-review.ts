@@ -2,15 +2,15 @@ import { assetSubmitSchema } from '../../schemas/library.js';
 import { checkParams } from '../../schemas/validate.js';
 import { MockHttpError, validationError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
-import { type MockTask, outcomeFor, type TaskPlan } from '../state/tasks.js';
-import type { RequestContext } from '../types.js';
 import {
   assetJSON,
   LIBRARY_TRIGGERS,
   type LibraryStore,
   libraryStore,
   type ReviewTaskData,
-} from './library-store.js';
+} from '../state/library-store.js';
+import { type MockTask, outcomeFor, type TaskPlan } from '../state/tasks.js';
+import type { RequestContext } from '../types.js';
 import { taskRenderers } from './task-renderers.js';
 import { detectedSeconds } from './videos-shared.js';
 

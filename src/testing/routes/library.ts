@@ -7,6 +7,7 @@ import {
 } from '../../schemas/library.js';
 import { MockHttpError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
+import { assetJSON, groupJSON, libraryStore, pageOf, readQuery } from '../state/library-store.js';
 import type { RouteRegistry } from '../types.js';
 import {
   checkLibraryModel,
@@ -14,7 +15,6 @@ import {
   registerReviewRenderer,
   submitReviewBatch,
 } from './library-review.js';
-import { assetJSON, groupJSON, libraryStore, pageOf, readQuery } from './library-store.js';
 
 const GROUPS = '/v1/vidmodel2/private-avatar/groups';
 const ASSETS = '/v1/vidmodel2/private-avatar/assets';

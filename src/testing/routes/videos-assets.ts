@@ -1,6 +1,6 @@
 import { MockHttpError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
-import { checkAssetReference } from './library-store.js';
+import { checkAssetReference } from '../state/library-store.js';
 
 type Body = Record<string, unknown>;
 

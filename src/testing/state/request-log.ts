@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { maskKey } from '../../internal/redact.js';
+import { maskKey } from '../../core/redact.js';
 import type { RecordedRequest } from '../types.js';
 
 /** How many requests the log keeps when `requestLogLimit` is not given. */

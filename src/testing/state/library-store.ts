@@ -1,7 +1,7 @@
 import { MockHttpError } from '../http-error.js';
-import type { GatewayState } from '../state/gateway-state.js';
-import { newId } from '../state/ids.js';
-import type { MockTask } from '../state/tasks.js';
+import type { GatewayState } from './gateway-state.js';
+import { newId } from './ids.js';
+import type { MockTask } from './tasks.js';
 
 /**
  * Markers in a review batch's asset URLs that decide the review. spec: States — a batch can
