@@ -12,6 +12,7 @@ import {
   WaitTimeoutError,
 } from '../../src/core/errors.js';
 import { InvalidOptionError } from '../../src/core/options.js';
+import { mockWebhooks } from '../../src/testing/index.js';
 import { rejection } from '../helpers/rejection.js';
 import { startVideoRig, type VideoRig, videoSubmissions } from './videos-helpers.js';
 
@@ -187,11 +188,21 @@ describe('createAndWait keeps the billed task ID on whatever ends its wait', () 
         throw new Error('event bus not connected');
       },
     };
-    const task = await client.videos.createAndWait(kite, {
-      events: events as never,
-      fallbackInterval: 1,
-      onProgress: () => void gateway.clock.advance(2_000),
-    });
+    // The request subscribes task.completed, so the wait listens on `events` (without a
+    // subscription it would poll at its normal pace and never ask the source).
+    const webhooks = mockWebhooks(gateway);
+    webhooks.route('https://hooks.example.com/kite', 'http://127.0.0.1:9/hook');
+    const { endpoint } = webhooks.createEndpoint('acct_1', 'https://hooks.example.com/kite');
+    endpoint.verified = true;
+    const notifications = { webhook: { endpoint_id: endpoint.id, events: ['task.completed' as const] } };
+    const task = await client.videos.createAndWait(
+      { ...kite, notifications },
+      {
+        events: events as never,
+        fallbackInterval: 1,
+        onProgress: () => void gateway.clock.advance(2_000),
+      },
+    );
     expect(task.status).toBe('completed');
     expect(videoSubmissions(gateway)).toHaveLength(1);
   });
