@@ -18,6 +18,9 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => receiver?.close());
 
+/** A receiver whose clock is days behind: its `Date`, and a `Retry-After` date 120 s after it. */
+const SKEWED = { date: 'Sun, 22 Nov 2026 10:00:00 GMT', 'retry-after': 'Sun, 22 Nov 2026 10:02:00 GMT' };
+
 const send = (...args: string[]) =>
   run(['webhooks', 'send', receiver.url, '--secret', SECRET, '--json', ...args]);
 
@@ -86,6 +89,7 @@ describe('mediagw webhooks send', () => {
   test.each([
     [{ status: 410 }, { retried: false, pauses_endpoint: true }, /410 pauses the endpoint/],
     [{ status: 503, headers: { 'retry-after': '120' } }, { retried: true }, /retries after 120 s/],
+    [{ status: 503, headers: SKEWED }, { retried: true }, /retries after 120 s/],
     [{ status: 302, headers: { location: 'http://127.0.0.1:1/' } }, { retried: true }, /redirect/],
     [{ status: 404 }, { retried: true }, /404 is not a 2xx/],
   ])('answer %j: what the gateway does', async (answer, verdict, explanation) => {
