@@ -178,6 +178,41 @@ describe('mediagw mock --forward-to', () => {
     await forwarded.close();
   });
 
+  test("every account's forwarding endpoint is verified: a request of the second account may name it", async () => {
+    const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
+    const mock = start(['mock', '--speed', '600', '--forward-to', forwarded.url, '--webhook-secret', SECRET]);
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      expect(mock.output()).toContain(`verified:     ${forwarded.url} echoed the challenge`);
+      const challenges = forwarded.requests.filter((r) => r.body.includes('webhook.endpoint_verification'));
+      expect(challenges.map((r) => r.status)).toEqual([200, 200]);
+      const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
+      const apiKey = /acct_2 key: (\S+)/.exec(mock.output())?.[1] ?? '';
+      const client = new MediaGateway({ baseURL: url, apiKey, maxRetries: 0 });
+      // The dashboard lists the endpoints: one per account, each verified.
+      const state = (await (await fetch(`${url}/_dashboard/state`)).json()) as {
+        webhooks: { endpoints: { id: string; account: string; state: string }[] };
+      };
+      const endpoints = state.webhooks.endpoints;
+      expect(endpoints.map((e) => [e.account, e.state])).toEqual([
+        ['acct_1', 'verified'],
+        ['acct_2', 'verified'],
+      ]);
+      const endpointId = endpoints.find((e) => e.account === 'acct_2')?.id ?? '';
+      const { task_id } = await client.videos.create({
+        model: 'vidmodel-2.0-mini',
+        prompt: 'a kite',
+        duration: 5,
+        notifications: { webhook: { endpoint_id: endpointId, events: ['task.completed'] } },
+      });
+      expect(task_id).toEqual(expect.any(String));
+    } finally {
+      stop(mock.child);
+    }
+    await mock.result;
+    await forwarded.close();
+  });
+
   test('--json: the gateway, then one JSON document per delivery on stdout; the banner goes to stderr', async () => {
     const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
     const mock = start([
