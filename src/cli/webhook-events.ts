@@ -107,25 +107,47 @@ export interface DeliveryVerdict {
   explanation: string;
 }
 
-/** Parses `Retry-After`: seconds or an HTTP date; `undefined` when it is not valid. */
-function retryAfterSeconds(value: string | undefined, now = Date.now()): number | undefined {
+/**
+ * Parses `Retry-After`: seconds or an HTTP date; `undefined` when it is not valid. A date is
+ * counted from the answer's own `Date` when it has a readable one, as the gateway does: both
+ * come from the receiver's clock, so a receiver minutes ahead or behind changes nothing.
+ * Without `Date`, a date is counted from `now`.
+ */
+function retryAfterSeconds(
+  value: string | undefined,
+  date: string | undefined,
+  now = Date.now(),
+): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
   const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+  if (Number.isNaN(at)) return undefined;
+  const from = date === undefined ? undefined : httpDate(date);
+  return Math.max(0, Math.ceil((at - (from ?? now)) / 1000));
+}
+
+/** A `Date` header in ms since the epoch; `undefined` when it is not an HTTP date. */
+function httpDate(text: string): number | undefined {
+  // Each form of HTTP date names a month and a time of day; Date.parse alone reads `5` as 2001.
+  if (!/[a-z]{3}/i.test(text) || !/\d\d:\d\d:\d\d/.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /**
  * Reads a receiver's answer as the gateway does: any 2xx within 10 s (headers within 8 s, and
  * the whole answer, body included, within the 10 s; `error` says when it was not) acknowledges; 410 pauses the endpoint; everything else, redirects included, is retried on
  * the schedule (1, 2, 5, 15, 30 min, 1, 2, 4, 8 h, then every 12 h, up to 72 h), and a valid
- * `Retry-After` on 429 or 503 is honoured inside that window.
+ * `Retry-After` on 429 or 503 is honoured inside that window (a date counted from the answer's
+ * `Date`, when it has one).
  */
 export function deliveryVerdict(answer: {
   status?: number | undefined;
   error?: string | undefined;
   headersMs?: number | undefined;
   retryAfter?: string | undefined;
+  /** The answer's `Date` header. */
+  date?: string | undefined;
 }): DeliveryVerdict {
   const schedule =
     'the first retry comes after about 1 minute, then 2, 5, 15, 30 min, 1, 2, 4, 8 h and every 12 h, for up to 72 h';
@@ -158,7 +180,7 @@ export function deliveryVerdict(answer: {
   if (status >= 300 && status < 400)
     return retry(`${status} is a redirect, which the gateway does not follow`);
   if (status === 429 || status === 503) {
-    const seconds = retryAfterSeconds(answer.retryAfter);
+    const seconds = retryAfterSeconds(answer.retryAfter, answer.date);
     if (seconds !== undefined && seconds <= 72 * 3600)
       return {
         acknowledged: false,

@@ -120,9 +120,9 @@ describe('the proxy of the environment', () => {
     try {
       await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
       expect(mock.output()).toContain(`verified:     ${receiver.url} echoed the challenge`);
-      // The verification challenge went through the proxy, and nothing else did: the mock's own
-      // clients reach it directly.
-      expect(proxy.forwarded.slice(before)).toEqual([receiver.url]);
+      // The verification challenges (one per account) went through the proxy, and nothing else
+      // did: the mock's own clients reach it directly.
+      expect(proxy.forwarded.slice(before)).toEqual([receiver.url, receiver.url]);
     } finally {
       stop(mock.child);
     }

@@ -30,6 +30,20 @@ describe('deliveryVerdict', () => {
     expect(deliveryVerdict({ status: 503, retryAfter: inAMinute }).explanation).toMatch(
       /retries after (59|60) s/,
     );
+    // A date is counted from the answer's Date: a receiver's clock off by minutes changes nothing.
+    const date = Date.parse('Fri, 27 Nov 2026 10:00:00 GMT');
+    for (const skew of [-300_000, 300_000, 3_600_000]) {
+      const answer = {
+        status: 503,
+        date: new Date(date + skew).toUTCString(),
+        retryAfter: new Date(date + skew + 90_000).toUTCString(),
+      };
+      expect(deliveryVerdict(answer).explanation).toContain('retries after 90 s');
+    }
+    // An unreadable Date is left aside: the date is counted from this clock.
+    expect(deliveryVerdict({ status: 503, retryAfter: inAMinute, date: '5' }).explanation).toMatch(
+      /retries after (59|60) s/,
+    );
     // Past the window, or on another status, the schedule applies.
     expect(deliveryVerdict({ status: 503, retryAfter: String(73 * 3600) }).explanation).toContain('1 minute');
     expect(deliveryVerdict({ status: 500, retryAfter: '30' }).explanation).toContain('1 minute');

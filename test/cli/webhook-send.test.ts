@@ -87,6 +87,29 @@ describe('postDelivery, with the limit injected', () => {
     }
   });
 
+  test.each([
+    ['5 minutes behind', -5],
+    ['5 minutes ahead', 5],
+  ])('503 from a receiver whose clock is %s: Retry-After counted from its Date', async (_, minutes) => {
+    const date = Date.now() + minutes * 60_000;
+    const r = await receiver((res) => {
+      res.writeHead(503, {
+        date: new Date(date).toUTCString(),
+        'retry-after': new Date(date + 120_000).toUTCString(),
+      });
+      res.end();
+    });
+    try {
+      const answer = await postDelivery(r.url, delivery, LIMITS);
+      expect(answer).toMatchObject({ status: 503, date: new Date(date).toUTCString() });
+      const verdict = deliveryVerdict(answer);
+      expect(verdict).toMatchObject({ acknowledged: false, retried: true });
+      expect(verdict.explanation).toContain('the gateway retries after 120 s');
+    } finally {
+      await r.close();
+    }
+  });
+
   test('an endless body: read and dropped past 2 KB, not acknowledged', async () => {
     const r = await receiver(endless);
     try {

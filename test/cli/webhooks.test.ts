@@ -18,6 +18,9 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => receiver?.close());
 
+/** A receiver whose clock is days behind: its `Date`, and a `Retry-After` date 120 s after it. */
+const SKEWED = { date: 'Sun, 22 Nov 2026 10:00:00 GMT', 'retry-after': 'Sun, 22 Nov 2026 10:02:00 GMT' };
+
 const send = (...args: string[]) =>
   run(['webhooks', 'send', receiver.url, '--secret', SECRET, '--json', ...args]);
 
@@ -86,6 +89,7 @@ describe('mediagw webhooks send', () => {
   test.each([
     [{ status: 410 }, { retried: false, pauses_endpoint: true }, /410 pauses the endpoint/],
     [{ status: 503, headers: { 'retry-after': '120' } }, { retried: true }, /retries after 120 s/],
+    [{ status: 503, headers: SKEWED }, { retried: true }, /retries after 120 s/],
     [{ status: 302, headers: { location: 'http://127.0.0.1:1/' } }, { retried: true }, /redirect/],
     [{ status: 404 }, { retried: true }, /404 is not a 2xx/],
   ])('answer %j: what the gateway does', async (answer, verdict, explanation) => {
@@ -171,6 +175,41 @@ describe('mediagw mock --forward-to', () => {
     }
     const { code } = await mock.result;
     expect(code).toBe(0);
+    await forwarded.close();
+  });
+
+  test("every account's forwarding endpoint is verified: a request of the second account may name it", async () => {
+    const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
+    const mock = start(['mock', '--speed', '600', '--forward-to', forwarded.url, '--webhook-secret', SECRET]);
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      expect(mock.output()).toContain(`verified:     ${forwarded.url} echoed the challenge`);
+      const challenges = forwarded.requests.filter((r) => r.body.includes('webhook.endpoint_verification'));
+      expect(challenges.map((r) => r.status)).toEqual([200, 200]);
+      const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
+      const apiKey = /acct_2 key: (\S+)/.exec(mock.output())?.[1] ?? '';
+      const client = new MediaGateway({ baseURL: url, apiKey, maxRetries: 0 });
+      // The dashboard lists the endpoints: one per account, each verified.
+      const state = (await (await fetch(`${url}/_dashboard/state`)).json()) as {
+        webhooks: { endpoints: { id: string; account: string; state: string }[] };
+      };
+      const endpoints = state.webhooks.endpoints;
+      expect(endpoints.map((e) => [e.account, e.state])).toEqual([
+        ['acct_1', 'verified'],
+        ['acct_2', 'verified'],
+      ]);
+      const endpointId = endpoints.find((e) => e.account === 'acct_2')?.id ?? '';
+      const { task_id } = await client.videos.create({
+        model: 'vidmodel-2.0-mini',
+        prompt: 'a kite',
+        duration: 5,
+        notifications: { webhook: { endpoint_id: endpointId, events: ['task.completed'] } },
+      });
+      expect(task_id).toEqual(expect.any(String));
+    } finally {
+      stop(mock.child);
+    }
+    await mock.result;
     await forwarded.close();
   });
 

@@ -18,6 +18,8 @@ export interface ReceivedRequest {
 export interface ScriptedAnswer {
   status: number;
   headers?: Record<string, string>;
+  /** `false`: answer without a `Date` header. */
+  sendDate?: false;
   body?: string;
   /** Real ms to wait before answering (or forever with `hang`). */
   delayMs?: number;
@@ -66,6 +68,7 @@ export class TestReceiver {
           return;
         }
         const send = () => {
+          if (answer.sendDate === false) res.sendDate = false;
           res.writeHead(answer.status, answer.headers);
           res.end(answer.body ?? '');
         };

@@ -319,6 +319,17 @@ export const MOCK_ROWS: readonly SituationRow[] = [
       title: 'the verification challenge and the task events are accepted and verify',
     },
   },
+  {
+    situation:
+      'a mock at `speed: 60`, an hour ahead of real time; the receiver answers 503 with `Retry-After` an HTTP date 3 s after its own `Date`, that `Date` 5 min off',
+    outcome:
+      'the retry is scheduled 3 s of mock time later: `Retry-After` minus the receiver’s `Date` (real time without `Date`), never the mock clock (it was retried at once)',
+    provenBy: {
+      file: 'test/testing/webhooks-delivery.test.ts',
+      title: '3 s after %s: the retry comes 3 s of mock time later',
+      row: 'a Date 5 minutes behind',
+    },
+  },
 ];
 
 /**
@@ -551,6 +562,17 @@ export const CLI_ROWS: readonly SituationRow[] = [
     situation: '`webhooks send` to a receiver that answers 200 at once and drips its body past 10 s',
     outcome: 'not acknowledged, retried (exit 2), as the gateway judges it',
     provenBy: { file: WEBHOOK_SEND, title: 'a body still dripping at 10 s: not acknowledged, exit 2' },
+  },
+  {
+    situation:
+      '`webhooks send` to a receiver whose clock is 5 min off, answering 503 with `Retry-After` an HTTP date 120 s after its `Date`',
+    outcome:
+      '"the gateway retries after 120 s": `Retry-After` minus the answer’s `Date`, as the gateway counts it (it said 0 s, or 420 s)',
+    provenBy: {
+      file: WEBHOOK_SEND,
+      title: '503 from a receiver whose clock is %s: Retry-After counted from its Date',
+      row: "'5 minutes behind', -5",
+    },
   },
   {
     situation: '`webhooks send` to a receiver whose body never ends',

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { MockWebhookEvent } from '../../src/testing/state/webhooks/index.js';
 import { RETRY_DELAYS_MS } from '../../src/testing/state/webhooks/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
@@ -128,6 +128,51 @@ describe('Retry-After', () => {
     expect((second.nextAttemptAt ?? 0) - (second.attempts[0]?.startedAt ?? 0)).toBe(MIN);
     await advance(MIN);
     expect([first.status, second.status]).toEqual(['delivered', 'delivered']);
+  });
+});
+
+describe('Retry-After as a date, with the mock clock at speed 60', () => {
+  // Date alone is faked (HTTP runs as usual), so each instant below is exact: the real clock
+  // stands at T0 + 1 min while the mock clock, 60 times faster, stands at T0 + 1 h.
+  const T0 = Date.parse('2026-11-27T10:00:00Z');
+  const REAL = T0 + MIN;
+  let fast: WebhookRig;
+  beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
+    fast = await startRig({ clock: 'real', speed: 60 });
+    vi.setSystemTime(REAL);
+  });
+  afterAll(async () => {
+    await fast.close();
+    vi.useRealTimers();
+  });
+
+  const http = (ms: number) => new Date(ms).toUTCString();
+
+  test.each([
+    ['a Date 5 minutes behind', 503, REAL - 5 * MIN],
+    ['a Date 5 minutes ahead', 503, REAL + 5 * MIN],
+    ['no Date (real time)', 429, undefined],
+  ])('3 s after %s: the retry comes 3 s of mock time later', async (_, status, date) => {
+    expect(fast.gateway.clock.now() - Date.now()).toBeGreaterThanOrEqual(58 * MIN);
+    const from = date ?? REAL;
+    fast.receiver.script.push({
+      status,
+      headers: { 'Retry-After': http(from + 3_000), ...(date === undefined ? {} : { Date: http(date) }) },
+      ...(date === undefined ? { sendDate: false as const } : {}),
+    });
+    const task = videoTask(fast);
+    fast.gateway.tasks.finishNow(task.id);
+    await fast.webhooks.flush();
+    const event = fast.webhooks.events({ taskId: task.id })[0];
+    const first = event?.attempts[0];
+    expect(first?.statusCode).toBe(status);
+    expect(event?.status).toBe('retrying');
+    expect((event?.nextAttemptAt ?? 0) - (first?.finishedAt ?? 0)).toBe(3_000);
+    await fast.gateway.clock.advance(3_000);
+    await fast.webhooks.flush();
+    expect(event?.status).toBe('delivered');
+    expect(event?.attempts.map((a) => a.startedAt - (first?.startedAt ?? 0))).toEqual([0, 3_000]);
   });
 });
 

@@ -156,7 +156,10 @@ function describeAttempt(
   return `${c.dim(time)} ${event.type} ${c.cyan(event.id)} (${tasks}) attempt ${attempt.attempt}${attempt.duplicate ? ' (duplicate)' : ''} → ${answer}${took}: ${next}`;
 }
 
-/** Registers the forwarding endpoint of every account, verifies them, and prints each delivery. */
+/**
+ * Registers the forwarding endpoint of every account, verifies each with its account's key (so
+ * a request of any account may name it), and prints each delivery.
+ */
 async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, speed: number): Promise<void> {
   const target = flags.forwardTo ?? '';
   try {
@@ -180,6 +183,7 @@ async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, spe
     (flags.seed === undefined ? undefined : derived(flags.seed, 'webhook', 'whsec_'));
   const kid = flags.webhookKid ?? process.env.MEDIAGW_WEBHOOK_KID ?? 'kid_local';
   const ids: string[] = [];
+  const registered: { account: string; client: MediaGateway; id: string }[] = [];
   let printedSecret: string | undefined;
   for (const account of gateway.accounts) {
     const client = new MediaGateway({ baseURL: gateway.url, apiKey: account.apiKey, maxRetries: 0 });
@@ -192,6 +196,7 @@ async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, spe
     }
     printedSecret ??= record?.secret;
     ids.push(created.endpoint.id);
+    registered.push({ account: account.id, client, id: created.endpoint.id });
   }
   webhooks.configure({ catchAllEndpoints: ids });
   webhooks.on('delivery', (attempt, event) =>
@@ -218,15 +223,17 @@ async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, spe
       `  signing secret: ${printedSecret} (pass --webhook-secret or MEDIAGW_WEBHOOK_SECRET to choose one)`,
     );
   else out.say('  signing secret: the one given by --webhook-secret or MEDIAGW_WEBHOOK_SECRET');
-  const first = gateway.accounts[0];
-  const verifier = new MediaGateway({ baseURL: gateway.url, apiKey: first?.apiKey ?? '', maxRetries: 0 });
-  try {
-    await verifier.webhooks.endpoints.verify(ids[0] ?? '');
-    out.say(`  verified:     ${target} echoed the challenge`);
-  } catch (error) {
-    const why = error instanceof APIError ? error.message : String(error);
-    out.warn(`${target} did not pass verification (${why}); events are forwarded anyway`);
+  let verified = true;
+  for (const { account, client, id } of registered) {
+    try {
+      await client.webhooks.endpoints.verify(id);
+    } catch (error) {
+      const why = error instanceof APIError ? error.message : String(error);
+      verified = false;
+      out.warn(`${target} did not pass verification for ${account} (${why}); events are forwarded anyway`);
+    }
   }
+  if (verified) out.say(`  verified:     ${target} echoed the challenge`);
 }
 
 function record(webhooks: ReturnType<typeof mockWebhooks>, id: string | undefined): string {

@@ -131,7 +131,10 @@ export interface DeliveryAnswer {
   error: string | undefined;
   /** When the headers came, in ms from the start. */
   headersMs: number | undefined;
+  /** The answer's `Retry-After`, if any. */
   retryAfter: string | undefined;
+  /** The answer's `Date`, if any: a `Retry-After` date is counted from it. */
+  date: string | undefined;
   /** The start of the answer's body, at most `keptBytes`. */
   answer: string;
   /** Bytes of the answer's body read (kept or dropped). */
@@ -160,6 +163,7 @@ export async function postDelivery(
   let error: string | undefined;
   let headersMs: number | undefined;
   let retryAfter: string | undefined;
+  let date: string | undefined;
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let answerBytes = 0;
@@ -178,6 +182,7 @@ export async function postDelivery(
     headersMs = performance.now() - started;
     status = response.status;
     retryAfter = response.headers.get('retry-after') ?? undefined;
+    date = response.headers.get('date') ?? undefined;
     const reader = response.body?.getReader();
     for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
       answerBytes += read.value.byteLength;
@@ -202,6 +207,7 @@ export async function postDelivery(
     error,
     headersMs,
     retryAfter,
+    date,
     answer: Buffer.concat(kept).toString('utf8'),
     answerBytes,
     ms: Math.round(performance.now() - started),
@@ -258,7 +264,7 @@ export function registerWebhooks(program: Command): void {
       if (target.protocol !== 'http:' && target.protocol !== 'https:')
         throw new CliError(`not an http(s) URL: ${url}`);
       const delivery = await signed(flags);
-      const { status, error, headersMs, retryAfter, answer, ms } = await postDelivery(
+      const { status, error, headersMs, retryAfter, date, answer, ms } = await postDelivery(
         target,
         delivery,
         DELIVERY_LIMITS,
@@ -272,7 +278,7 @@ export function registerWebhooks(program: Command): void {
       const verdict =
         event.type === 'webhook.endpoint_verification'
           ? challengeVerdict(status, answer, event.data?.challenge)
-          : deliveryVerdict({ status, error, headersMs, retryAfter });
+          : deliveryVerdict({ status, error, headersMs, retryAfter, date });
       const out = ctx.output;
       const c = out.color;
       out.result(

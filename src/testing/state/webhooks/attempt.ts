@@ -28,12 +28,14 @@ export function signingSeconds(
   return options?.signingClock === 'mock' ? clock.nowSeconds() : Math.floor(Date.now() / 1000);
 }
 
-/** The attempt as recorded, and the answer's `Retry-After`, if any. */
+/** The attempt as recorded, and the answer's `Retry-After` and `Date`, if any. */
 export interface AttemptResult {
   /** The attempt as recorded. */
   attempt: MockDeliveryAttempt;
   /** The answer's `Retry-After`, if any. */
   retryAfter: string | undefined;
+  /** The answer's `Date`, if any: a `Retry-After` date is counted from it. */
+  date: string | undefined;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function sendAttempt(
     attempt.finishedAt = clock.now();
     attempt.outcome = 'failed';
     attempt.error = `no local route for ${endpoint.url}: call mockWebhooks(gateway).route(url, localUrl)`;
-    return { attempt, retryAfter: undefined };
+    return { attempt, retryAfter: undefined, date: undefined };
   }
   const headers = signWebhook({
     body,
@@ -85,5 +87,5 @@ export async function sendAttempt(
   attempt.outcome = status !== undefined && status >= 200 && status < 300 ? 'delivered' : 'failed';
   const redirect = status !== undefined && status >= 300 && status < 400;
   attempt.error = answer.error ?? (redirect ? `redirect (${status}) not followed` : undefined);
-  return { attempt, retryAfter: answer.headers['retry-after'] };
+  return { attempt, retryAfter: answer.headers['retry-after'], date: answer.headers.date };
 }

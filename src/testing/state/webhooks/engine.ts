@@ -196,7 +196,7 @@ export class DeliveryEngine {
     }
     event.status = 'in_flight';
     this.ensureBody(event);
-    const { attempt, retryAfter } = await sendAttempt(this.host, event, endpoint, false);
+    const { attempt, retryAfter, date } = await sendAttempt(this.host, event, endpoint, false);
     if (attempt.outcome === 'delivered') {
       event.status = 'delivered';
       this.host.notify(attempt, event);
@@ -209,18 +209,26 @@ export class DeliveryEngine {
     // spec: Webhook endpoint — any state: a delivery answered 410 pauses the endpoint.
     if (attempt.statusCode === 410) this.host.pauseGone(endpoint);
     if (!endpoint.enabled) event.status = 'paused';
-    else this.scheduleRetry(event, attempt.statusCode, retryAfter);
+    else this.scheduleRetry(event, attempt.statusCode, retryAfter, date);
     this.host.notify(attempt, event);
   }
 
-  private scheduleRetry(event: MockWebhookEvent, status: number | undefined, retryAfter: string | undefined) {
+  private scheduleRetry(
+    event: MockWebhookEvent,
+    status: number | undefined,
+    retryAfter: string | undefined,
+    date: string | undefined,
+  ) {
     const { gateway, options } = this.host;
     const now = gateway.clock.now();
     let delay = retryDelay(event.retryIndex, options.jitter, options.random);
     event.retryIndex++;
     // spec: Events 7 — a valid Retry-After on 429 or 503 is honored inside the window.
+    // A date is the receiver's: it is counted from the answer's own Date (real time without
+    // one), never from the mock clock, which may run ahead at `speed`. The wait it names is
+    // then mock time, as a number of seconds is and as the retry schedule is.
     if (status === 429 || status === 503) {
-      const asked = parseRetryAfter(retryAfter, now);
+      const asked = parseRetryAfter(retryAfter, Date.now(), date);
       if (asked !== undefined && now + asked <= event.deadline) delay = asked;
     }
     const due = now + delay;
