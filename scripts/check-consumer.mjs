@@ -432,7 +432,18 @@ async function edgeRun(bundle, platform) {
   if (!esm.includes('crypto.subtle')) throw new Error('the bundle has no Web Crypto call');
   const iife = await bundle('edge-entry.mjs', { platform, format: 'iife', globalName: 'edge' });
   // Web APIs only: no process, Buffer or require, as in an edge runtime.
-  const web = { crypto, TextEncoder, TextDecoder, Request, Response, Headers, URL, console, setTimeout };
+  const web = {
+    crypto,
+    TextEncoder,
+    TextDecoder,
+    Request,
+    Response,
+    Headers,
+    URL,
+    console,
+    setTimeout,
+    clearTimeout,
+  };
   const context = { ...web, SECRETS: { kid_edge: 'whsec_edge_0123' }, HANDLED: [] };
   runInNewContext(`${iife}\nglobalThis.edge = edge;`, context);
   const { signWebhook } = createRequire(join(project, 'package.json'))('mediagw/webhooks');
