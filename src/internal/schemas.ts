@@ -1,8 +1,8 @@
-import { plainImageGenerateRequest } from '../schemas/images-plain.js';
-import { plainAssetSubmitRequest, plainGroupCreateRequest } from '../schemas/library-plain.js';
-import type { ReservationEstimate, ReservationHints } from '../schemas/reservation-tiers.js';
-import { plainVideo25Request } from '../schemas/video-2-5-plain.js';
-import type { VideoCreateParams } from '../schemas/video-types.js';
+import { plainImageGenerateRequest } from '../schemas/images/fast.js';
+import { plainAssetSubmitRequest, plainGroupCreateRequest } from '../schemas/library/fast.js';
+import { plainVideo25Request } from '../schemas/video/2-5-fast.js';
+import type { ReservationEstimate, ReservationHints } from '../schemas/video/reservation-tiers.js';
+import type { VideoCreateParams } from '../schemas/video/types.js';
 import { type SchemaFamily, schemaFamilies } from './schemas-loader.js';
 
 type Family<F extends SchemaFamily> = ReturnType<(typeof schemaFamilies)[F]>;

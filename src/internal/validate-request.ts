@@ -1,5 +1,5 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors/validation.js';
-import { EMBEDDING_MODELS, IMAGE_MODELS, VIDEO_MODELS } from '../schemas/constants.js';
+import { EMBEDDING_MODELS, IMAGE_MODELS, VIDEO_MODELS } from '../schemas/shared/constants.js';
 import {
   parseAssetSubmitParams,
   parseEmbeddingCreateParams,

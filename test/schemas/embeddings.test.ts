@@ -5,8 +5,8 @@ import {
   EMBEDDING_MODELS,
   embeddingCreateSchema,
   parseEmbeddingCreateParams,
-} from '../../src/schemas/embeddings.js';
-import { checkParams } from '../../src/schemas/validate.js';
+} from '../../src/schemas/embeddings/index.js';
+import { checkParams } from '../../src/schemas/shared/validate.js';
 import { small } from '../helpers/embedding-params.js';
 
 describe('embeddings.create refuses', () => {

@@ -9,7 +9,7 @@ import {
   parseImageEditParams,
   parseImageGenerateAsyncParams,
   parseImageGenerateParams,
-} from '../../src/schemas/images.js';
+} from '../../src/schemas/images/index.js';
 import { mp4Video } from '../../src/testing/index.js';
 import { jpeg, png } from '../core/image-fixtures.js';
 

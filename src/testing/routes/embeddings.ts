@@ -2,7 +2,7 @@ import {
   EMBEDDING_DIMENSIONS,
   type EmbeddingModel,
   embeddingCreateSchema,
-} from '../../schemas/embeddings.js';
+} from '../../schemas/embeddings/index.js';
 import { MockHttpError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { RouteRegistry } from '../types.js';

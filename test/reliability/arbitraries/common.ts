@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { SUBSCRIBABLE_EVENTS, utf8Length } from '../../../src/schemas/common.js';
+import { SUBSCRIBABLE_EVENTS, utf8Length } from '../../../src/schemas/shared/common.js';
 
 /**
  * IDs that exist on the mock gateway the samples are sent to, so that a valid request is also

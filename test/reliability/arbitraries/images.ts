@@ -3,7 +3,7 @@
  * files (sync and async), valid ones and one breaker per rule.
  */
 import fc from 'fast-check';
-import { IMAGE_MODELS } from '../../../src/schemas/images.js';
+import { IMAGE_MODELS } from '../../../src/schemas/images/index.js';
 import { pngImage } from '../../../src/testing/index.js';
 import {
   assetRef,

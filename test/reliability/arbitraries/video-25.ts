@@ -3,8 +3,8 @@
  * and upgrade): valid ordinary, preview and upgrade bodies, and one breaker per rule.
  */
 import fc from 'fast-check';
-import { UPGRADE_INHERITED_FIELDS } from '../../../src/schemas/video-2-5-upgrade.js';
-import { VIDEO_RATIOS } from '../../../src/schemas/video-shared.js';
+import { UPGRADE_INHERITED_FIELDS } from '../../../src/schemas/video/2-5-upgrade.js';
+import { VIDEO_RATIOS } from '../../../src/schemas/video/shared.js';
 import {
   anyText,
   clientReferenceId,

@@ -3,7 +3,7 @@
  * from the spec's rules, and one breaker per rule.
  */
 import fc from 'fast-check';
-import { VIDEO_RATIOS } from '../../../src/schemas/video-shared.js';
+import { VIDEO_RATIOS } from '../../../src/schemas/video/shared.js';
 import {
   clientReferenceId,
   extraFields,

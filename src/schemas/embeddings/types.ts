@@ -6,7 +6,7 @@
  * The types list the spec's fields and nothing else, so a field the endpoint does not take (a
  * chat field, a typo) does not compile; the validator refuses it too, before sending.
  */
-import type { ENCODING_FORMATS } from './constants.js';
+import type { ENCODING_FORMATS } from '../shared/constants.js';
 
 /** Fields every embedding model takes. */
 export interface EmbeddingInputParams {

@@ -1,10 +1,10 @@
-import { type AcrossFieldsRule, ON_ARRAYS } from './across-fields.js';
+import { type AcrossFieldsRule, ON_ARRAYS } from '../shared/across-fields.js';
 import {
   clientReferenceId,
   mediaUrl,
   notificationsSchema,
   refuseLegacyWebhookWithNotifications,
-} from './common.js';
+} from '../shared/common.js';
 import {
   IMAGE_ROLES,
   type ImageRole,
@@ -12,9 +12,9 @@ import {
   VIDEO_RATIOS,
   type VideoModel,
   type VideoRatio,
-} from './constants.js';
-import { promptReferenceProblems, referenceCounts } from './video-inputs.js';
-import { z } from './zod.js';
+} from '../shared/constants.js';
+import { z } from '../shared/zod.js';
+import { promptReferenceProblems, referenceCounts } from './inputs.js';
 
 export { IMAGE_ROLES, type ImageRole, VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio };
 

@@ -1,5 +1,5 @@
 import { SUBSCRIBABLE_EVENTS } from './constants.js';
-import { isHttpUrl, isMediaRef, utf8Length } from './plain-rules.js';
+import { isHttpUrl, isMediaRef, utf8Length } from './fast-rules.js';
 import { z } from './zod.js';
 
 export { SUBSCRIBABLE_EVENTS, utf8Length };

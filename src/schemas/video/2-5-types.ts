@@ -1,6 +1,6 @@
-import type { UPGRADE_INHERITED_FIELDS } from './video-2-5-upgrade.js';
-import type { ImageWithRole, VideoTaskAdditions, WebSearchTool } from './video-request-fields.js';
-import type { VideoRatio } from './video-shared.js';
+import type { UPGRADE_INHERITED_FIELDS } from './2-5-upgrade.js';
+import type { ImageWithRole, VideoTaskAdditions, WebSearchTool } from './request-fields.js';
+import type { VideoRatio } from './shared.js';
 
 /** Fields shared by `vidmodel-2.5` ordinary generation and previews. */
 export interface Video25GenerationFields extends VideoTaskAdditions {

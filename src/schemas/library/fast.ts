@@ -5,7 +5,7 @@
  * which stays the rule and words every error. A property test holds that the schema accepts,
  * unchanged, every body these let through.
  */
-import { ASSET_TYPES } from './constants.js';
+import { ASSET_TYPES } from '../shared/constants.js';
 import {
   codePoints,
   hasExactly,
@@ -13,7 +13,7 @@ import {
   isPlainObject,
   onlyKeys,
   plainObjectList,
-} from './plain-rules.js';
+} from '../shared/fast-rules.js';
 
 // spec: Limits — limits are in characters (code points).
 const isName = (value: unknown) => typeof value === 'string' && value.length > 0 && codePoints(value) <= 255;

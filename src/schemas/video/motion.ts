@@ -1,8 +1,8 @@
-import { acrossFields } from './across-fields.js';
-import { refuseLegacyWebhookWithNotifications } from './common.js';
-import { MOTION_ORIENTATION_CEILING } from './constants.js';
-import { jsonBoolean, publicUrl, taskAdditionsShape, textField } from './video-shared.js';
-import { z } from './zod.js';
+import { acrossFields } from '../shared/across-fields.js';
+import { refuseLegacyWebhookWithNotifications } from '../shared/common.js';
+import { MOTION_ORIENTATION_CEILING } from '../shared/constants.js';
+import { z } from '../shared/zod.js';
+import { jsonBoolean, publicUrl, taskAdditionsShape, textField } from './shared.js';
 
 export { MOTION_ORIENTATION_CEILING };
 

@@ -1,8 +1,9 @@
-import { acrossFields } from './across-fields.js';
-import { refuseFields } from './common.js';
-import { V25_LIMITS } from './constants.js';
-import { video25UpgradeSchema } from './video-2-5-upgrade.js';
-import { aliasConflicts, givenNames, inputDuration, writtenName } from './video-inputs.js';
+import { acrossFields } from '../shared/across-fields.js';
+import { refuseFields } from '../shared/common.js';
+import { V25_LIMITS } from '../shared/constants.js';
+import { z } from '../shared/zod.js';
+import { video25UpgradeSchema } from './2-5-upgrade.js';
+import { aliasConflicts, givenNames, inputDuration, writtenName } from './inputs.js';
 import {
   checkAgreement,
   checkSingleFrameRoles,
@@ -19,8 +20,7 @@ import {
   taskAdditionsShape,
   textField,
   toolsSchema,
-} from './video-shared.js';
-import { z } from './zod.js';
+} from './shared.js';
 
 const MODEL = 'vidmodel-2.5';
 
@@ -50,7 +50,7 @@ function generationShape(kind: 'ordinary' | 'preview') {
     prompt: requiredPrompt,
     duration: durationSchema.optional(),
     // spec: Video, "Preview upgrade" — the input aliases, each held to the rules of its field
-    // (src/schemas/video-inputs.ts says which field each stands for).
+    // (src/schemas/video/inputs.ts says which field each stands for).
     seconds: durationSchema.optional(),
     // spec: Video — "preview and upgrade accept only their own value"; a preview defaults to 480p.
     resolution:
@@ -211,7 +211,7 @@ export {
   UPGRADE_ALLOWED_FIELDS,
   UPGRADE_INHERITED_FIELDS,
   video25UpgradeSchema,
-} from './video-2-5-upgrade.js';
+} from './2-5-upgrade.js';
 
 const SHAPES = {
   ordinary: video25OrdinarySchema,

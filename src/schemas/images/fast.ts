@@ -5,8 +5,14 @@
  * to the schema, which stays the rule and words every error. A property test holds that the
  * schema accepts, unchanged, every body this lets through.
  */
-import { IMAGE_MODELS } from './constants.js';
-import { isHttpUrl, isPlainObject, onlyKeys, plainStringList, plainSubmissionField } from './plain-rules.js';
+import { IMAGE_MODELS } from '../shared/constants.js';
+import {
+  isHttpUrl,
+  isPlainObject,
+  onlyKeys,
+  plainStringList,
+  plainSubmissionField,
+} from '../shared/fast-rules.js';
 
 /** spec: Images — `size` is `<W>x<H>` with positive integers, or a word the route supports. */
 export const IMAGE_SIZE = /^(?:[1-9]\d*x[1-9]\d*|[A-Za-z][A-Za-z_-]*)$/;

@@ -1,26 +1,26 @@
-import type { Uploadable } from '../core/files.js';
-import { BARE_STRING_MESSAGE, isUploadable } from '../core/uploadable.js';
-import { acrossFields } from './across-fields.js';
+import type { Uploadable } from '../../core/files.js';
+import { BARE_STRING_MESSAGE, isUploadable } from '../../core/uploadable.js';
+import { acrossFields } from '../shared/across-fields.js';
 import {
   clientReferenceId,
   httpUrl,
   notificationsSchema,
   refuseFields,
   refuseLegacyWebhookWithNotifications,
-} from './common.js';
-import { IMAGE_MODELS, type ImageModel } from './constants.js';
+} from '../shared/common.js';
+import { IMAGE_MODELS, type ImageModel } from '../shared/constants.js';
+import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
+import { parseParams } from '../shared/validate.js';
+import { z } from '../shared/zod.js';
+import { IMAGE_SIZE } from './fast.js';
 import type {
   ImageEditAsyncParams,
   ImageEditParams,
   ImageGenerateAsyncParams,
   ImageGenerateParams,
-} from './image-types.js';
-import { IMAGE_SIZE } from './images-plain.js';
-import { ALWAYS, refuseUnknownFields } from './unknown-fields.js';
-import { parseParams } from './validate.js';
-import { z } from './zod.js';
+} from './types.js';
 
-export { checkEditFiles } from './image-edit-files.js';
+export { checkEditFiles } from './edit-files.js';
 export { IMAGE_MODELS, type ImageModel };
 
 /** Whether `model` is one of the `imgmodel-2.5-*` models, which refuse `image_urls` and `mask`. */

@@ -1,8 +1,8 @@
-import { acrossFields, ON_ARRAYS } from './across-fields.js';
-import { httpUrl } from './common.js';
-import { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType } from './constants.js';
-import { parseParams } from './validate.js';
-import { z } from './zod.js';
+import { acrossFields, ON_ARRAYS } from '../shared/across-fields.js';
+import { httpUrl } from '../shared/common.js';
+import { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType } from '../shared/constants.js';
+import { parseParams } from '../shared/validate.js';
+import { z } from '../shared/zod.js';
 
 export { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType };
 

@@ -1,8 +1,8 @@
-import { acrossFields } from './across-fields.js';
-import { refuseLegacyWebhookWithNotifications } from './common.js';
-import { UPGRADE_INHERITED_FIELDS } from './constants.js';
-import { jsonBoolean, taskAdditionsShape } from './video-shared.js';
-import { z } from './zod.js';
+import { acrossFields } from '../shared/across-fields.js';
+import { refuseLegacyWebhookWithNotifications } from '../shared/common.js';
+import { UPGRADE_INHERITED_FIELDS } from '../shared/constants.js';
+import { z } from '../shared/zod.js';
+import { jsonBoolean, taskAdditionsShape } from './shared.js';
 
 export { UPGRADE_INHERITED_FIELDS };
 

@@ -1,10 +1,10 @@
 /**
  * Shapes shared by the requests of every video family, in a leaf of their own so that each
- * family's request types (video-types.ts, video-2-5-types.ts) can build on them without
+ * family's request types (types.ts, 2-5-types.ts) can build on them without
  * importing one another.
  */
-import type { Notifications } from './common.js';
-import type { ImageRole } from './video-shared.js';
+import type { Notifications } from '../shared/common.js';
+import type { ImageRole } from './shared.js';
 
 /** Fields every video JSON request accepts (spec: Webhook management, "Task request additions"). */
 export interface VideoTaskAdditions {

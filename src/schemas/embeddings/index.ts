@@ -1,15 +1,15 @@
-import { acrossFields } from './across-fields.js';
-import { refuseFields } from './common.js';
+import { acrossFields } from '../shared/across-fields.js';
+import { refuseFields } from '../shared/common.js';
 import {
   EMBEDDING_DIMENSIONS,
   EMBEDDING_MODELS,
   type EmbeddingModel,
   ENCODING_FORMATS,
-} from './constants.js';
-import type { EmbeddingCreateParams } from './embedding-types.js';
-import { ALWAYS, refuseUnknownFields } from './unknown-fields.js';
-import { parseParams } from './validate.js';
-import { z } from './zod.js';
+} from '../shared/constants.js';
+import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
+import { parseParams } from '../shared/validate.js';
+import { z } from '../shared/zod.js';
+import type { EmbeddingCreateParams } from './types.js';
 
 export type {
   BgeM3Params,
@@ -17,7 +17,7 @@ export type {
   EmbeddingCreateParams,
   EmbeddingInputParams,
   TextEmbedding3SmallParams,
-} from './embedding-types.js';
+} from './types.js';
 export { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel, ENCODING_FORMATS };
 
 // spec: Embeddings — "The fields messages, max_tokens and stream must not be sent".

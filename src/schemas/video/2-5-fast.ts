@@ -6,7 +6,7 @@
  * left to the schema, which stays the rule and words every error. A property test holds that the
  * schema accepts, unchanged, every body this lets through.
  */
-import { IMAGE_ROLES, V25_LIMITS, VIDEO_RATIOS } from './constants.js';
+import { IMAGE_ROLES, V25_LIMITS, VIDEO_RATIOS } from '../shared/constants.js';
 import {
   hasExactly,
   isMediaRef,
@@ -15,9 +15,9 @@ import {
   plainObjectList,
   plainStringList,
   plainSubmissionField,
-} from './plain-rules.js';
-import { promptReferenceProblems } from './video-inputs.js';
-import type { VideoCreateParams } from './video-types.js';
+} from '../shared/fast-rules.js';
+import { promptReferenceProblems } from './inputs.js';
+import type { VideoCreateParams } from './types.js';
 
 const BOOLEANS = new Set([
   'generate_audio',

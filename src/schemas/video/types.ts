@@ -1,14 +1,14 @@
-import type { Video25Params } from './video-2-5-types.js';
-import type { ImageWithRole, VideoTaskAdditions, WebSearchTool } from './video-request-fields.js';
-import type { VideoRatio } from './video-shared.js';
+import type { Video25Params } from './2-5-types.js';
+import type { ImageWithRole, VideoTaskAdditions, WebSearchTool } from './request-fields.js';
+import type { VideoRatio } from './shared.js';
 
 export type {
   Video25OrdinaryParams,
   Video25Params,
   Video25PreviewParams,
   Video25UpgradeParams,
-} from './video-2-5-types.js';
-export type { ImageWithRole, VideoTaskAdditions, WebSearchTool } from './video-request-fields.js';
+} from './2-5-types.js';
+export type { ImageWithRole, VideoTaskAdditions, WebSearchTool } from './request-fields.js';
 
 /** A request to `vidmodel-2.0-mini`: 480p/720p, 4-15 s. */
 export interface VideoMiniParams extends VideoTaskAdditions {
