@@ -83,7 +83,7 @@ export type {
   LogLevel,
 } from './internal/observe.js';
 export type { RequestOptions } from './internal/request-spec.js';
-export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
+export { checkVideoRequest as parseVideoRequest, estimateReservation } from './internal/schemas.js';
 export {
   operationForModel,
   REQUEST_OPERATIONS,
