@@ -8,8 +8,8 @@
  * compile; the validator refuses it too, before sending.
  */
 import type { Uploadable } from '../../core/files.js';
+import type { Notifications } from '../shared/common.js';
 import type { ImageModel } from '../shared/constants.js';
-import type { Notifications } from '../shared/notification-types.js';
 
 /** The `imgmodel-2.5-*` models: separate models, not aliases of `imgmodel-2`. */
 export type ImageModel25 = Exclude<ImageModel, 'imgmodel-2'>;
