@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { UPGRADE_INHERITED_FIELDS } from '../../src/schemas/shared/constants.js';
 import { checkParams } from '../../src/schemas/shared/validate.js';
-import { UPGRADE_INHERITED_FIELDS } from '../../src/schemas/video/2-5.js';
 import { video25RequestKind, videoRequestSchema } from '../../src/schemas/video/index.js';
 
 const preview = (over: Record<string, unknown> = {}) => ({

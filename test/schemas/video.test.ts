@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
+import { VIDEO_MODELS } from '../../src/schemas/shared/constants.js';
 import { checkParams } from '../../src/schemas/shared/validate.js';
 import {
   parseVideoRequest,
-  VIDEO_MODELS,
   type VideoCreateParams,
   videoRequestSchema,
 } from '../../src/schemas/video/index.js';

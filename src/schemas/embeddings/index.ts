@@ -18,8 +18,6 @@ import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
 
-export { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, type EmbeddingModel, ENCODING_FORMATS };
-
 /** Fields every embedding model takes. */
 export interface EmbeddingInputParams {
   /**

@@ -8,7 +8,7 @@ import {
   refuseFields,
   refuseLegacyWebhookWithNotifications,
 } from '../shared/common.js';
-import { IMAGE_MODELS, type ImageModel } from '../shared/constants.js';
+import { IMAGE_MODELS } from '../shared/constants.js';
 import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
@@ -27,7 +27,6 @@ import type {
 } from './types.js';
 
 export { checkEditFiles } from './edit-files.js';
-export { IMAGE_MODELS, type ImageModel };
 
 /** Whether `model` is one of the `imgmodel-2.5-*` models, which refuse `image_urls` and `mask`. */
 export function isImageModel25(model: unknown): boolean {

@@ -16,8 +16,6 @@ import {
   PROJECT_NAME,
 } from './fast.js';
 
-export { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType };
-
 /** `POST .../private-avatar/groups`. */
 export interface GroupCreateParams {
   /** `model`: the gateway uses `vidmodel-2.5` when it is left out; the SDK never fills it in. */

@@ -2,8 +2,6 @@ import { SUBSCRIBABLE_EVENTS } from './constants.js';
 import { isHttpUrl, isMediaRef, utf8Length } from './fast-rules.js';
 import { z } from './zod.js';
 
-export { SUBSCRIBABLE_EVENTS, utf8Length };
-
 // spec: Video — "Base64 or data-URL images are not accepted; upload first."
 const INLINE_DATA_HINT =
   'inline data (base64 or a data: URL) is not accepted: upload the file with client.uploads.image() and pass its url';

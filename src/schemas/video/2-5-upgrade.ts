@@ -4,8 +4,6 @@ import { UPGRADE_INHERITED_FIELDS } from '../shared/constants.js';
 import { z } from '../shared/zod.js';
 import { jsonBoolean, taskAdditionsShape } from './shared.js';
 
-export { UPGRADE_INHERITED_FIELDS };
-
 /** The only fields an upgrade body may hold (the task request additions included). */
 export const UPGRADE_ALLOWED_FIELDS = [
   'model',

@@ -26,8 +26,6 @@ import {
 
 const MODEL = 'vidmodel-2.5';
 
-export { V25_LIMITS };
-
 /** The three request shapes of `vidmodel-2.5`, chosen by the body. */
 export type Video25RequestKind = 'ordinary' | 'preview' | 'upgrade';
 
@@ -217,11 +215,7 @@ export const video25OrdinarySchema = generationSchema('ordinary');
 /** `vidmodel-2.5` 480p preview (`draft: true`). */
 export const video25PreviewSchema = generationSchema('preview');
 
-export {
-  UPGRADE_ALLOWED_FIELDS,
-  UPGRADE_INHERITED_FIELDS,
-  video25UpgradeSchema,
-} from './2-5-upgrade.js';
+export { UPGRADE_ALLOWED_FIELDS, video25UpgradeSchema } from './2-5-upgrade.js';
 
 const SHAPES = {
   ordinary: video25OrdinarySchema,

@@ -1,14 +1,13 @@
+import { VIDEO_MODELS } from '../shared/constants.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
 import { video25Schema } from './2-5.js';
 import { videoLegacySchema } from './legacy.js';
 import { videoMiniSchema } from './mini.js';
 import { motionControlSchema } from './motion.js';
-import { VIDEO_MODELS } from './shared.js';
 import type { VideoCreateParams } from './types.js';
 
 export { type Video25RequestKind, video25RequestKind } from './2-5.js';
-export { VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio } from './shared.js';
 export type * from './types.js';
 
 /**

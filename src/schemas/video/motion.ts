@@ -1,10 +1,7 @@
 import { acrossFields } from '../shared/across-fields.js';
 import { refuseLegacyWebhookWithNotifications } from '../shared/common.js';
-import { MOTION_ORIENTATION_CEILING } from '../shared/constants.js';
 import { z } from '../shared/zod.js';
 import { jsonBoolean, publicUrl, taskAdditionsShape, textField } from './shared.js';
-
-export { MOTION_ORIENTATION_CEILING };
 
 const MODEL = 'motion-v3-motion-control';
 

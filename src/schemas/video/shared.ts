@@ -5,18 +5,9 @@ import {
   notificationsSchema,
   refuseLegacyWebhookWithNotifications,
 } from '../shared/common.js';
-import {
-  IMAGE_ROLES,
-  type ImageRole,
-  VIDEO_MODELS,
-  VIDEO_RATIOS,
-  type VideoModel,
-  type VideoRatio,
-} from '../shared/constants.js';
+import { IMAGE_ROLES, VIDEO_RATIOS } from '../shared/constants.js';
 import { z } from '../shared/zod.js';
 import { promptReferenceProblems, referenceCounts } from './inputs.js';
-
-export { IMAGE_ROLES, type ImageRole, VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio };
 
 /** `aspect_ratio` / `ratio` / `size`: one of the seven ratios. */
 export const ratioSchema = z.enum(VIDEO_RATIOS, { error: `must be one of ${VIDEO_RATIOS.join(', ')}` });

@@ -3,9 +3,9 @@
  * fields every video request shares, then each model family's request. The rules themselves
  * (and their messages) live in the schemas beside this file.
  */
+
 import type { Notifications } from '../shared/common.js';
-import type { UPGRADE_INHERITED_FIELDS } from './2-5-upgrade.js';
-import type { ImageRole, VideoRatio } from './shared.js';
+import type { ImageRole, UPGRADE_INHERITED_FIELDS, VideoRatio } from '../shared/constants.js';
 
 /** Fields every video JSON request accepts (spec: Webhook management, "Task request additions"). */
 export interface VideoTaskAdditions {
