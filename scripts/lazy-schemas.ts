@@ -5,7 +5,7 @@
  * of everything it imports, on that first `require` only, so two modules are swapped in the build:
  * - `internal/schemas-loader.ts` requires each family of schemas when it is first asked for,
  *   instead of importing them all;
- * - `schemas/zod.ts` requires zod when it first runs, since esbuild would hoist an `import` of
+ * - `schemas/shared/zod.ts` requires zod when it first runs, since esbuild would hoist an `import` of
  *   a dependency to the top of the bundle. The ESM build takes it through `createRequire`.
  * The source, which the tests run, imports both as usual; `npm test` checks the built entries
  * (scripts/check-entries.mjs).
@@ -14,10 +14,10 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Plugin } from 'esbuild';
 
-const FAMILY_IMPORT = /^import \* as (\w+) from '(\.\.\/schemas\/[\w-]+)\.js';$/gm;
+const FAMILY_IMPORT = /^import \* as (\w+) from '(\.\.\/schemas\/[\w-]+(?:\/[\w-]+)?)\.js';$/gm;
 
 /**
- * The built form of `internal/schemas-loader.ts`: each `import * as name from '../schemas/x.js'`
+ * The built form of `internal/schemas-loader.ts`: each `import * as name from '../schemas/family/x.js'`
  * becomes a `require` made on the first call of `name: () => name`, and kept (esbuild's require
  * builds a new namespace object on each call).
  * @throws {Error} when the source is not in the form this reads: imports of families, and one
@@ -33,7 +33,7 @@ export function lazyLoaderSource(source: string): string {
     !/^import (?!\* as \w+ from '\.\.\/schemas\/)/m.test(source);
   if (!matched) {
     throw new Error(
-      "internal/schemas-loader.ts is not in the form the build reads: `import * as name from '../schemas/x.js';` lines and one `  name: () => name,` line each, in the same order",
+      "internal/schemas-loader.ts is not in the form the build reads: `import * as name from '../schemas/family/x.js';` lines and one `  name: () => name,` line each, in the same order",
     );
   }
   const lines = families.map(({ name }) => `let ${name};`);
@@ -56,7 +56,7 @@ export function lazySchemas(): Plugin {
         loader: 'ts',
         resolveDir: dirname(args.path),
       }));
-      build.onLoad({ filter: /[\\/]src[\\/]schemas[\\/]zod\.ts$/ }, (args) => ({
+      build.onLoad({ filter: /[\\/]src[\\/]schemas[\\/]shared[\\/]zod\.ts$/ }, (args) => ({
         contents: commonJS
           ? "export const { z } = require('zod');"
           : "import { createRequire } from 'node:module';\nexport const { z } = createRequire(import.meta.url)('zod');",

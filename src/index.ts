@@ -83,7 +83,7 @@ export type {
   LogLevel,
 } from './internal/observe.js';
 export type { RequestOptions } from './internal/request-spec.js';
-export { estimateReservation, parseVideoRequest } from './internal/schemas.js';
+export { checkVideoRequest as parseVideoRequest, estimateReservation } from './internal/schemas.js';
 export {
   operationForModel,
   REQUEST_OPERATIONS,
@@ -116,7 +116,38 @@ export type {
   SecretRotation,
   WebhookManagementResponse,
 } from './resources/webhooks/types.js';
-export type { Notifications, SubscribableEvent } from './schemas/common.js';
+export type {
+  BgeM3Params,
+  EmbeddingBatchParams,
+  EmbeddingCreateParams,
+  EmbeddingInputParams,
+  TextEmbedding3SmallParams,
+} from './schemas/embeddings/index.js';
+export type { MidjourneyGenerateParams } from './schemas/images/midjourney.js';
+export type {
+  Image2EditParams,
+  Image2GenerateParams,
+  Image25EditParams,
+  Image25GenerateParams,
+  ImageEditAsyncParams,
+  ImageEditFiles,
+  ImageEditParams,
+  ImageGenerateAsyncParams,
+  ImageGenerateParams,
+  ImageModel25,
+  ImageOutputParams,
+  ImageTaskAdditions,
+} from './schemas/images/types.js';
+export type {
+  AssetListParams,
+  AssetSubmitItem,
+  AssetSubmitParams,
+  AssetUpdateParams,
+  GroupCreateParams,
+  GroupUpdateParams,
+  ListParams,
+} from './schemas/library/index.js';
+export type { Notifications, SubscribableEvent } from './schemas/shared/common.js';
 export {
   ASSET_STATUSES,
   ASSET_TYPES,
@@ -132,45 +163,14 @@ export {
   VIDEO_RATIOS,
   type VideoModel,
   type VideoRatio,
-} from './schemas/constants.js';
-export type {
-  BgeM3Params,
-  EmbeddingBatchParams,
-  EmbeddingCreateParams,
-  EmbeddingInputParams,
-  TextEmbedding3SmallParams,
-} from './schemas/embeddings.js';
-export type {
-  Image2EditParams,
-  Image2GenerateParams,
-  Image25EditParams,
-  Image25GenerateParams,
-  ImageEditAsyncParams,
-  ImageEditFiles,
-  ImageEditParams,
-  ImageGenerateAsyncParams,
-  ImageGenerateParams,
-  ImageModel25,
-  ImageOutputParams,
-  ImageTaskAdditions,
-} from './schemas/image-types.js';
-export type {
-  AssetListParams,
-  AssetSubmitItem,
-  AssetSubmitParams,
-  AssetUpdateParams,
-  GroupCreateParams,
-  GroupUpdateParams,
-  ListParams,
-} from './schemas/library.js';
-export type { MidjourneyGenerateParams } from './schemas/midjourney.js';
+} from './schemas/shared/constants.js';
 export {
   MINI_TIERS,
   MOTION_TIERS,
   type ReservationEstimate,
   type ReservationHints,
   V25_TIERS,
-} from './schemas/reservation-tiers.js';
+} from './schemas/video/reservation-tiers.js';
 export type {
   ImageWithRole,
   MotionControlParams,
@@ -183,11 +183,11 @@ export type {
   VideoMiniParams,
   VideoTaskAdditions,
   WebSearchTool,
-} from './schemas/video-types.js';
+} from './schemas/video/types.js';
 export type {
   WebhookCapabilitiesParams,
   WebhookEndpointCreateParams,
   WebhookEndpointUpdateParams,
   WebhookEventListParams,
-} from './schemas/webhook-endpoints.js';
+} from './schemas/webhook-endpoints/index.js';
 export { VERSION } from './version.js';

@@ -1,8 +1,8 @@
 import type { FileLike, FormDataEncoder } from 'form-data-encoder';
 import { cutOffRequest, RequestValidationError } from '../core/errors/validation.js';
 import { SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
-import { checkEditFiles } from '../schemas/image-edit-files.js';
-import type { ImageEditAsyncParams, ImageEditParams } from '../schemas/image-types.js';
+import { checkEditFiles } from '../schemas/images/edit-files.js';
+import type { ImageEditAsyncParams, ImageEditParams } from '../schemas/images/types.js';
 import { type StreamOptions, toUploadFile, UploadFile } from './upload-file.js';
 
 /** One multipart part: a text value or a file. Parts are sent in array order. */

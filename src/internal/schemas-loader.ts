@@ -1,10 +1,10 @@
-import * as embeddings from '../schemas/embeddings.js';
-import * as images from '../schemas/images.js';
-import * as library from '../schemas/library.js';
-import * as midjourney from '../schemas/midjourney.js';
-import * as reservation from '../schemas/reservation.js';
-import * as video from '../schemas/video.js';
-import * as webhookEndpoints from '../schemas/webhook-endpoints.js';
+import * as embeddings from '../schemas/embeddings/index.js';
+import * as images from '../schemas/images/index.js';
+import * as midjourney from '../schemas/images/midjourney.js';
+import * as library from '../schemas/library/index.js';
+import * as video from '../schemas/video/index.js';
+import * as reservation from '../schemas/video/reservation.js';
+import * as webhookEndpoints from '../schemas/webhook-endpoints/index.js';
 
 /**
  * Each resource family's request schemas, behind a function. The built package replaces this
@@ -12,15 +12,15 @@ import * as webhookEndpoints from '../schemas/webhook-endpoints.js';
  * zod loads with the first request checked and each family's schemas with the first request of
  * that family: a process that only makes images never builds the video schemas. The source,
  * which the tests run, imports them all. One line per family, in the form the build reads:
- * `name: () => name,` for `import * as name`.
+ * `name: () => name,` for `import * as name`, in the order of the imports.
  */
 export const schemaFamilies = {
   embeddings: () => embeddings,
   images: () => images,
-  library: () => library,
   midjourney: () => midjourney,
-  reservation: () => reservation,
+  library: () => library,
   video: () => video,
+  reservation: () => reservation,
   webhookEndpoints: () => webhookEndpoints,
 };
 

@@ -1,8 +1,8 @@
-import { plainImageGenerateRequest } from '../schemas/images-plain.js';
-import { plainAssetSubmitRequest, plainGroupCreateRequest } from '../schemas/library-plain.js';
-import type { ReservationEstimate, ReservationHints } from '../schemas/reservation-tiers.js';
-import { plainVideo25Request } from '../schemas/video-2-5-plain.js';
-import type { VideoCreateParams } from '../schemas/video-types.js';
+import { plainImageGenerateRequest } from '../schemas/images/fast.js';
+import { plainAssetSubmitRequest, plainGroupCreateRequest } from '../schemas/library/fast.js';
+import { plainVideo25Request } from '../schemas/video/2-5-fast.js';
+import type { ReservationEstimate, ReservationHints } from '../schemas/video/reservation-tiers.js';
+import type { VideoCreateParams } from '../schemas/video/types.js';
 import { type SchemaFamily, schemaFamilies } from './schemas-loader.js';
 
 type Family<F extends SchemaFamily> = ReturnType<(typeof schemaFamilies)[F]>;
@@ -17,7 +17,8 @@ const lazy = <F extends SchemaFamily, K extends CheckerName<F>>(family: F, name:
 
 /**
  * `check`, after a plain check that lets valid requests through without zod (each family's
- * `*-plain.ts` in schemas/); whatever it leaves, valid or not, the schema decides and words.
+ * fast path in schemas/: `images/fast.ts`, `library/fast.ts`, `video/2-5-fast.ts`); whatever it
+ * leaves, valid or not, the schema decides and words.
  */
 const plainFirst =
   <P, R>(plain: (params: unknown) => R | undefined, check: (params: P) => R) =>
@@ -57,14 +58,16 @@ export const parseWebhookEventListParams = lazy('webhookEndpoints', 'parseWebhoo
 /**
  * Checks a `videos.create` body against the rules of its model before anything is sent.
  * Returns the same fields the caller gave (never adds defaults, because the gateway's defaults
- * changed on 2026-10-01 and may change again).
+ * changed on 2026-10-01 and may change again). The package exports it as `parseVideoRequest`;
+ * its own name keeps it apart from the video schemas' check of that name, which it calls for
+ * whatever the fast path leaves.
  *
  * @throws {RequestValidationError} with operation `videos.create` and one issue per broken rule,
  * each naming the field path (`image_with_roles[1].role`) and the rule in words.
  * @example
  * parseVideoRequest({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 });
  */
-export function parseVideoRequest(params: unknown): VideoCreateParams {
+export function checkVideoRequest(params: unknown): VideoCreateParams {
   // A plain valid vidmodel-2.5 body is checked without zod; the schema decides everything else.
   return plainVideo25Request(params) ?? schemaFamilies.video().parseVideoRequest(params);
 }

@@ -1,13 +1,13 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors/validation.js';
-import { EMBEDDING_MODELS, IMAGE_MODELS, VIDEO_MODELS } from '../schemas/constants.js';
+import { EMBEDDING_MODELS, IMAGE_MODELS, VIDEO_MODELS } from '../schemas/shared/constants.js';
 import {
+  checkVideoRequest,
   parseAssetSubmitParams,
   parseEmbeddingCreateParams,
   parseGroupCreateParams,
   parseImageGenerateAsyncParams,
   parseImageGenerateParams,
   parseMidjourneyGenerateParams,
-  parseVideoRequest,
 } from './schemas.js';
 
 /**
@@ -31,7 +31,7 @@ export type RequestOperation = (typeof REQUEST_OPERATIONS)[number];
 const CHECKS: Record<RequestOperation, (params: unknown) => unknown> = {
   'images.generate': parseImageGenerateParams,
   'images.generateAsync': parseImageGenerateAsyncParams,
-  'videos.create': parseVideoRequest,
+  'videos.create': checkVideoRequest,
   'embeddings.create': parseEmbeddingCreateParams,
   'midjourney.generate': parseMidjourneyGenerateParams,
   'library.groups.create': parseGroupCreateParams,

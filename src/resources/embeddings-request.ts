@@ -1,5 +1,5 @@
-import { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, ENCODING_FORMATS } from '../schemas/constants.js';
-import type { EmbeddingCreateParams } from '../schemas/embeddings.js';
+import type { EmbeddingCreateParams } from '../schemas/embeddings/index.js';
+import { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS, ENCODING_FORMATS } from '../schemas/shared/constants.js';
 
 /** The fields a plain request may hold; anything else goes to the schema. */
 const PLAIN_FIELDS = new Set(['model', 'input', 'dimensions', 'encoding_format']);

@@ -7,7 +7,7 @@ import { checkCallback } from '../core/options.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { parseEmbeddingCreateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
-import type { EmbeddingBatchParams, EmbeddingCreateParams } from '../schemas/embeddings.js';
+import type { EmbeddingBatchParams, EmbeddingCreateParams } from '../schemas/embeddings/index.js';
 import { plainEmbeddingRequest } from './embeddings-request.js';
 import {
   type Embedding,

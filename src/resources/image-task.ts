@@ -1,7 +1,7 @@
 import { describeArgument } from '../core/arguments.js';
 import type { TaskOutcome } from '../core/polling.js';
 import type { ImageTask, ImageTaskData, ImageTaskState } from '../core/task-types.js';
-import { EMBEDDING_MODELS, IMAGE_MODELS, VIDEO_MODELS } from '../schemas/constants.js';
+import { EMBEDDING_MODELS, IMAGE_MODELS, VIDEO_MODELS } from '../schemas/shared/constants.js';
 
 export type { ImageTask, ImageTaskData, ImageTaskState } from '../core/task-types.js';
 

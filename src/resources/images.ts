@@ -27,7 +27,7 @@ import type {
   ImageEditParams,
   ImageGenerateAsyncParams,
   ImageGenerateParams,
-} from '../schemas/image-types.js';
+} from '../schemas/images/types.js';
 import { type ImageTask, imageTaskModelIssue, imageTaskOutcome, toImageTask } from './image-task.js';
 import { APIResource } from './resource.js';
 import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';

@@ -2,7 +2,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { parseMidjourneyGenerateParams } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
-import type { MidjourneyGenerateParams } from '../schemas/midjourney.js';
+import type { MidjourneyGenerateParams } from '../schemas/images/midjourney.js';
 import { APIResource } from './resource.js';
 import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
 

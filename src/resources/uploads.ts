@@ -10,7 +10,7 @@ import {
   splitUploadOptions,
   type UploadOptions,
 } from '../internal/upload-progress.js';
-import { checkUploadImage } from '../schemas/image-edit-files.js';
+import { checkUploadImage } from '../schemas/images/edit-files.js';
 import { APIResource } from './resource.js';
 
 export type { UploadOptions, UploadProgress } from '../internal/upload-progress.js';

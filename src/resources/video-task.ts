@@ -1,6 +1,6 @@
 import { describeArgument } from '../core/arguments.js';
 import { RequestValidationError } from '../core/errors/validation.js';
-import { VIDEO_MODELS } from '../schemas/constants.js';
+import { VIDEO_MODELS } from '../schemas/shared/constants.js';
 
 export type { VideoTask, VideoTaskCompat } from '../core/task-types.js';
 

@@ -8,11 +8,11 @@ import { checkWaitOptions, pollTask, type WaitOptions } from '../core/polling.js
 import { untilAborted } from '../core/until-aborted.js';
 import { openDownload } from '../internal/download.js';
 import type { RequestOptions } from '../internal/request-spec.js';
-import { estimateReservation, parseVideoRequest } from '../internal/schemas.js';
+import { checkVideoRequest, estimateReservation } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
 import { path } from '../internal/url.js';
-import type { ReservationEstimate, ReservationHints } from '../schemas/reservation-tiers.js';
-import type { VideoCreateParams } from '../schemas/video.js';
+import type { VideoCreateParams } from '../schemas/video/index.js';
+import type { ReservationEstimate, ReservationHints } from '../schemas/video/reservation-tiers.js';
 import { APIResource } from './resource.js';
 import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
 import {
@@ -69,7 +69,7 @@ export class Videos extends APIResource {
       .json<SubmissionEnvelope>(() => ({
         method: 'POST',
         path: '/videos/generations',
-        body: parseVideoRequest(params),
+        body: checkVideoRequest(params),
         retry: 'billable',
         timeout: TIMEOUTS.submission,
         options,

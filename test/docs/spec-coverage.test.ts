@@ -8,7 +8,7 @@ import type { Transport } from '../../src/internal/transport.js';
 import { Images } from '../../src/resources/images.js';
 import { ReviewTasks } from '../../src/resources/library/review-tasks.js';
 import { Videos } from '../../src/resources/videos.js';
-import { estimateReservation } from '../../src/schemas/reservation.js';
+import { estimateReservation } from '../../src/schemas/video/reservation.js';
 import { useVirtualClock, virtualClock } from '../helpers/virtual-clock.js';
 
 // The waits below sleep through this mock: each sleep moves a fake clock instead of real time,

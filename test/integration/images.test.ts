@@ -12,7 +12,7 @@ import {
   PermissionDeniedError,
   RequestValidationError,
 } from '../../src/index.js';
-import type { ImageEditParams, ImageGenerateParams } from '../../src/schemas/image-types.js';
+import type { ImageEditParams, ImageGenerateParams } from '../../src/schemas/images/types.js';
 import { mp4Video, pngImage } from '../../src/testing/index.js';
 import { png } from '../core/image-fixtures.js';
 import { rejection } from '../helpers/rejection.js';

@@ -10,7 +10,7 @@ import {
   withExtraFields,
 } from '../../src/index.js';
 import type { ReviewTask } from '../../src/resources/library/types.js';
-import type { AssetSubmitParams } from '../../src/schemas/library.js';
+import type { AssetSubmitParams } from '../../src/schemas/library/index.js';
 import { MockHttpError } from '../../src/testing/index.js';
 import { checkAssetReference } from '../../src/testing/state/library-store.js';
 import { mockGatewayClient } from './mock-client.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ConflictError, MediaGateway, NotFoundError } from '../../src/index.js';
 import type { ReviewTask } from '../../src/resources/library/types.js';
-import type { VideoCreateParams } from '../../src/schemas/video-types.js';
+import type { VideoCreateParams } from '../../src/schemas/video/types.js';
 import { mockGatewayClient } from './mock-client.js';
 
 // spec: Media library — only `Active` materials may be referenced; materials combined in one

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ReservationHints } from '../../src/schemas/reservation-tiers.js';
-import type { VideoCreateParams } from '../../src/schemas/video-types.js';
+import type { ReservationHints } from '../../src/schemas/video/reservation-tiers.js';
+import type { VideoCreateParams } from '../../src/schemas/video/types.js';
 import { USAGE_DELAY_MS } from '../../src/testing/routes/videos-shared.js';
 import {
   clip,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BadRequestError } from '../../src/core/errors.js';
-import type { VideoCreateParams } from '../../src/schemas/video-types.js';
+import type { VideoCreateParams } from '../../src/schemas/video/types.js';
 import { clip, startVideoRig, type VideoRig } from './videos-helpers.js';
 
 let rig: VideoRig;

@@ -1,5 +1,5 @@
 import { MediaGateway } from '../../src/client.js';
-import type { Notifications } from '../../src/schemas/common.js';
+import type { Notifications } from '../../src/schemas/shared/common.js';
 import { type MockGateway, type MockGatewayOptions, startMockGateway } from '../../src/testing/index.js';
 import { type MockWebhooks, mockWebhooks } from '../../src/testing/state/webhooks/index.js';
 import { type ReceiverOptions, startReceiver, type TestReceiver } from './webhooks-receiver.js';

@@ -5,14 +5,15 @@
 import type fc from 'fast-check';
 import { MediaGateway } from '../../src/client.js';
 import { imageEditParts } from '../../src/internal/multipart.js';
-import { parseEmbeddingCreateParams } from '../../src/schemas/embeddings.js';
-import type { ImageEditParams } from '../../src/schemas/image-types.js';
+import { parseEmbeddingCreateParams } from '../../src/schemas/embeddings/index.js';
 import {
   parseImageEditAsyncParams,
   parseImageEditParams,
   parseImageGenerateAsyncParams,
   parseImageGenerateParams,
-} from '../../src/schemas/images.js';
+} from '../../src/schemas/images/index.js';
+import { parseMidjourneyGenerateParams } from '../../src/schemas/images/midjourney.js';
+import type { ImageEditParams } from '../../src/schemas/images/types.js';
 import {
   parseAssetListParams,
   parseAssetSubmitParams,
@@ -20,15 +21,14 @@ import {
   parseGroupCreateParams,
   parseGroupUpdateParams,
   parseListParams,
-} from '../../src/schemas/library.js';
-import { parseMidjourneyGenerateParams } from '../../src/schemas/midjourney.js';
-import { parseVideoRequest } from '../../src/schemas/video.js';
+} from '../../src/schemas/library/index.js';
+import { parseVideoRequest } from '../../src/schemas/video/index.js';
 import {
   parseWebhookCapabilitiesParams,
   parseWebhookEndpointCreateParams,
   parseWebhookEndpointUpdateParams,
   parseWebhookEventListParams,
-} from '../../src/schemas/webhook-endpoints.js';
+} from '../../src/schemas/webhook-endpoints/index.js';
 import { type MockGateway, mockWebhooks, startMockGateway } from '../../src/testing/index.js';
 import type { Fixtures } from './arbitraries/common.js';
 import { imageEdit, imageEditRules, imageGenerate, imageGenerateRules } from './arbitraries/images.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { plainEmbeddingRequest } from '../../src/resources/embeddings-request.js';
-import { embeddingCreateSchema, parseEmbeddingCreateParams } from '../../src/schemas/embeddings.js';
-import { checkParams } from '../../src/schemas/validate.js';
+import { embeddingCreateSchema, parseEmbeddingCreateParams } from '../../src/schemas/embeddings/index.js';
+import { checkParams } from '../../src/schemas/shared/validate.js';
 import { small } from '../helpers/embedding-params.js';
 import { embeddingCreate, embeddingCreateRules } from '../reliability/arbitraries/management.js';
 import { mutations } from '../reliability/arbitraries/rules.js';

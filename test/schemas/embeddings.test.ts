@@ -1,12 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import {
-  EMBEDDING_DIMENSIONS,
-  EMBEDDING_MODELS,
-  embeddingCreateSchema,
-  parseEmbeddingCreateParams,
-} from '../../src/schemas/embeddings.js';
-import { checkParams } from '../../src/schemas/validate.js';
+import { embeddingCreateSchema, parseEmbeddingCreateParams } from '../../src/schemas/embeddings/index.js';
+import { EMBEDDING_DIMENSIONS, EMBEDDING_MODELS } from '../../src/schemas/shared/constants.js';
+import { checkParams } from '../../src/schemas/shared/validate.js';
 import { small } from '../helpers/embedding-params.js';
 
 describe('embeddings.create refuses', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError, type ValidationIssue, validateRequest } from '../../src/index.js';
-import { parseImageEditAsyncParams, parseImageEditParams } from '../../src/schemas/images.js';
+import { parseImageEditAsyncParams, parseImageEditParams } from '../../src/schemas/images/index.js';
 import { pngImage } from '../../src/testing/index.js';
 
 // A body with several broken rules is refused once, with every rule it breaks: the rules of each

@@ -3,13 +3,13 @@ import { RequestValidationError } from '../../src/core/errors.js';
 import { toUploadFile } from '../../src/internal/upload-file.js';
 import {
   checkEditFiles,
-  IMAGE_MODELS,
   isImageModel25,
   parseImageEditAsyncParams,
   parseImageEditParams,
   parseImageGenerateAsyncParams,
   parseImageGenerateParams,
-} from '../../src/schemas/images.js';
+} from '../../src/schemas/images/index.js';
+import { IMAGE_MODELS } from '../../src/schemas/shared/constants.js';
 import { mp4Video } from '../../src/testing/index.js';
 import { jpeg, png } from '../core/image-fixtures.js';
 

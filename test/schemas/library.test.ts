@@ -7,7 +7,7 @@ import {
   parseGroupCreateParams,
   parseGroupUpdateParams,
   parseListParams,
-} from '../../src/schemas/library.js';
+} from '../../src/schemas/library/index.js';
 
 type Parse = (params: unknown) => unknown;
 type Case = [string, unknown, string, string];

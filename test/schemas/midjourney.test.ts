@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { parseMidjourneyGenerateParams } from '../../src/schemas/midjourney.js';
+import { parseMidjourneyGenerateParams } from '../../src/schemas/images/midjourney.js';
 
 const notifications = { webhook: { endpoint_id: 'whep_1', events: ['batch.completed', 'task.completed'] } };
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { estimateReservation } from '../../src/schemas/reservation.js';
-import type { ReservationHints } from '../../src/schemas/reservation-tiers.js';
-import type { VideoCreateParams } from '../../src/schemas/video.js';
+import type { VideoCreateParams } from '../../src/schemas/video/index.js';
+import { estimateReservation } from '../../src/schemas/video/reservation.js';
+import type { ReservationHints } from '../../src/schemas/video/reservation-tiers.js';
 
 const vids = (n: number) => Array.from({ length: n }, (_, i) => `https://example.com/v${i}.mp4`);
 const motion = (orientation: 'image' | 'video', mode: 'std' | 'pro' = 'std') =>

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { MediaGateway, RequestValidationError, validateRequest } from '../../src/index.js';
-import { closestField } from '../../src/schemas/unknown-fields.js';
+import { closestField } from '../../src/schemas/shared/unknown-fields.js';
 
 const IMAGE_FIELDS = ['model', 'prompt', 'n', 'size', 'resolution', 'quality', 'background', 'output_format'];
 

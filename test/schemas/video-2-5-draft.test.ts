@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { checkParams } from '../../src/schemas/validate.js';
-import { video25RequestKind, videoRequestSchema } from '../../src/schemas/video.js';
-import { UPGRADE_INHERITED_FIELDS } from '../../src/schemas/video-2-5.js';
+import { UPGRADE_INHERITED_FIELDS } from '../../src/schemas/shared/constants.js';
+import { checkParams } from '../../src/schemas/shared/validate.js';
+import { video25RequestKind, videoRequestSchema } from '../../src/schemas/video/index.js';
 
 const preview = (over: Record<string, unknown> = {}) => ({
   model: 'vidmodel-2.5',

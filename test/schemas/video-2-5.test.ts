@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { checkParams } from '../../src/schemas/validate.js';
-import { videoRequestSchema } from '../../src/schemas/video.js';
+import { checkParams } from '../../src/schemas/shared/validate.js';
+import { videoRequestSchema } from '../../src/schemas/video/index.js';
 
 const v25 = (over: Record<string, unknown> = {}) => ({
   model: 'vidmodel-2.5',

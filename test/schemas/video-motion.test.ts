@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { checkParams } from '../../src/schemas/validate.js';
-import { videoRequestSchema } from '../../src/schemas/video.js';
+import { checkParams } from '../../src/schemas/shared/validate.js';
+import { videoRequestSchema } from '../../src/schemas/video/index.js';
 
 const motion = (over: Record<string, unknown> = {}) => ({
   model: 'motion-v3-motion-control',

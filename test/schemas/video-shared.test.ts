@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { checkParams } from '../../src/schemas/validate.js';
-import { videoRequestSchema } from '../../src/schemas/video.js';
+import { checkParams } from '../../src/schemas/shared/validate.js';
+import { videoRequestSchema } from '../../src/schemas/video/index.js';
 
 const BASE64_PNG = `iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk${'A'.repeat(40)}==`;
 const DATA_URL = 'data:image/png;base64,iVBORw0KGgo=';

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { checkParams } from '../../src/schemas/validate.js';
+import { VIDEO_MODELS } from '../../src/schemas/shared/constants.js';
+import { checkParams } from '../../src/schemas/shared/validate.js';
 import {
   parseVideoRequest,
-  VIDEO_MODELS,
   type VideoCreateParams,
   videoRequestSchema,
-} from '../../src/schemas/video.js';
+} from '../../src/schemas/video/index.js';
 
 const modelIssue = [
   { path: 'model', message: `must be one of the video models: ${VIDEO_MODELS.join(', ')}` },

@@ -5,7 +5,7 @@ import {
   parseWebhookEndpointCreateParams,
   parseWebhookEndpointUpdateParams,
   parseWebhookEventListParams,
-} from '../../src/schemas/webhook-endpoints.js';
+} from '../../src/schemas/webhook-endpoints/index.js';
 
 type Parse = (params: unknown) => unknown;
 

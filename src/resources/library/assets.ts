@@ -7,7 +7,7 @@ import {
   parseAssetUpdateParams,
 } from '../../internal/schemas.js';
 import { checkPathId } from '../../internal/url.js';
-import type { AssetListParams, AssetSubmitParams, AssetUpdateParams } from '../../schemas/library.js';
+import type { AssetListParams, AssetSubmitParams, AssetUpdateParams } from '../../schemas/library/index.js';
 import { LibraryCollection } from './collection.js';
 import { type Asset, type ReviewTask, toReviewTask } from './types.js';
 

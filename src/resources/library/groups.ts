@@ -3,7 +3,7 @@ import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseGroupCreateParams, parseGroupUpdateParams, parseListParams } from '../../internal/schemas.js';
 import { checkPathId } from '../../internal/url.js';
-import type { GroupCreateParams, GroupUpdateParams, ListParams } from '../../schemas/library.js';
+import type { GroupCreateParams, GroupUpdateParams, ListParams } from '../../schemas/library/index.js';
 import { LibraryCollection } from './collection.js';
 import type { Group } from './types.js';
 

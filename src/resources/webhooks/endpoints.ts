@@ -9,7 +9,7 @@ import { path } from '../../internal/url.js';
 import type {
   WebhookEndpointCreateParams,
   WebhookEndpointUpdateParams,
-} from '../../schemas/webhook-endpoints.js';
+} from '../../schemas/webhook-endpoints/index.js';
 import { APIResource } from '../resource.js';
 import type { EndpointCreated, SecretRotation, WebhookManagementResponse } from './types.js';
 

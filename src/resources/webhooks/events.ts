@@ -3,7 +3,7 @@ import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseWebhookEventListParams } from '../../internal/schemas.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
 import { path } from '../../internal/url.js';
-import type { WebhookEventListParams } from '../../schemas/webhook-endpoints.js';
+import type { WebhookEventListParams } from '../../schemas/webhook-endpoints/index.js';
 import { APIResource } from '../resource.js';
 import type { WebhookManagementResponse } from './types.js';
 

@@ -3,7 +3,7 @@ import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseWebhookCapabilitiesParams } from '../../internal/schemas.js';
 import { TIMEOUTS } from '../../internal/timeouts.js';
 import type { Transport } from '../../internal/transport.js';
-import type { WebhookCapabilitiesParams } from '../../schemas/webhook-endpoints.js';
+import type { WebhookCapabilitiesParams } from '../../schemas/webhook-endpoints/index.js';
 import { APIResource } from '../resource.js';
 import { Endpoints } from './endpoints.js';
 import { WebhookEvents } from './events.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toValidationIssues } from '../../schemas/validate.js';
+import { toValidationIssues } from '../../schemas/shared/validate.js';
 import {
   libraryErrorBody,
   MockHttpError,

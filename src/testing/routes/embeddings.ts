@@ -1,8 +1,5 @@
-import {
-  EMBEDDING_DIMENSIONS,
-  type EmbeddingModel,
-  embeddingCreateSchema,
-} from '../../schemas/embeddings.js';
+import { embeddingCreateSchema } from '../../schemas/embeddings/index.js';
+import { EMBEDDING_DIMENSIONS, type EmbeddingModel } from '../../schemas/shared/constants.js';
 import { MockHttpError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { RouteRegistry } from '../types.js';

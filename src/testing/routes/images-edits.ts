@@ -6,7 +6,7 @@ import {
   editFieldFromText,
   imageEditAsyncSchema,
   imageEditSchema,
-} from '../../schemas/images.js';
+} from '../../schemas/images/index.js';
 import { MockHttpError, validationError } from '../http-error.js';
 import type { ReceivedPart, RequestContext } from '../types.js';
 

@@ -1,4 +1,4 @@
-import { midjourneyGenerateSchema } from '../../schemas/midjourney.js';
+import { midjourneyGenerateSchema } from '../../schemas/images/midjourney.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { newId } from '../state/ids.js';
 import type { RouteRegistry } from '../types.js';

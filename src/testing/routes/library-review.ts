@@ -1,5 +1,5 @@
-import { assetSubmitSchema } from '../../schemas/library.js';
-import { checkParams } from '../../schemas/validate.js';
+import { assetSubmitSchema } from '../../schemas/library/index.js';
+import { checkParams } from '../../schemas/shared/validate.js';
 import { MockHttpError, validationError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import {

@@ -4,7 +4,7 @@ import {
   groupCreateSchema,
   groupUpdateSchema,
   listQuerySchema,
-} from '../../schemas/library.js';
+} from '../../schemas/library/index.js';
 import { MockHttpError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { assetJSON, groupJSON, libraryStore, pageOf, readQuery } from '../state/library-store.js';

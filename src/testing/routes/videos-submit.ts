@@ -1,9 +1,9 @@
-import { estimateReservation } from '../../schemas/reservation.js';
-import type { ReservationHints } from '../../schemas/reservation-tiers.js';
-import { videoRequestSchema } from '../../schemas/video.js';
-import { video25RequestKind } from '../../schemas/video-2-5.js';
-import { inputDuration, inputList } from '../../schemas/video-inputs.js';
-import type { VideoCreateParams } from '../../schemas/video-types.js';
+import { video25RequestKind } from '../../schemas/video/2-5.js';
+import { videoRequestSchema } from '../../schemas/video/index.js';
+import { inputDuration, inputList } from '../../schemas/video/inputs.js';
+import { estimateReservation } from '../../schemas/video/reservation.js';
+import type { ReservationHints } from '../../schemas/video/reservation-tiers.js';
+import type { VideoCreateParams } from '../../schemas/video/types.js';
 import { MockHttpError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { MockTask } from '../state/tasks.js';

@@ -1,6 +1,5 @@
-import { IMAGE_MODELS } from '../../schemas/images.js';
-import { VIDEO_MODELS } from '../../schemas/video-shared.js';
-import { webhookCapabilitiesSchema, webhookEventListSchema } from '../../schemas/webhook-endpoints.js';
+import { IMAGE_MODELS, VIDEO_MODELS } from '../../schemas/shared/constants.js';
+import { webhookCapabilitiesSchema, webhookEventListSchema } from '../../schemas/webhook-endpoints/index.js';
 import { MockHttpError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { webhookState } from '../state/webhooks/state.js';

@@ -1,4 +1,7 @@
-import { webhookEndpointCreateSchema, webhookEndpointUpdateSchema } from '../../schemas/webhook-endpoints.js';
+import {
+  webhookEndpointCreateSchema,
+  webhookEndpointUpdateSchema,
+} from '../../schemas/webhook-endpoints/index.js';
 import { MockHttpError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { webhookState } from '../state/webhooks/state.js';

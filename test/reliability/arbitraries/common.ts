@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { SUBSCRIBABLE_EVENTS, utf8Length } from '../../../src/schemas/common.js';
+import { SUBSCRIBABLE_EVENTS } from '../../../src/schemas/shared/constants.js';
+import { utf8Length } from '../../../src/schemas/shared/fast-rules.js';
 
 /**
  * IDs that exist on the mock gateway the samples are sent to, so that a valid request is also

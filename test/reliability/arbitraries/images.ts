@@ -2,8 +2,9 @@
  * Image requests (spec: Images): JSON generation (sync and async) and multipart edits with real
  * files (sync and async), valid ones and one breaker per rule.
  */
+
 import fc from 'fast-check';
-import { IMAGE_MODELS } from '../../../src/schemas/images.js';
+import { IMAGE_MODELS } from '../../../src/schemas/shared/constants.js';
 import { pngImage } from '../../../src/testing/index.js';
 import {
   assetRef,

@@ -3,8 +3,9 @@
  * Limits): the route's own fields are not shown, so they pass through; only `notifications` and
  * `client_reference_id` have rules. Valid requests and one breaker per rule.
  */
+
 import fc from 'fast-check';
-import { utf8Length } from '../../../src/schemas/common.js';
+import { utf8Length } from '../../../src/schemas/shared/fast-rules.js';
 import { clientReferenceId, extraFields, type Fixtures, httpUrl, notifications, prompt } from './common.js';
 import { type Body, badValue, type Rule } from './rules.js';
 

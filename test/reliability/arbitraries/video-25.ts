@@ -2,9 +2,9 @@
  * `vidmodel-2.5` requests (spec: Video, "`vidmodel-2.5` fields", task-type validation, preview
  * and upgrade): valid ordinary, preview and upgrade bodies, and one breaker per rule.
  */
+
 import fc from 'fast-check';
-import { UPGRADE_INHERITED_FIELDS } from '../../../src/schemas/video-2-5-upgrade.js';
-import { VIDEO_RATIOS } from '../../../src/schemas/video-shared.js';
+import { UPGRADE_INHERITED_FIELDS, VIDEO_RATIOS } from '../../../src/schemas/shared/constants.js';
 import {
   anyText,
   clientReferenceId,

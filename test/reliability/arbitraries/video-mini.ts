@@ -2,8 +2,9 @@
  * `vidmodel-2.0-mini` requests (spec: Video, "`vidmodel-2.0-mini` fields"): valid ones built
  * from the spec's rules, and one breaker per rule.
  */
+
 import fc from 'fast-check';
-import { VIDEO_RATIOS } from '../../../src/schemas/video-shared.js';
+import { VIDEO_RATIOS } from '../../../src/schemas/shared/constants.js';
 import {
   clientReferenceId,
   extraFields,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { VIDEO_RATIOS } from '../../../src/schemas/video-shared.js';
+import { VIDEO_RATIOS } from '../../../src/schemas/shared/constants.js';
 import { type Fixtures, inlineData } from './common.js';
 import { type Body, badValue, type Rule } from './rules.js';
 

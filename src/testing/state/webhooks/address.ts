@@ -4,4 +4,4 @@
  * refuse the same hosts; it resolves no names. Local receivers are reached through
  * `mockWebhooks(gateway).route()` instead.
  */
-export { isPublicHost } from '../../../schemas/public-address.js';
+export { isPublicHost } from '../../../schemas/shared/public-address.js';

@@ -3,15 +3,15 @@
  * with the video schemas, so it is a family of its own in internal/schemas-loader.ts: the public
  * `estimateReservation` (internal/schemas.ts) loads it, and zod, on its first call.
  */
-import { checkOptionsArgument, describeArgument, isRecord } from '../core/arguments.js';
-import { RequestValidationError } from '../core/errors/validation.js';
-import { MOTION_ORIENTATION_CEILING, type VideoModel } from './constants.js';
+import { checkOptionsArgument, describeArgument, isRecord } from '../../core/arguments.js';
+import { RequestValidationError } from '../../core/errors/validation.js';
+import { MOTION_ORIENTATION_CEILING, type VideoModel } from '../shared/constants.js';
+import { parseParams } from '../shared/validate.js';
+import { video25RequestKind } from './2-5.js';
+import { videoRequestSchema } from './index.js';
+import { inputDuration, inputList } from './inputs.js';
 import type { ReservationEstimate, ReservationHints } from './reservation-tiers.js';
-import { parseParams } from './validate.js';
-import { videoRequestSchema } from './video.js';
-import { video25RequestKind } from './video-2-5.js';
-import { inputDuration, inputList } from './video-inputs.js';
-import type { VideoCreateParams } from './video-types.js';
+import type { VideoCreateParams } from './types.js';
 
 const OPERATION = 'videos.estimateReservation';
 

@@ -1,12 +1,12 @@
-import { acrossFields } from './across-fields.js';
+import { acrossFields } from '../shared/across-fields.js';
 import {
   clientReferenceId,
   type Notifications,
   notificationsSchema,
   refuseLegacyWebhookWithNotifications,
-} from './common.js';
-import { parseParams } from './validate.js';
-import { z } from './zod.js';
+} from '../shared/common.js';
+import { parseParams } from '../shared/validate.js';
+import { z } from '../shared/zod.js';
 
 /**
  * `POST /v1/midjourney/generations`. The document does not list this route's fields, so they pass

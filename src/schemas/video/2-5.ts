@@ -1,8 +1,11 @@
-import { acrossFields } from './across-fields.js';
-import { refuseFields } from './common.js';
-import { V25_LIMITS } from './constants.js';
-import { video25UpgradeSchema } from './video-2-5-upgrade.js';
-import { aliasConflicts, givenNames, inputDuration, writtenName } from './video-inputs.js';
+import { acrossFields } from '../shared/across-fields.js';
+import { refuseFields } from '../shared/common.js';
+import { V25_LIMITS } from '../shared/constants.js';
+import { spokenList } from '../shared/fast-rules.js';
+import { z } from '../shared/zod.js';
+import { isV25Duration, V25_ENUMS, V25_FIELDS, type V25FieldRule } from './2-5-fast.js';
+import { video25UpgradeSchema } from './2-5-upgrade.js';
+import { aliasConflicts, givenNames, inputDuration, writtenName } from './inputs.js';
 import {
   checkAgreement,
   checkSingleFrameRoles,
@@ -19,12 +22,9 @@ import {
   taskAdditionsShape,
   textField,
   toolsSchema,
-} from './video-shared.js';
-import { z } from './zod.js';
+} from './shared.js';
 
 const MODEL = 'vidmodel-2.5';
-
-export { V25_LIMITS };
 
 /** The three request shapes of `vidmodel-2.5`, chosen by the body. */
 export type Video25RequestKind = 'ordinary' | 'preview' | 'upgrade';
@@ -38,62 +38,70 @@ export function video25RequestKind(body: Record<string, unknown>): Video25Reques
   return body.draft === true ? 'preview' : 'ordinary';
 }
 
-const durationMessage = `must be an integer from 4 to 30, or -1 for automatic, for ${MODEL}`;
+const durationMessage = `must be an integer from ${V25_LIMITS.minDuration} to ${V25_LIMITS.maxDuration}, or -1 for automatic, for ${MODEL}`;
 
 const durationSchema = z
   .number({ error: durationMessage })
-  .refine((n) => n === -1 || (Number.isInteger(n) && n >= 4 && n <= 30), { message: durationMessage });
+  .refine(isV25Duration, { message: durationMessage });
 
+const { resolution, output_format, omni_reference_task_type } = V25_ENUMS;
+
+/** The schema of one field of {@link V25_FIELDS}, by its rule. */
+function fieldSchema(field: string, rule: V25FieldRule, kind: 'ordinary' | 'preview'): z.ZodType {
+  switch (rule) {
+    case 'model':
+      return z.literal(MODEL);
+    case 'prompt':
+      return requiredPrompt;
+    case 'duration':
+      return durationSchema.optional();
+    case 'boolean':
+      return jsonBoolean.optional();
+    case 'text':
+      return textField.optional();
+    case 'seed':
+      return seedSchema.optional();
+    case 'ref':
+      return mediaRef.optional();
+    case 'roles':
+      return imageWithRolesSchema.optional();
+    case 'tools':
+      return toolsSchema.optional();
+    case 'images':
+    case 'videos':
+    case 'audios':
+      return mediaRefList(V25_LIMITS[rule], rule, MODEL).optional();
+    case 'enum':
+      return enumSchema(field, kind).optional();
+  }
+}
+
+function enumSchema(field: string, kind: 'ordinary' | 'preview'): z.ZodType {
+  switch (field) {
+    case 'resolution':
+      // spec: Video — "preview and upgrade accept only their own value"; a preview defaults to 480p.
+      return kind === 'preview'
+        ? z.literal('480p', {
+            error: "a preview (draft: true) renders at 480p only: omit resolution or set '480p'",
+          })
+        : z.enum(resolution, { error: `must be ${spokenList(resolution)} for ${MODEL}` });
+    case 'output_format':
+      return z.enum(output_format, { error: `must be ${spokenList(output_format)}` });
+    case 'omni_reference_task_type':
+      return z.enum(omni_reference_task_type, {
+        error: `must be one of ${omni_reference_task_type.join(', ')}`,
+      });
+    default:
+      return ratioSchema;
+  }
+}
+
+// spec: Video, "Preview upgrade" — the input aliases are held to the rules of their field
+// (src/schemas/video/inputs.ts says which field each stands for).
 function generationShape(kind: 'ordinary' | 'preview') {
-  return {
-    model: z.literal(MODEL),
-    prompt: requiredPrompt,
-    duration: durationSchema.optional(),
-    // spec: Video, "Preview upgrade" — the input aliases, each held to the rules of its field
-    // (src/schemas/video-inputs.ts says which field each stands for).
-    seconds: durationSchema.optional(),
-    // spec: Video — "preview and upgrade accept only their own value"; a preview defaults to 480p.
-    resolution:
-      kind === 'preview'
-        ? z
-            .literal('480p', {
-              error: "a preview (draft: true) renders at 480p only: omit resolution or set '480p'",
-            })
-            .optional()
-        : z.enum(['480p', '720p', '1080p'], { error: `must be 480p, 720p or 1080p for ${MODEL}` }).optional(),
-    aspect_ratio: ratioSchema.optional(),
-    ratio: ratioSchema.optional(),
-    size: textField.optional(),
-    image_urls: mediaRefList(V25_LIMITS.images, 'images', MODEL).optional(),
-    image_with_roles: imageWithRolesSchema.optional(),
-    first_frame_image: mediaRef.optional(),
-    last_frame_image: mediaRef.optional(),
-    images: mediaRefList(V25_LIMITS.images, 'images', MODEL).optional(),
-    image: mediaRef.optional(),
-    input_reference: mediaRef.optional(),
-    video_urls: mediaRefList(V25_LIMITS.videos, 'videos', MODEL).optional(),
-    video_list: mediaRefList(V25_LIMITS.videos, 'videos', MODEL).optional(),
-    audio_urls: mediaRefList(V25_LIMITS.audios, 'audios', MODEL).optional(),
-    generate_audio: jsonBoolean.optional(),
-    audio: jsonBoolean.optional(),
-    watermark: jsonBoolean.optional(),
-    seed: seedSchema.optional(),
-    output_format: z.enum(['mp4', 'mov'], { error: 'must be mp4 or mov' }).optional(),
-    omni_reference_task_type: z
-      .enum(['auto', 'reference', 'edit', 'extend'], {
-        error: 'must be one of auto, reference, edit, extend',
-      })
-      .optional(),
-    nsfw_check: jsonBoolean.optional(),
-    return_last_frame: jsonBoolean.optional(),
-    draft: jsonBoolean.optional(),
-    negative_prompt: textField.optional(),
-    generation_type: textField.optional(),
-    camerafixed: jsonBoolean.optional(),
-    service_tier: textField.optional(),
-    tools: toolsSchema.optional(),
-    ...taskAdditionsShape,
-  };
+  const shape: Record<string, z.ZodType> = {};
+  for (const [field, rule] of Object.entries(V25_FIELDS)) shape[field] = fieldSchema(field, rule, kind);
+  return { ...shape, ...taskAdditionsShape };
 }
 
 function checkFrameAliases(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
@@ -181,7 +189,7 @@ function generationSchema(kind: 'ordinary' | 'preview') {
           ctx.addIssue({
             code: 'custom',
             path: [givenNames(body, 'image_urls')[0] ?? 'image_with_roles'],
-            message: `at most 30 images for ${MODEL}, counting image_urls (and its aliases images, image, input_reference), image_with_roles and the frame aliases (got ${counts.images})`,
+            message: `at most ${V25_LIMITS.images} images for ${MODEL}, counting image_urls (and its aliases images, image, input_reference), image_with_roles and the frame aliases (got ${counts.images})`,
           });
         }
       },
@@ -207,11 +215,7 @@ export const video25OrdinarySchema = generationSchema('ordinary');
 /** `vidmodel-2.5` 480p preview (`draft: true`). */
 export const video25PreviewSchema = generationSchema('preview');
 
-export {
-  UPGRADE_ALLOWED_FIELDS,
-  UPGRADE_INHERITED_FIELDS,
-  video25UpgradeSchema,
-} from './video-2-5-upgrade.js';
+export { UPGRADE_ALLOWED_FIELDS, video25UpgradeSchema } from './2-5-upgrade.js';
 
 const SHAPES = {
   ordinary: video25OrdinarySchema,

@@ -1,22 +1,13 @@
-import { type AcrossFieldsRule, ON_ARRAYS } from './across-fields.js';
+import { type AcrossFieldsRule, ON_ARRAYS } from '../shared/across-fields.js';
 import {
   clientReferenceId,
   mediaUrl,
   notificationsSchema,
   refuseLegacyWebhookWithNotifications,
-} from './common.js';
-import {
-  IMAGE_ROLES,
-  type ImageRole,
-  VIDEO_MODELS,
-  VIDEO_RATIOS,
-  type VideoModel,
-  type VideoRatio,
-} from './constants.js';
-import { promptReferenceProblems, referenceCounts } from './video-inputs.js';
-import { z } from './zod.js';
-
-export { IMAGE_ROLES, type ImageRole, VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio };
+} from '../shared/common.js';
+import { IMAGE_ROLES, VIDEO_RATIOS } from '../shared/constants.js';
+import { z } from '../shared/zod.js';
+import { promptReferenceProblems, referenceCounts } from './inputs.js';
 
 /** `aspect_ratio` / `ratio` / `size`: one of the seven ratios. */
 export const ratioSchema = z.enum(VIDEO_RATIOS, { error: `must be one of ${VIDEO_RATIOS.join(', ')}` });

@@ -1,15 +1,14 @@
-import { parseParams } from './validate.js';
-import { video25Schema } from './video-2-5.js';
-import { videoLegacySchema } from './video-legacy.js';
-import { videoMiniSchema } from './video-mini.js';
-import { motionControlSchema } from './video-motion.js';
-import { VIDEO_MODELS } from './video-shared.js';
-import type { VideoCreateParams } from './video-types.js';
-import { z } from './zod.js';
+import { VIDEO_MODELS } from '../shared/constants.js';
+import { parseParams } from '../shared/validate.js';
+import { z } from '../shared/zod.js';
+import { video25Schema } from './2-5.js';
+import { videoLegacySchema } from './legacy.js';
+import { videoMiniSchema } from './mini.js';
+import { motionControlSchema } from './motion.js';
+import type { VideoCreateParams } from './types.js';
 
-export { type Video25RequestKind, video25RequestKind } from './video-2-5.js';
-export { VIDEO_MODELS, VIDEO_RATIOS, type VideoModel, type VideoRatio } from './video-shared.js';
-export type * from './video-types.js';
+export { type Video25RequestKind, video25RequestKind } from './2-5.js';
+export type * from './types.js';
 
 /**
  * Every video request body, discriminated on `model`. An unknown or missing model gives one

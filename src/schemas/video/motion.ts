@@ -1,10 +1,7 @@
-import { acrossFields } from './across-fields.js';
-import { refuseLegacyWebhookWithNotifications } from './common.js';
-import { MOTION_ORIENTATION_CEILING } from './constants.js';
-import { jsonBoolean, publicUrl, taskAdditionsShape, textField } from './video-shared.js';
-import { z } from './zod.js';
-
-export { MOTION_ORIENTATION_CEILING };
+import { acrossFields } from '../shared/across-fields.js';
+import { refuseLegacyWebhookWithNotifications } from '../shared/common.js';
+import { z } from '../shared/zod.js';
+import { jsonBoolean, publicUrl, taskAdditionsShape, textField } from './shared.js';
 
 const MODEL = 'motion-v3-motion-control';
 

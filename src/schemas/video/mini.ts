@@ -1,5 +1,6 @@
-import { acrossFields, ON_ARRAYS } from './across-fields.js';
-import { refuseFields } from './common.js';
+import { acrossFields, ON_ARRAYS } from '../shared/across-fields.js';
+import { refuseFields } from '../shared/common.js';
+import { z } from '../shared/zod.js';
 import {
   checkAgreement,
   checkSingleFrameRoles,
@@ -14,8 +15,7 @@ import {
   seedSchema,
   taskAdditionsShape,
   toolsSchema,
-} from './video-shared.js';
-import { z } from './zod.js';
+} from './shared.js';
 
 const MODEL = 'vidmodel-2.0-mini';
 

@@ -1,27 +1,32 @@
-import type { Uploadable } from '../core/files.js';
-import { BARE_STRING_MESSAGE, isUploadable } from '../core/uploadable.js';
-import { acrossFields } from './across-fields.js';
+import type { Uploadable } from '../../core/files.js';
+import { BARE_STRING_MESSAGE, isUploadable } from '../../core/uploadable.js';
+import { acrossFields } from '../shared/across-fields.js';
 import {
   clientReferenceId,
   httpUrl,
   notificationsSchema,
   refuseFields,
   refuseLegacyWebhookWithNotifications,
-} from './common.js';
-import { IMAGE_MODELS, type ImageModel } from './constants.js';
+} from '../shared/common.js';
+import { IMAGE_MODELS } from '../shared/constants.js';
+import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
+import { parseParams } from '../shared/validate.js';
+import { z } from '../shared/zod.js';
+import {
+  IMAGE_FIELDS,
+  IMAGE_ROUTE_FIELDS,
+  IMAGE_SIZE,
+  type IMAGE_TASK_FIELDS,
+  type ImageFieldRule,
+} from './fast.js';
 import type {
   ImageEditAsyncParams,
   ImageEditParams,
   ImageGenerateAsyncParams,
   ImageGenerateParams,
-} from './image-types.js';
-import { IMAGE_SIZE } from './images-plain.js';
-import { ALWAYS, refuseUnknownFields } from './unknown-fields.js';
-import { parseParams } from './validate.js';
-import { z } from './zod.js';
+} from './types.js';
 
-export { checkEditFiles } from './image-edit-files.js';
-export { IMAGE_MODELS, type ImageModel };
+export { checkEditFiles } from './edit-files.js';
 
 /** Whether `model` is one of the `imgmodel-2.5-*` models, which refuse `image_urls` and `mask`. */
 export function isImageModel25(model: unknown): boolean {
@@ -56,23 +61,25 @@ const sizeSchema = z.string({ error: SIZE_MESSAGE }).regex(IMAGE_SIZE, SIZE_MESS
 
 const text = z.string({ error: 'must be a string' });
 
-const outputShape = {
+const RULE_SCHEMAS = {
   model: modelSchema,
   prompt: promptSchema,
-  n: countSchema.optional(),
+  count: countSchema.optional(),
   size: sizeSchema.optional(),
-  resolution: text.optional(),
-  quality: text.optional(),
-  background: text.optional(),
-  output_format: text.optional(),
-  output_compression: z.number({ error: 'must be a number' }).optional(),
-  image_urls: z.array(httpUrl, { error: 'must be an array of public http(s):// URLs' }).optional(),
-};
+  text: text.optional(),
+  number: z.number({ error: 'must be a number' }).optional(),
+  urls: z.array(httpUrl, { error: 'must be an array of public http(s):// URLs' }).optional(),
+} satisfies Record<ImageFieldRule, z.ZodType>;
+
+type ImageFields = typeof IMAGE_FIELDS;
+const outputShape = Object.fromEntries(
+  Object.entries(IMAGE_FIELDS).map(([field, rule]) => [field, RULE_SCHEMAS[rule]]),
+) as { [F in keyof ImageFields]: (typeof RULE_SCHEMAS)[ImageFields[F]] };
 
 const taskShape = {
   notifications: notificationsSchema.optional(),
   client_reference_id: clientReferenceId.optional(),
-};
+} satisfies Record<(typeof IMAGE_TASK_FIELDS)[number], z.ZodType>;
 
 type Body = Record<string, unknown>;
 
@@ -139,8 +146,7 @@ function refineSync(value: Body, ctx: z.RefinementCtx, route: string): void {
   );
 }
 
-// Fields the schemas pass unchecked: their values depend on the route (spec: Images, "need route support").
-const ROUTE_FIELDS = ['nsfw_check', 'response_format'];
+const ROUTE_FIELDS = Object.keys(IMAGE_ROUTE_FIELDS);
 // spec: Webhook management — legacy provider parameters, never with `notifications`.
 const LEGACY_FIELDS = ['webhook', 'callback_url'];
 const OUTPUT_FIELDS = [...Object.keys(outputShape), ...ROUTE_FIELDS];

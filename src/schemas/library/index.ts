@@ -1,10 +1,20 @@
-import { acrossFields, ON_ARRAYS } from './across-fields.js';
-import { httpUrl } from './common.js';
-import { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType } from './constants.js';
-import { parseParams } from './validate.js';
-import { z } from './zod.js';
-
-export { ASSET_STATUSES, ASSET_TYPES, type AssetStatus, type AssetType };
+import { acrossFields, ON_ARRAYS } from '../shared/across-fields.js';
+import { httpUrl } from '../shared/common.js';
+import {
+  ASSET_STATUSES,
+  ASSET_TYPES,
+  type AssetStatus,
+  type AssetType,
+  LIBRARY_LIMITS,
+} from '../shared/constants.js';
+import { parseParams } from '../shared/validate.js';
+import { z } from '../shared/zod.js';
+import {
+  type ASSET_SUBMIT_FIELDS,
+  type GROUP_CREATE_FIELDS,
+  type NEW_GROUP_FIELDS,
+  PROJECT_NAME,
+} from './fast.js';
 
 /** `POST .../private-avatar/groups`. */
 export interface GroupCreateParams {
@@ -77,6 +87,9 @@ export interface AssetUpdateParams {
   name: string;
 }
 
+/** A zod shape with exactly the fields the plain checks (fast.ts) declare. */
+type Shape<F extends readonly string[]> = Record<F[number], z.ZodType>;
+
 /** "is required: <what>" when the field is missing, "must be <what>" when it has the wrong type. */
 const required =
   (what: string) =>
@@ -99,8 +112,8 @@ const nameSchema = (max: number) =>
       message: `must be 1 to ${max} characters`,
     });
 
-const groupName = nameSchema(255);
-const description = maxChars(4000);
+const groupName = nameSchema(LIBRARY_LIMITS.name);
+const description = maxChars(LIBRARY_LIMITS.description);
 const modelId = z.string({ error: 'must be a model ID string' }).min(1, 'must not be empty');
 const idString = z.string({ error: 'must be a string ID' }).min(1, 'must not be empty');
 
@@ -133,7 +146,7 @@ export const groupCreateSchema = z.looseObject({
   model: modelId.optional(),
   name: groupName,
   description: description.optional(),
-});
+} satisfies Shape<typeof GROUP_CREATE_FIELDS>);
 
 /** `library.groups.update` body: `name` and/or `description`. */
 export const groupUpdateSchema = z
@@ -164,8 +177,10 @@ const assetItem = z.strictObject(
     url: z
       .string({ error: required('a public http(s):// URL') })
       .pipe(httpUrl)
-      .refine((value) => chars(value) <= 8192, { message: 'must be at most 8192 characters' }),
-    name: maxChars(255).optional(),
+      .refine((value) => chars(value) <= LIBRARY_LIMITS.url, {
+        message: `must be at most ${LIBRARY_LIMITS.url} characters`,
+      }),
+    name: maxChars(LIBRARY_LIMITS.name).optional(),
   },
   {
     error: (issue) =>
@@ -176,7 +191,9 @@ const assetItem = z.strictObject(
 );
 
 const newGroup = z.strictObject(
-  { name: groupName.optional(), description: description.optional() },
+  { name: groupName.optional(), description: description.optional() } satisfies Shape<
+    typeof NEW_GROUP_FIELDS
+  >,
   {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
@@ -192,14 +209,19 @@ export const assetSubmitSchema = z
     group: newGroup.optional(),
     group_id: idString.optional(),
     project_name: z
-      .literal('default', { error: "must be 'default' (the only supported project)" })
+      .literal(PROJECT_NAME, { error: `must be '${PROJECT_NAME}' (the only supported project)` })
       .optional(),
     asset_type: caseSensitiveEnum(ASSET_TYPES).optional(),
     assets: z
-      .array(assetItem, { error: required('an array of 1 to 20 { url, name? } objects') })
+      .array(assetItem, {
+        error: required(`an array of 1 to ${LIBRARY_LIMITS.assets} { url, name? } objects`),
+      })
       .min(1, { message: 'must hold at least 1 asset', ...ON_ARRAYS })
-      .max(20, { message: 'must hold at most 20 assets (submit several batches)', ...ON_ARRAYS }),
-  })
+      .max(LIBRARY_LIMITS.assets, {
+        message: `must hold at most ${LIBRARY_LIMITS.assets} assets (submit several batches)`,
+        ...ON_ARRAYS,
+      }),
+  } satisfies Shape<typeof ASSET_SUBMIT_FIELDS>)
   .superRefine(
     ...acrossFields((value, ctx) => {
       if (value.group !== undefined && value.group_id !== undefined) {

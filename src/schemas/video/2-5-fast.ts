@@ -1,12 +1,20 @@
 /**
- * The plain check of a valid `vidmodel-2.5` ordinary request, without zod. The first request a
+ * The fields of a `vidmodel-2.5` request with their rules, which the schema (2-5.ts) builds its
+ * shape from, and the plain check of a valid ordinary request, without zod. The first request a
  * process validates would otherwise load zod and build every video schema, some 50-100 ms
  * (bench (10)); a body this lets through skips both. Anything else (an alias, a preview or
  * upgrade, another model, any broken rule, any field it does not know) gives `undefined` and is
  * left to the schema, which stays the rule and words every error. A property test holds that the
  * schema accepts, unchanged, every body this lets through.
  */
-import { IMAGE_ROLES, V25_LIMITS, VIDEO_RATIOS } from './constants.js';
+import {
+  IMAGE_ROLES,
+  OMNI_REFERENCE_TASK_TYPES,
+  V25_LIMITS,
+  V25_OUTPUT_FORMATS,
+  V25_RESOLUTIONS,
+  VIDEO_RATIOS,
+} from '../shared/constants.js';
 import {
   hasExactly,
   isMediaRef,
@@ -15,50 +23,97 @@ import {
   plainObjectList,
   plainStringList,
   plainSubmissionField,
-} from './plain-rules.js';
-import { promptReferenceProblems } from './video-inputs.js';
-import type { VideoCreateParams } from './video-types.js';
-
-const BOOLEANS = new Set([
-  'generate_audio',
-  'audio',
-  'watermark',
-  'nsfw_check',
-  'return_last_frame',
-  'camerafixed',
-]);
-const TEXTS = new Set(['negative_prompt', 'generation_type', 'service_tier']);
-const ENUMS: Record<string, readonly unknown[]> = {
-  resolution: ['480p', '720p', '1080p'],
-  aspect_ratio: VIDEO_RATIOS,
-  ratio: VIDEO_RATIOS,
-  output_format: ['mp4', 'mov'],
-  omni_reference_task_type: ['auto', 'reference', 'edit', 'extend'],
-};
-const LISTS: Record<string, number> = {
-  image_urls: V25_LIMITS.images,
-  video_urls: V25_LIMITS.videos,
-  audio_urls: V25_LIMITS.audios,
-};
+} from '../shared/fast-rules.js';
+import { promptReferenceProblems } from './inputs.js';
+import type { VideoCreateParams } from './types.js';
 
 /**
- * The fields of an ordinary request this reads. Not here, so left to the schema: the input
- * aliases (`seconds`, `images`, `image`, `input_reference`, `video_list`, `first_frame_image`,
- * `last_frame_image`), `size`, `draft`, `draft_task_id`, the legacy `webhook`/`callback_url`.
+ * The fields of a `vidmodel-2.5` generation body (ordinary or preview), each with its rule, in
+ * the order the schema names their problems: the schema (2-5.ts) builds its shape from this
+ * table, and the plain check below reads it. `images`, `videos` and `audios` are reference lists
+ * of at most that many ({@link V25_LIMITS}); `enum` fields take one of {@link V25_ENUMS}.
  */
+export const V25_FIELDS = {
+  model: 'model',
+  prompt: 'prompt',
+  duration: 'duration',
+  seconds: 'duration',
+  resolution: 'enum',
+  aspect_ratio: 'enum',
+  ratio: 'enum',
+  size: 'text',
+  image_urls: 'images',
+  image_with_roles: 'roles',
+  first_frame_image: 'ref',
+  last_frame_image: 'ref',
+  images: 'images',
+  image: 'ref',
+  input_reference: 'ref',
+  video_urls: 'videos',
+  video_list: 'videos',
+  audio_urls: 'audios',
+  generate_audio: 'boolean',
+  audio: 'boolean',
+  watermark: 'boolean',
+  seed: 'seed',
+  output_format: 'enum',
+  omni_reference_task_type: 'enum',
+  nsfw_check: 'boolean',
+  return_last_frame: 'boolean',
+  draft: 'boolean',
+  negative_prompt: 'text',
+  generation_type: 'text',
+  camerafixed: 'boolean',
+  service_tier: 'text',
+  tools: 'tools',
+} as const;
+
+/** The rule of one field of {@link V25_FIELDS}. */
+export type V25FieldRule = (typeof V25_FIELDS)[keyof typeof V25_FIELDS];
+
+/** The values each `enum` field of {@link V25_FIELDS} takes (a preview takes only 480p). */
+export const V25_ENUMS = {
+  resolution: V25_RESOLUTIONS,
+  aspect_ratio: VIDEO_RATIOS,
+  ratio: VIDEO_RATIOS,
+  output_format: V25_OUTPUT_FORMATS,
+  omni_reference_task_type: OMNI_REFERENCE_TASK_TYPES,
+} as const;
+
+/** spec: Limits — `duration`: an integer from 4 to 30, or -1 for automatic. */
+export function isV25Duration(value: unknown): boolean {
+  return (
+    value === -1 ||
+    (Number.isInteger(value) &&
+      (value as number) >= V25_LIMITS.minDuration &&
+      (value as number) <= V25_LIMITS.maxDuration)
+  );
+}
+
+/**
+ * The fields of {@link V25_FIELDS} this leaves to the schema: the input aliases (src/schemas/video/inputs.ts),
+ * `size` and `draft`. Nor does it read `draft_task_id` or the legacy `webhook`/`callback_url`.
+ */
+const LEFT_TO_SCHEMA = new Set([
+  'seconds',
+  'images',
+  'image',
+  'input_reference',
+  'video_list',
+  'first_frame_image',
+  'last_frame_image',
+  'size',
+  'draft',
+]);
+
+const RULES: Readonly<Record<string, V25FieldRule>> = V25_FIELDS;
+const ENUMS: Readonly<Record<string, readonly unknown[]>> = V25_ENUMS;
+
+/** The fields of an ordinary request this reads: its own of {@link V25_FIELDS}, and the task additions. */
 const FIELDS = new Set([
-  'model',
-  'prompt',
-  'duration',
-  'image_with_roles',
-  'seed',
-  'tools',
+  ...Object.keys(V25_FIELDS).filter((key) => !LEFT_TO_SCHEMA.has(key)),
   'notifications',
   'client_reference_id',
-  ...BOOLEANS,
-  ...TEXTS,
-  ...Object.keys(ENUMS),
-  ...Object.keys(LISTS),
 ]);
 
 const isRoleItem = (item: Record<string, unknown>) =>
@@ -72,31 +127,29 @@ const isTool = (item: Record<string, unknown>) => hasExactly(item, ['type']) && 
 /** One field's copy when its value keeps its own rule, else `undefined` (an unset field is kept as it is). */
 function plainField(key: string, value: unknown): { value: unknown } | undefined {
   if (value === undefined) return { value };
-  if (BOOLEANS.has(key)) return typeof value === 'boolean' ? { value } : undefined;
-  if (TEXTS.has(key)) return typeof value === 'string' ? { value } : undefined;
-  const allowed = ENUMS[key];
-  if (allowed) return allowed.includes(value) ? { value } : undefined;
-  const max = LISTS[key];
-  if (max !== undefined) {
-    const list = plainStringList(value, max, isMediaRef);
-    return list && { value: list };
-  }
-  switch (key) {
+  const rule = RULES[key];
+  switch (rule) {
     case 'model':
       return value === 'vidmodel-2.5' ? { value } : undefined;
     case 'prompt':
       return typeof value === 'string' && value.trim().length > 0 ? { value } : undefined;
     case 'duration':
-      // spec: Limits — an integer from 4 to 30, or -1 for automatic.
-      return value === -1 ||
-        (Number.isInteger(value) &&
-          (value as number) >= V25_LIMITS.minDuration &&
-          (value as number) <= V25_LIMITS.maxDuration)
-        ? { value }
-        : undefined;
+      return isV25Duration(value) ? { value } : undefined;
+    case 'boolean':
+      return typeof value === 'boolean' ? { value } : undefined;
+    case 'text':
+      return typeof value === 'string' ? { value } : undefined;
+    case 'enum':
+      return ENUMS[key]?.includes(value) ? { value } : undefined;
     case 'seed':
       return Number.isSafeInteger(value) ? { value } : undefined;
-    case 'image_with_roles': {
+    case 'images':
+    case 'videos':
+    case 'audios': {
+      const list = plainStringList(value, V25_LIMITS[rule], isMediaRef);
+      return list && { value: list };
+    }
+    case 'roles': {
       const list = plainObjectList(value, Number.POSITIVE_INFINITY, isRoleItem);
       return list && { value: list };
     }
@@ -104,6 +157,8 @@ function plainField(key: string, value: unknown): { value: unknown } | undefined
       const list = plainObjectList(value, Number.POSITIVE_INFINITY, isTool);
       return list && { value: list };
     }
+    case 'ref':
+      return undefined;
     default:
       return plainSubmissionField(key, value);
   }

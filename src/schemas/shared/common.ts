@@ -1,8 +1,6 @@
 import { SUBSCRIBABLE_EVENTS } from './constants.js';
-import { isHttpUrl, isMediaRef, utf8Length } from './plain-rules.js';
+import { isHttpUrl, isMediaRef, utf8Length } from './fast-rules.js';
 import { z } from './zod.js';
-
-export { SUBSCRIBABLE_EVENTS, utf8Length };
 
 // spec: Video — "Base64 or data-URL images are not accepted; upload first."
 const INLINE_DATA_HINT =
@@ -45,7 +43,36 @@ export const notificationsSchema = z.strictObject({
   }),
 });
 
-export type { Notifications, SubscribableEvent } from './notification-types.js';
+// The `notifications` field of a task request, written out as a type of its own so that it
+// accepts what a caller writes: a readonly `events` list, or an object `as const`. The rule
+// that checks it is `notificationsSchema` above.
+
+/**
+ * A task event a request may subscribe to (spec: Events — the `notifications.webhook.events`
+ * list selects which of the first three event types are sent): one of `SUBSCRIBABLE_EVENTS`,
+ * which the rule checks against.
+ */
+export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
+
+/**
+ * Webhook subscription of one task request: `{ webhook: { endpoint_id, events } }`. There is no
+ * account-wide default endpoint; each task request names one, and it must be verified, enabled
+ * and yours, else the request is rejected before submission.
+ *
+ * @example
+ * const notifications: Notifications = {
+ *   webhook: { endpoint_id: 'whep_123', events: ['task.completed', 'task.failed'] },
+ * };
+ */
+export interface Notifications {
+  /** Delivery by signed webhook. */
+  webhook: {
+    /** `whep_...` ID of a verified, enabled endpoint of your account. */
+    endpoint_id: string;
+    /** Which of `task.completed`, `task.failed`, `batch.completed` to send for this task. */
+    events: readonly SubscribableEvent[];
+  };
+}
 
 /** spec: Limits — `client_reference_id` is at most 128 bytes. */
 export const clientReferenceId = z

@@ -1,6 +1,6 @@
-import { notPublicReason } from './public-address.js';
-import { parseParams } from './validate.js';
-import { z } from './zod.js';
+import { notPublicReason } from '../shared/public-address.js';
+import { parseParams } from '../shared/validate.js';
+import { z } from '../shared/zod.js';
 
 /** `POST /v1/webhook-endpoints`. */
 export interface WebhookEndpointCreateParams {

@@ -1,10 +1,8 @@
-import { acrossFields } from './across-fields.js';
-import { refuseLegacyWebhookWithNotifications } from './common.js';
-import { UPGRADE_INHERITED_FIELDS } from './constants.js';
-import { jsonBoolean, taskAdditionsShape } from './video-shared.js';
-import { z } from './zod.js';
-
-export { UPGRADE_INHERITED_FIELDS };
+import { acrossFields } from '../shared/across-fields.js';
+import { refuseLegacyWebhookWithNotifications } from '../shared/common.js';
+import { UPGRADE_INHERITED_FIELDS } from '../shared/constants.js';
+import { z } from '../shared/zod.js';
+import { jsonBoolean, taskAdditionsShape } from './shared.js';
 
 /** The only fields an upgrade body may hold (the task request additions included). */
 export const UPGRADE_ALLOWED_FIELDS = [

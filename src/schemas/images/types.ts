@@ -7,9 +7,9 @@
  * fields and nothing else, so a field no image route takes (a typo such as `sise`) does not
  * compile; the validator refuses it too, before sending.
  */
-import type { Uploadable } from '../core/files.js';
-import type { ImageModel } from './constants.js';
-import type { Notifications } from './notification-types.js';
+import type { Uploadable } from '../../core/files.js';
+import type { Notifications } from '../shared/common.js';
+import type { ImageModel } from '../shared/constants.js';
 
 /** The `imgmodel-2.5-*` models: separate models, not aliases of `imgmodel-2`. */
 export type ImageModel25 = Exclude<ImageModel, 'imgmodel-2'>;

@@ -7,6 +7,11 @@ import { SUBSCRIBABLE_EVENTS } from './constants.js';
 
 const utf8 = new TextEncoder();
 
+/** A list as a message words it: `a, b or c`. */
+export function spokenList(values: readonly string[]): string {
+  return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
+
 /** Byte length of a string in UTF-8. */
 export function utf8Length(value: string): number {
   return utf8.encode(value).byteLength;

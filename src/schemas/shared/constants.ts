@@ -30,6 +30,15 @@ export type ImageRole = (typeof IMAGE_ROLES)[number];
 /** spec: Limits — vidmodel-2.5: 4-30 s or -1, 30 images, 10 videos, 10 audios. */
 export const V25_LIMITS = { minDuration: 4, maxDuration: 30, images: 30, videos: 10, audios: 10 } as const;
 
+/** spec: Video — `resolution` of an ordinary `vidmodel-2.5` request; a preview renders at 480p only, an upgrade at 1080p. */
+export const V25_RESOLUTIONS = ['480p', '720p', '1080p'] as const;
+
+/** spec: Video — `output_format` of `vidmodel-2.5`. */
+export const V25_OUTPUT_FORMATS = ['mp4', 'mov'] as const;
+
+/** spec: Video — `omni_reference_task_type` of `vidmodel-2.5`. */
+export const OMNI_REFERENCE_TASK_TYPES = ['auto', 'reference', 'edit', 'extend'] as const;
+
 /** spec: Limits — the reference video's length by `character_orientation`: 3-10 s or 3-30 s. */
 export const MOTION_ORIENTATION_CEILING = { image: 10, video: 30 } as const;
 
@@ -94,6 +103,12 @@ export const ASSET_TYPES = ['Image', 'Video', 'Audio'] as const;
 
 /** spec: Library material — `status` values (case-sensitive). */
 export const ASSET_STATUSES = ['Pending', 'Active', 'Failed'] as const;
+
+/**
+ * spec: Limits, Library material — in characters (code points): a group's or material's name, a
+ * group's description, a material's URL; and the materials of one review batch (1 to `assets`).
+ */
+export const LIBRARY_LIMITS = { name: 255, description: 4000, url: 8192, assets: 20 } as const;
 
 /** The type of a library material. */
 export type AssetType = (typeof ASSET_TYPES)[number];

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { describeArgument, isRecord } from '../core/arguments.js';
-import { RequestValidationError, type ValidationIssue } from '../core/errors/validation.js';
+import { describeArgument, isRecord } from '../../core/arguments.js';
+import { RequestValidationError, type ValidationIssue } from '../../core/errors/validation.js';
 
 /** Formats a zod path as the request's own notation: `image_with_roles[1].role`. */
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -1,5 +1,5 @@
-import { RequestValidationError, type ValidationIssue } from '../core/errors/validation.js';
-import { type ByteReader, type ImageHeader, readImageHeader } from '../core/image-header.js';
+import { RequestValidationError, type ValidationIssue } from '../../core/errors/validation.js';
+import { type ByteReader, type ImageHeader, readImageHeader } from '../../core/image-header.js';
 
 /** A normalised file whose leading bytes can be read (internal/upload-file.ts's `UploadFile`). */
 export interface EditFile {

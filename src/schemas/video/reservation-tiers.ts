@@ -2,7 +2,7 @@
  * The tiers and the shapes of a reservation estimate: no zod and no schema here, so that the
  * package entry can export them without loading either (the estimate itself is reservation.ts).
  */
-import type { VideoModel } from './constants.js';
+import type { VideoModel } from '../shared/constants.js';
 
 /** spec: Billing and reservations — mini's four tiers. */
 export const MINI_TIERS = ['480P', '720P', '480P-input', '720P-input'] as const;

@@ -1,4 +1,5 @@
-import { acrossFields } from './across-fields.js';
+import { acrossFields } from '../shared/across-fields.js';
+import { z } from '../shared/zod.js';
 import {
   commonVideoRules,
   imageWithRolesSchema,
@@ -7,8 +8,7 @@ import {
   mediaRefList,
   taskAdditionsShape,
   textField,
-} from './video-shared.js';
-import { z } from './zod.js';
+} from './shared.js';
 
 /** The model IDs whose request fields the spec does not show. */
 export const LEGACY_VIDEO_MODELS = ['vidmodel-2.0', 'vidmodel-2.0-fast'] as const;
