@@ -76,6 +76,8 @@ export interface RunJobsOptions {
   reconcileTimeoutMs?: number | undefined;
   /** Deadline of each task wait, in ms; a job past it stays `submitted`. @default 3600000 */
   waitTimeoutMs?: number | undefined;
+  /** Milliseconds between the polls of a wait. @default the client's `pollInterval`, else the spec's figure per task kind */
+  pollIntervalMs?: number | undefined;
 }
 
 /** What a run ends with. */
@@ -173,11 +175,17 @@ export async function runJobs(
   const journal = typeof options.journal === 'string' ? new FileJournal(options.journal) : options.journal;
   const outputs = new OutputFolder(options.outputDir);
   const signal = options.signal;
+  const stop = new AbortController();
   const waitTimeout = options.waitTimeoutMs ?? 3_600_000;
   const reconcileTimeout = options.reconcileTimeoutMs ?? 60_000;
+  const waitOptions = {
+    signal: stop.signal,
+    timeout: waitTimeout,
+    ...(options.events ? { events: options.events } : {}),
+    ...(options.pollIntervalMs === undefined ? {} : { interval: options.pollIntervalMs }),
+  };
   await journal.open();
   let fatal: unknown;
-  const stop = new AbortController();
   const onAbort = () => stop.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) stop.abort(signal.reason);
@@ -214,12 +222,7 @@ export async function runJobs(
       try {
         if (job.operation === 'videos.create') {
           const taskId = record.task_id as string;
-          await client.videos.waitForTask(taskId, {
-            model,
-            signal: stop.signal,
-            timeout: waitTimeout,
-            ...(options.events ? { events: options.events } : {}),
-          });
+          await client.videos.waitForTask(taskId, { ...waitOptions, model });
           const download = await client.videos.downloadContent(taskId, { signal: stop.signal });
           const name = outputName(job.id, 0, 1, extensionOf(download.contentType, undefined, 'mp4'));
           await outputs.save(download, name, stop.signal);
@@ -227,12 +230,7 @@ export async function runJobs(
         } else {
           let entries: ImageData[];
           if (job.operation === 'images.generateAsync') {
-            const task = await client.images.waitForTask(record.task_id as string, {
-              model,
-              signal: stop.signal,
-              timeout: waitTimeout,
-              ...(options.events ? { events: options.events } : {}),
-            });
+            const task = await client.images.waitForTask(record.task_id as string, { ...waitOptions, model });
             entries = task.images;
           } else {
             entries = (record.outputs ?? []).map((url) => ({ url }));

@@ -1,0 +1,296 @@
+/**
+ * `mediagw jobs plan|run|status`: runs of many jobs from a JSON Lines manifest, through the
+ * journal of `mediagw/jobs`, resumable by running the same command again.
+ */
+import type { Command } from 'commander';
+import { type JobChange, planJobs, type RunSummary, readJournal, runJobs } from '../../jobs/index.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { integer, number } from '../input.js';
+import type { Output } from '../output.js';
+import { examples, run } from './shared.js';
+
+/** Exit statuses of `jobs run` besides the program's own (see EXIT_HELP below and docs/jobs.md). */
+export const JOBS_EXIT = {
+  /** Every job is completed. */
+  ok: EXIT.ok,
+  /** Some jobs failed (refused, or their task failed); none is in doubt. */
+  failed: EXIT.taskFailed,
+  /** Some jobs are in doubt: sent without an answer; check before resubmitting. */
+  inDoubt: EXIT.ambiguous,
+  /** Some jobs are not done yet (skipped by the budget, still running, or not sent): run again. */
+  unfinished: 6,
+  /** SIGINT stopped the run. */
+  interrupted: 130,
+  /** SIGTERM stopped the run. */
+  terminated: 143,
+} as const;
+
+const RUN_EXIT_HELP = `
+Exit status:
+  0    every job is completed
+  1    usage error, a manifest with bad lines (nothing sent), or a journal in use
+  3    some jobs failed (refused, or their task failed); rerun with --retry-failed to send them again
+  5    some jobs are in doubt: sent without an answer, maybe billed; see \`mediagw jobs status\`
+  6    some jobs are not done (skipped by the budget, waits that passed their deadline): run again
+  130  stopped by Ctrl+C (SIGINT); 143 stopped by SIGTERM. Run the same command again to resume
+`;
+
+interface RunFlags {
+  journal: string;
+  outputDir: string;
+  concurrency?: number;
+  maxReservedSeconds?: number;
+  retryFailed?: boolean;
+  resubmitInDoubt?: boolean;
+  waitTimeout?: number;
+  pollInterval?: number;
+}
+
+/** The exit status of a finished run. */
+export function runExitCode(summary: RunSummary): number {
+  const { counts } = summary;
+  if (counts.in_doubt > 0) return JOBS_EXIT.inDoubt;
+  if (counts.failed > 0) return JOBS_EXIT.failed;
+  if (counts.completed < summary.total) return JOBS_EXIT.unfinished;
+  return JOBS_EXIT.ok;
+}
+
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+function resumeCommand(manifest: string, flags: RunFlags): string {
+  const parts = [
+    'mediagw',
+    'jobs',
+    'run',
+    manifest,
+    '--journal',
+    flags.journal,
+    '--output-dir',
+    flags.outputDir,
+  ];
+  if (flags.concurrency !== undefined) parts.push('--concurrency', String(flags.concurrency));
+  if (flags.maxReservedSeconds !== undefined)
+    parts.push('--max-reserved-seconds', String(flags.maxReservedSeconds));
+  return parts.map(quote).join(' ');
+}
+
+function changeLine(out: Output, change: JobChange): string {
+  const c = out.errColor;
+  const paint =
+    change.state === 'completed'
+      ? c.green
+      : change.state === 'failed' || change.state === 'in_doubt'
+        ? c.red
+        : change.state === 'skipped'
+          ? c.yellow
+          : c.dim;
+  let detail = '';
+  if (change.files) detail = ` ${change.files.join(', ')}`;
+  else if (change.reason) detail = ` (${change.reason})`;
+  else if (change.task_id) detail = ` ${change.task_id}`;
+  if (change.error) detail += `: ${change.error.message}`;
+  return `${change.id}: ${paint(change.state)}${detail}`;
+}
+
+/** Registers `jobs`. */
+export function registerJobs(program: Command): void {
+  const jobs = program
+    .command('jobs')
+    .description('run many jobs from a JSON Lines manifest: resumable, never sent twice');
+
+  const plan = jobs
+    .command('plan')
+    .description('check every line of a manifest offline (no key) and total its jobs and reserved seconds')
+    .argument('<manifest>', 'a JSON Lines file: {"id", "operation", "body"} per line');
+  examples(plan, 'mediagw jobs plan catalogue.jsonl', 'mediagw jobs plan catalogue.jsonl --json');
+  plan.action(
+    run(async (ctx, manifest: string) => {
+      const out = ctx.output;
+      let result: Awaited<ReturnType<typeof planJobs>>;
+      try {
+        result = await planJobs(manifest);
+      } catch (error) {
+        throw new CliError(`cannot read ${manifest}: ${(error as Error).message}`);
+      }
+      const doc = {
+        valid: result.valid,
+        lines: result.lines,
+        jobs: result.jobs,
+        operations: result.operations,
+        reserved: result.reserved,
+        reserved_seconds: result.reservedSeconds,
+        invalid: result.invalid,
+      };
+      out.result(doc, () => [
+        ...result.invalid.flatMap((bad) => [
+          `${out.color.red('✗')} line ${bad.line}${bad.id === undefined ? '' : ` (${bad.id})`}`,
+          ...bad.issues.map((i) => `    ${out.color.bold(i.path || '(line)')}: ${i.message}`),
+        ]),
+        `${result.jobs} valid job${result.jobs === 1 ? '' : 's'}, ${result.invalid.length} bad line${result.invalid.length === 1 ? '' : 's'}`,
+        ...out.table(
+          ['operation', 'jobs'],
+          Object.entries(result.operations).map(([op, n]) => [op, n]),
+        ),
+        ...(result.reserved.length
+          ? [
+              '',
+              ...out.table(
+                ['model', 'tier', 'jobs', 'reserved'],
+                result.reserved.map((r) => [r.model, r.tier, r.jobs, `${r.seconds} s`]),
+              ),
+              `reserved in all: ${result.reservedSeconds} s`,
+            ]
+          : []),
+      ]);
+      if (!result.valid) process.exitCode = EXIT.usage;
+    }),
+  );
+
+  const runCommand = jobs
+    .command('run')
+    .description('submit, wait for and download every job; the same command again resumes')
+    .argument('<manifest>', 'a JSON Lines file: {"id", "operation", "body"} per line')
+    .requiredOption('--journal <file>', 'the journal of the run (created when missing); keep it to resume')
+    .requiredOption('--output-dir <dir>', 'where outputs are saved, as <id>.<ext>')
+    .option('--concurrency <n>', 'jobs in flight at once (default: 4)', integer('--concurrency', 1, 1000))
+    .option(
+      '--max-reserved-seconds <s>',
+      'video seconds the run may reserve, across restarts; jobs past it are skipped',
+      number('--max-reserved-seconds', 0),
+    )
+    .option('--retry-failed', 'send the jobs that failed again')
+    .option(
+      '--resubmit-in-doubt',
+      'send the jobs in doubt again: they may exist already, and be billed twice',
+    )
+    .option(
+      '--wait-timeout <seconds>',
+      'deadline of each task wait; a job past it stays submitted (default: 3600)',
+      number('--wait-timeout', 1),
+    )
+    .option(
+      '--poll-interval <ms>',
+      "milliseconds between task queries while waiting (default: the spec's figure for the task kind)",
+      integer('--poll-interval', 1, 2_147_483_647),
+    );
+  examples(
+    runCommand,
+    'mediagw jobs run catalogue.jsonl --journal catalogue.journal --output-dir out',
+    'mediagw jobs run catalogue.jsonl --journal catalogue.journal --output-dir out --max-reserved-seconds 600 --json',
+  );
+  runCommand.addHelpText('after', RUN_EXIT_HELP);
+  runCommand.action(
+    run(async (ctx, manifest: string, flags: RunFlags) => {
+      const out = ctx.output;
+      const client = await ctx.gatewayClient();
+      const stop = new AbortController();
+      let stoppedBy: NodeJS.Signals | undefined;
+      const onSignal = (signal: NodeJS.Signals) => {
+        stoppedBy ??= signal;
+        if (!out.json) out.info(`${signal}: no new job is sent; finishing the journal…`);
+        stop.abort(new Error(signal));
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      if (flags.resubmitInDoubt)
+        out.warn(
+          '--resubmit-in-doubt sends the jobs in doubt again: a job that was accepted is billed twice',
+        );
+      let summary: RunSummary;
+      try {
+        summary = await runJobs(client, manifest, {
+          journal: flags.journal,
+          outputDir: flags.outputDir,
+          concurrency: flags.concurrency,
+          maxReservedSeconds: flags.maxReservedSeconds,
+          retryFailed: flags.retryFailed,
+          resubmitInDoubt: flags.resubmitInDoubt,
+          waitTimeoutMs: flags.waitTimeout === undefined ? undefined : Math.round(flags.waitTimeout * 1000),
+          pollIntervalMs: flags.pollInterval,
+          signal: stop.signal,
+          onProgress: (change) => out.info(changeLine(out, change)),
+        });
+      } finally {
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
+      }
+      const resume = resumeCommand(manifest, flags);
+      let code = runExitCode(summary);
+      if (stoppedBy) code = stoppedBy === 'SIGTERM' ? JOBS_EXIT.terminated : JOBS_EXIT.interrupted;
+      out.result(
+        {
+          counts: summary.counts,
+          total: summary.total,
+          reserved_seconds: summary.reservedSeconds,
+          interrupted: summary.interrupted,
+          journal: flags.journal,
+          output_dir: flags.outputDir,
+          exit_code: code,
+          ...(code === JOBS_EXIT.ok ? {} : { resume }),
+        },
+        () => [
+          `${summary.counts.completed} of ${summary.total} jobs completed` +
+            Object.entries(summary.counts)
+              .filter(([state, n]) => state !== 'completed' && n > 0)
+              .map(([state, n]) => `, ${n} ${state}`)
+              .join(''),
+          ...(summary.reservedSeconds > 0 ? [`reserved: ${summary.reservedSeconds} s`] : []),
+          ...(summary.counts.in_doubt > 0
+            ? [
+                `${summary.counts.in_doubt} job(s) in doubt: sent without an answer, maybe billed. ` +
+                  `See them with: mediagw jobs status --journal ${quote(flags.journal)}`,
+              ]
+            : []),
+          ...(code === JOBS_EXIT.ok ? [] : [`resume with: ${resume}`]),
+        ],
+      );
+      process.exitCode = code;
+    }),
+  );
+
+  const status = jobs
+    .command('status')
+    .description("every job's state in a journal: pending, in_doubt, submitted, completed, failed, skipped")
+    .requiredOption('--journal <file>', 'the journal of the run');
+  examples(status, 'mediagw jobs status --journal catalogue.journal --json');
+  status.action(
+    run(async (ctx, flags: { journal: string }) => {
+      const out = ctx.output;
+      let result: Awaited<ReturnType<typeof readJournal>>;
+      try {
+        result = await readJournal(flags.journal);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+          throw new CliError(`no journal at ${flags.journal}: nothing has run with it yet`);
+        throw error;
+      }
+      const jobs = result.jobs.map((job) => {
+        const entry: Record<string, unknown> = { id: job.id, state: job.state };
+        if (job.task_id) entry.task_id = job.task_id;
+        if (job.client_reference_id) entry.client_reference_id = job.client_reference_id;
+        if (job.files) entry.files = job.files;
+        if (job.error) entry.error = job.error;
+        if (job.reason) entry.reason = job.reason;
+        return entry;
+      });
+      out.result({ counts: result.counts, reserved_seconds: result.reservedSeconds, jobs }, () => [
+        ...out.table(
+          ['id', 'state', 'task', 'detail'],
+          result.jobs.map((job) => [
+            job.id,
+            job.state,
+            job.task_id ?? '',
+            job.state === 'in_doubt'
+              ? `sent with client_reference_id ${job.client_reference_id ?? '(none)'}, no answer: ${job.error?.message ?? 'the run stopped'}`
+              : (job.files?.join(', ') ?? job.error?.message ?? job.reason ?? ''),
+          ]),
+        ),
+        Object.entries(result.counts)
+          .map(([state, n]) => `${n} ${state}`)
+          .join(', '),
+      ]);
+    }),
+  );
+}
