@@ -36,6 +36,8 @@ export {
   type ReservedSeconds,
   readJobs,
 } from './manifest.js';
+export { RedisJournal, type RedisJournalOptions } from './redis-journal.js';
+export { RespConnection } from './resp.js';
 export {
   type JobChange,
   type JournalStatus,

@@ -82,8 +82,13 @@ export type ClaimRefusal = 'budget' | 'taken';
 export interface JobJournal {
   /** Reads the journal (and takes what a run needs to own it). */
   open(): Promise<void>;
-  /** The job's record, if the journal knows it. */
+  /** The job's record, if the journal knows it (as last read or written by this run). */
   get(id: string): JobRecord | undefined;
+  /**
+   * Reads the job's record again (every record without `id`), for journals that other
+   * processes write too.
+   */
+  refresh(id?: string): Promise<void>;
   /** Seconds reserved by every submission recorded, refunds deducted. */
   reservedSeconds(): number;
   /**
@@ -265,6 +270,10 @@ export class FileJournal implements JobJournal {
 
   reservedSeconds(): number {
     return this.reserved;
+  }
+
+  async refresh(): Promise<void> {
+    // One run at a time writes a file journal (its lock): what it holds is current.
   }
 
   records(): Iterable<JobRecord> {

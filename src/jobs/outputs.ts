@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { MediaDownload } from '../index.js';
 
@@ -40,6 +41,11 @@ export function outputName(id: string, index: number, count: number, ext: string
   return count <= 1 ? `${id}.${ext}` : `${id}-${index + 1}.${ext}`;
 }
 
+/** The machine's name, safe in a file name. */
+function host(): string {
+  return hostname().replace(/[^\w-]/g, '_') || 'host';
+}
+
 /** Whether a process with this id runs on this machine. */
 function alive(pid: number): boolean {
   try {
@@ -59,7 +65,7 @@ export class OutputFolder {
   constructor(dir: string) {
     this.dir = resolve(dir);
     const root = join(dirname(this.dir), `.${basename(this.dir)}.mediagw-staging`);
-    this.staging = join(root, `${process.pid}-${randomUUID().slice(0, 8)}`);
+    this.staging = join(root, `${host()}.${process.pid}.${randomUUID().slice(0, 8)}`);
   }
 
   /**
@@ -70,9 +76,11 @@ export class OutputFolder {
     mkdirSync(this.dir, { recursive: true });
     const root = dirname(this.staging);
     mkdirSync(this.staging, { recursive: true });
+    // Folders of this machine's runs that no longer run; another machine's are its own to clean.
     for (const name of readdirSync(root)) {
-      const pid = Number(name.split('-')[0]);
-      if (join(root, name) !== this.staging && !(Number.isInteger(pid) && alive(pid)))
+      const [machine, pid] = name.split('.');
+      if (machine !== host() || join(root, name) === this.staging) continue;
+      if (!(Number.isInteger(Number(pid)) && alive(Number(pid))))
         rmSync(join(root, name), { recursive: true, force: true });
     }
   }

@@ -360,6 +360,8 @@ export async function runJobs(
     };
 
     const handle = async (job: JobInput): Promise<void> => {
+      // Other runners of a shared journal may have moved the job on.
+      await journal.refresh(job.id);
       const record = journal.get(job.id);
       switch (record?.state) {
         case 'completed':
@@ -400,6 +402,7 @@ export async function runJobs(
     }
     await Promise.all(running);
     if (fatal !== undefined) throw fatal;
+    await journal.refresh();
 
     const counts = countStates();
     for (const id of ids) counts[journal.get(id)?.state ?? 'pending']++;
@@ -427,14 +430,22 @@ export interface JournalStatus {
 }
 
 /**
- * The state of every job of a journal, read without taking it: a run may be going on.
+ * The state of every job of a journal, read without taking it: a run may be going on. A
+ * journal object (a `RedisJournal`) is read as it stands now.
  *
  * @throws JobJournalError when the journal is damaged; the file system's error when it is missing.
  * @example
  * const { counts, jobs } = await readJournal('catalogue.journal');
  */
-export async function readJournal(journal: string): Promise<JournalStatus> {
-  const { records, reservedSeconds } = readFileJournal(journal);
+export async function readJournal(journal: string | JobJournal): Promise<JournalStatus> {
+  let records: JobRecord[];
+  let reservedSeconds: number;
+  if (typeof journal === 'string') ({ records, reservedSeconds } = readFileJournal(journal));
+  else {
+    await journal.refresh();
+    records = [...journal.records()];
+    reservedSeconds = journal.reservedSeconds();
+  }
   const counts = countStates();
   for (const record of records) counts[record.state]++;
   return { counts, reservedSeconds, jobs: records };

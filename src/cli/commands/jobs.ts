@@ -3,7 +3,16 @@
  * journal of `mediagw/jobs`, resumable by running the same command again.
  */
 import type { Command } from 'commander';
-import { type JobChange, planJobs, type RunSummary, readJournal, runJobs } from '../../jobs/index.js';
+import {
+  type JobChange,
+  type JobJournal,
+  planJobs,
+  RedisJournal,
+  RespConnection,
+  type RunSummary,
+  readJournal,
+  runJobs,
+} from '../../jobs/index.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { integer, number } from '../input.js';
 import type { Output } from '../output.js';
@@ -35,8 +44,12 @@ Exit status:
   130  stopped by Ctrl+C (SIGINT); 143 stopped by SIGTERM. Run the same command again to resume
 `;
 
-interface RunFlags {
+interface JournalFlags {
   journal: string;
+  run?: string;
+}
+
+interface RunFlags extends JournalFlags {
   outputDir: string;
   concurrency?: number;
   maxReservedSeconds?: number;
@@ -59,17 +72,37 @@ function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
 
+/** The journal as written in messages: a Redis URL's password is never printed. */
+function shown(journal: string): string {
+  return journal.replace(/^(redis:\/\/[^:/@]*:)[^@]*@/, '$1****@');
+}
+
+/** The journal a command names: a file path, or a `redis://` URL with `--run`. */
+async function openJournal(
+  flags: JournalFlags,
+): Promise<{ journal: string | JobJournal; close: () => void }> {
+  if (!flags.journal.startsWith('redis://')) {
+    if (flags.run !== undefined)
+      throw new CliError('--run names a run in a Redis journal: pass --journal redis://…');
+    return { journal: flags.journal, close: () => {} };
+  }
+  if (flags.run === undefined)
+    throw new CliError(
+      'a Redis journal needs --run NAME: the runners that give the same name share its jobs',
+    );
+  const connection = await RespConnection.open(flags.journal);
+  try {
+    return { journal: new RedisJournal(connection, { run: flags.run }), close: () => connection.close() };
+  } catch (error) {
+    connection.close();
+    throw error;
+  }
+}
+
 function resumeCommand(manifest: string, flags: RunFlags): string {
-  const parts = [
-    'mediagw',
-    'jobs',
-    'run',
-    manifest,
-    '--journal',
-    flags.journal,
-    '--output-dir',
-    flags.outputDir,
-  ];
+  const parts = ['mediagw', 'jobs', 'run', manifest, '--journal', shown(flags.journal)];
+  parts.push('--output-dir', flags.outputDir);
+  if (flags.run !== undefined) parts.push('--run', flags.run);
   if (flags.concurrency !== undefined) parts.push('--concurrency', String(flags.concurrency));
   if (flags.maxReservedSeconds !== undefined)
     parts.push('--max-reserved-seconds', String(flags.maxReservedSeconds));
@@ -152,7 +185,11 @@ export function registerJobs(program: Command): void {
     .command('run')
     .description('submit, wait for and download every job; the same command again resumes')
     .argument('<manifest>', 'a JSON Lines file: {"id", "operation", "body"} per line')
-    .requiredOption('--journal <file>', 'the journal of the run (created when missing); keep it to resume')
+    .requiredOption(
+      '--journal <file|url>',
+      'the journal of the run (a file, created when missing; or redis://host:port/db with --run); keep it to resume',
+    )
+    .option('--run <name>', 'with a redis:// journal: the run, shared by every runner that names it')
     .requiredOption('--output-dir <dir>', 'where outputs are saved, as <id>.<ext>')
     .option('--concurrency <n>', 'jobs in flight at once (default: 4)', integer('--concurrency', 1, 1000))
     .option(
@@ -185,6 +222,7 @@ export function registerJobs(program: Command): void {
     run(async (ctx, manifest: string, flags: RunFlags) => {
       const out = ctx.output;
       const client = await ctx.gatewayClient();
+      const { journal, close } = await openJournal(flags);
       const stop = new AbortController();
       let stoppedBy: NodeJS.Signals | undefined;
       const onSignal = (signal: NodeJS.Signals) => {
@@ -201,7 +239,7 @@ export function registerJobs(program: Command): void {
       let summary: RunSummary;
       try {
         summary = await runJobs(client, manifest, {
-          journal: flags.journal,
+          journal,
           outputDir: flags.outputDir,
           concurrency: flags.concurrency,
           maxReservedSeconds: flags.maxReservedSeconds,
@@ -215,6 +253,7 @@ export function registerJobs(program: Command): void {
       } finally {
         process.removeListener('SIGINT', onSignal);
         process.removeListener('SIGTERM', onSignal);
+        close();
       }
       const resume = resumeCommand(manifest, flags);
       let code = runExitCode(summary);
@@ -225,7 +264,8 @@ export function registerJobs(program: Command): void {
           total: summary.total,
           reserved_seconds: summary.reservedSeconds,
           interrupted: summary.interrupted,
-          journal: flags.journal,
+          journal: shown(flags.journal),
+          ...(flags.run === undefined ? {} : { run: flags.run }),
           output_dir: flags.outputDir,
           exit_code: code,
           ...(code === JOBS_EXIT.ok ? {} : { resume }),
@@ -240,7 +280,7 @@ export function registerJobs(program: Command): void {
           ...(summary.counts.in_doubt > 0
             ? [
                 `${summary.counts.in_doubt} job(s) in doubt: sent without an answer, maybe billed. ` +
-                  `See them with: mediagw jobs status --journal ${quote(flags.journal)}`,
+                  `See them with: mediagw jobs status --journal ${quote(shown(flags.journal))}${flags.run === undefined ? '' : ` --run ${quote(flags.run)}`}`,
               ]
             : []),
           ...(code === JOBS_EXIT.ok ? [] : [`resume with: ${resume}`]),
@@ -253,18 +293,25 @@ export function registerJobs(program: Command): void {
   const status = jobs
     .command('status')
     .description("every job's state in a journal: pending, in_doubt, submitted, completed, failed, skipped")
-    .requiredOption('--journal <file>', 'the journal of the run');
+    .requiredOption(
+      '--journal <file|url>',
+      'the journal of the run: a file, or redis://host:port/db with --run',
+    )
+    .option('--run <name>', 'with a redis:// journal: the run');
   examples(status, 'mediagw jobs status --journal catalogue.journal --json');
   status.action(
-    run(async (ctx, flags: { journal: string }) => {
+    run(async (ctx, flags: JournalFlags) => {
       const out = ctx.output;
       let result: Awaited<ReturnType<typeof readJournal>>;
+      const { journal, close } = await openJournal(flags);
       try {
-        result = await readJournal(flags.journal);
+        result = await readJournal(journal);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT')
           throw new CliError(`no journal at ${flags.journal}: nothing has run with it yet`);
         throw error;
+      } finally {
+        close();
       }
       const jobs = result.jobs.map((job) => {
         const entry: Record<string, unknown> = { id: job.id, state: job.state };
