@@ -11,6 +11,7 @@ import {
   type ImageData,
   type MediaGateway,
   MediaGatewayError,
+  type Notifications,
   RequestValidationError,
   TaskFailedError,
   type ValidationIssue,
@@ -72,6 +73,11 @@ export interface RunJobsOptions {
   onProgress?: ((change: JobChange) => void) | undefined;
   /** Webhook events: waits end on them, and jobs in doubt are reconciled by `client_reference_id`. */
   events?: JobEvents | undefined;
+  /**
+   * Added to every video and async image job whose body has no `notifications` of its own, so
+   * that the gateway sends the events that `events` receives.
+   */
+  notifications?: Notifications | undefined;
   /** How long a job in doubt waits for its event, with `events`, in ms. @default 60000 */
   reconcileTimeoutMs?: number | undefined;
   /** Deadline of each task wait, in ms; a job past it stays `submitted`. @default 3600000 */
@@ -310,7 +316,16 @@ export async function runJobs(
         await append({ e: 'skipped', id: job.id, reason: 'budget' });
         return;
       }
-      const body = reference === undefined ? job.body : { ...job.body, client_reference_id: reference };
+      const body =
+        reference === undefined
+          ? job.body
+          : {
+              ...(options.notifications && job.body.notifications === undefined
+                ? { notifications: options.notifications }
+                : {}),
+              ...job.body,
+              client_reference_id: reference,
+            };
       try {
         if (job.operation === 'videos.create' || job.operation === 'images.generateAsync') {
           const submission =

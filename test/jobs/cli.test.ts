@@ -5,11 +5,15 @@
  * over and over, with no job ever submitted twice.
  */
 import { existsSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MediaGateway } from '../../src/index.js';
 import { readJournal } from '../../src/jobs/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { mockWebhooks } from '../../src/testing/state/webhooks/index.js';
 import { ensureBuilt, run, start, until } from '../cli/helpers.js';
+import { startReceiver } from '../integration/webhooks-receiver.js';
 import { filesIn, mixedJobs, scratch, submissionsPerJob, writeManifest } from './helpers.js';
 
 beforeAll(ensureBuilt, 180_000);
@@ -195,6 +199,80 @@ describe('mediagw jobs run and status', () => {
       expect([...submissionsPerJob(gateway).values()]).toEqual(Array(jobs.length).fill(1));
     });
   }
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('mediagw jobs run --events-port', () => {
+  it('reconciles a job in doubt from the webhook event its own receiver gets, without sending it again', async () => {
+    // Real time (speed 1) so that the receiver's timestamp check holds; short tasks instead.
+    gateway = await startMockGateway({
+      requestLogLimit: 100_000,
+      taskDurations: { video: { queuedMs: 0, runMs: 200 } },
+    });
+    const env = { MEDIAGW_API_KEY: gateway.apiKey, MEDIAGW_BASE_URL: gateway.url };
+    const client = new MediaGateway({ ...gateway.clientOptions(), maxRetries: 0 });
+    const webhooks = mockWebhooks(gateway).configure({ jitter: false });
+    const url = 'https://hooks.example.com/jobs-cli';
+    const created = await client.webhooks.endpoints.create({ url });
+    const verifier = await startReceiver({ secrets: { [created.endpoint.key_id]: created.signing_secret } });
+    webhooks.route(url, verifier.url);
+    await client.webhooks.endpoints.verify(created.endpoint.id);
+    await verifier.close();
+    gateway.inject({
+      match: { method: 'POST', path: '/v1/videos/generations' },
+      fault: { reset: 'after-body', runHandler: true },
+    });
+    const path = writeManifest(join(dir, 'm.jsonl'), [
+      {
+        id: 'lost',
+        operation: 'videos.create',
+        body: { model: 'vidmodel-2.0-mini', prompt: 'film lost', duration: 5 },
+      },
+      {
+        id: 'fine',
+        operation: 'videos.create',
+        body: { model: 'vidmodel-2.0-mini', prompt: 'film fine', duration: 5 },
+      },
+    ]);
+    const args = ['jobs', 'run', path, '--journal', join(dir, 'j'), '--output-dir', join(dir, 'out')];
+    args.push('--concurrency', '1', '--poll-interval', '20', '--notify-endpoint', created.endpoint.id);
+    const first = await run(args, { env });
+    expect(first.code).toBe(5);
+    const status = JSON.parse((await run(['jobs', 'status', '--journal', join(dir, 'j'), '--json'])).stdout);
+    const lost = status.jobs.find((j: { id: string }) => j.id === 'lost');
+    expect(lost).toMatchObject({ state: 'in_doubt', client_reference_id: expect.stringMatching(/^mgj-/) });
+    const task = gateway.tasks
+      .list()
+      .find(
+        (t) => (t.data as { client_reference_id?: string }).client_reference_id === lost.client_reference_id,
+      );
+    expect(task).toBeDefined();
+
+    const port = await freePort();
+    webhooks.route(url, `http://127.0.0.1:${port}/`);
+    const second = start([...args, '--events-port', String(port)], {
+      env: {
+        ...env,
+        MEDIAGW_WEBHOOK_SECRET: created.signing_secret,
+        MEDIAGW_WEBHOOK_KID: created.endpoint.key_id,
+      },
+    });
+    await until(() => second.output().includes('receiving webhook events'), 'the receiver');
+    await until(() => webhooks.events().some((e) => e.taskIds.includes(task!.id)), 'the task event');
+    webhooks.redeliver(webhooks.events().find((e) => e.taskIds.includes(task!.id))!);
+    const result = await second.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('lost: completed lost.mp4');
+    expect(Object.fromEntries(submissionsPerJob(gateway))).toEqual({ lost: 1, fine: 1 });
+    expect(result.stderr + result.stdout).not.toContain(created.signing_secret);
+  });
 });
 
 describe('kill -9 of the runner', () => {

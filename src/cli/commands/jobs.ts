@@ -2,9 +2,12 @@
  * `mediagw jobs plan|run|status`: runs of many jobs from a JSON Lines manifest, through the
  * journal of `mediagw/jobs`, resumable by running the same command again.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import {
   type JobChange,
+  JobEvents,
   type JobJournal,
   planJobs,
   RedisJournal,
@@ -13,6 +16,7 @@ import {
   readJournal,
   runJobs,
 } from '../../jobs/index.js';
+import { createNodeWebhookHandler } from '../../webhooks/index.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { integer, number } from '../input.js';
 import type { Output } from '../output.js';
@@ -57,6 +61,51 @@ interface RunFlags extends JournalFlags {
   resubmitInDoubt?: boolean;
   waitTimeout?: number;
   pollInterval?: number;
+  eventsPort?: number;
+  eventsHost?: string;
+  webhookSecret?: string;
+  webhookKid?: string;
+  notifyEndpoint?: string;
+}
+
+/**
+ * The run's own webhook receiver, with `--events-port`: verified events end the waits and
+ * reconcile the jobs in doubt by their `client_reference_id`.
+ */
+async function startReceiver(
+  out: Output,
+  flags: RunFlags,
+): Promise<{ events?: JobEvents; close: () => Promise<void> }> {
+  if (flags.eventsPort === undefined) return { close: async () => {} };
+  const secret = flags.webhookSecret ?? process.env.MEDIAGW_WEBHOOK_SECRET;
+  if (!secret)
+    throw new CliError(
+      "--events-port needs the endpoint's signing secret: pass --webhook-secret or set MEDIAGW_WEBHOOK_SECRET",
+    );
+  const kid = flags.webhookKid ?? process.env.MEDIAGW_WEBHOOK_KID ?? 'kid_local';
+  const events = new JobEvents();
+  const server: Server = createServer(
+    createNodeWebhookHandler({ secrets: { [kid]: secret }, onEvent: events.publish, onError: () => {} }),
+  );
+  const host = flags.eventsHost ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) =>
+      reject(
+        new CliError(`the event receiver could not listen on ${host}:${flags.eventsPort}: ${error.message}`),
+      ),
+    );
+    server.listen(flags.eventsPort, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  out.info(`receiving webhook events on http://${host}:${port}/`);
+  return {
+    events,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** The exit status of a finished run. */
@@ -208,6 +257,21 @@ export function registerJobs(program: Command): void {
       number('--wait-timeout', 1),
     )
     .option(
+      '--events-port <n>',
+      "receive the gateway's webhook events on this port (0: any free one): waits end on them, and jobs in doubt are reconciled",
+      integer('--events-port', 0, 65535),
+    )
+    .option('--events-host <host>', 'the address the event receiver listens on (default: 127.0.0.1)')
+    .option(
+      '--webhook-secret <secret>',
+      "the endpoint's signing secret (default: $MEDIAGW_WEBHOOK_SECRET); never printed",
+    )
+    .option('--webhook-kid <id>', 'its key ID (default: $MEDIAGW_WEBHOOK_KID or kid_local)')
+    .option(
+      '--notify-endpoint <id>',
+      'ask for task.completed and task.failed events to this webhook endpoint in every video and async image job without notifications of its own',
+    )
+    .option(
       '--poll-interval <ms>',
       "milliseconds between task queries while waiting (default: the spec's figure for the task kind)",
       integer('--poll-interval', 1, 2_147_483_647),
@@ -223,6 +287,13 @@ export function registerJobs(program: Command): void {
       const out = ctx.output;
       const client = await ctx.gatewayClient();
       const { journal, close } = await openJournal(flags);
+      let receiver: Awaited<ReturnType<typeof startReceiver>>;
+      try {
+        receiver = await startReceiver(out, flags);
+      } catch (error) {
+        close();
+        throw error;
+      }
       const stop = new AbortController();
       let stoppedBy: NodeJS.Signals | undefined;
       const onSignal = (signal: NodeJS.Signals) => {
@@ -247,6 +318,11 @@ export function registerJobs(program: Command): void {
           resubmitInDoubt: flags.resubmitInDoubt,
           waitTimeoutMs: flags.waitTimeout === undefined ? undefined : Math.round(flags.waitTimeout * 1000),
           pollIntervalMs: flags.pollInterval,
+          events: receiver.events,
+          notifications:
+            flags.notifyEndpoint === undefined
+              ? undefined
+              : { webhook: { endpoint_id: flags.notifyEndpoint, events: ['task.completed', 'task.failed'] } },
           signal: stop.signal,
           onProgress: (change) => out.info(changeLine(out, change)),
         });
@@ -254,6 +330,7 @@ export function registerJobs(program: Command): void {
         process.removeListener('SIGINT', onSignal);
         process.removeListener('SIGTERM', onSignal);
         close();
+        await receiver.close();
       }
       const resume = resumeCommand(manifest, flags);
       let code = runExitCode(summary);
