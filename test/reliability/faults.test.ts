@@ -6,7 +6,7 @@ import * as sdk from '../../src/index.js';
 import { ABORT_REASON, type Observed, runCell } from './fault-cell.js';
 import { MATRIX_SETTINGS, matrixCells, overviewTable, renderFaultMatrix } from './fault-matrix.js';
 import { mapLimit } from './limit.js';
-import { RECEIVER_ROWS, WAIT_ROWS } from './wait-receiver-rows.js';
+import { JOB_ROWS, RECEIVER_ROWS, WAIT_ROWS } from './wait-receiver-rows.js';
 
 // Timed checks end within the expected time plus this much: the machine is shared and noisy.
 const SLACK_MS = 2_000;
@@ -123,15 +123,14 @@ test('docs/errors-and-retries.md prints the same overview', async () => {
   expect(text.slice(start, end)).toBe(`${overviewTable().join('\n')}\n`);
 });
 
-describe('waits and receivers: every row cites a test that exists', () => {
+describe('waits, receivers and job runs: every row cites a test that exists', () => {
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  test.each([...WAIT_ROWS, ...RECEIVER_ROWS].map((row) => [row.situation, row.provenBy] as const))(
-    '%s',
-    async (_situation, { file, title, row }) => {
-      expect(existsSync(`${root}${file}`), `${file} exists`).toBe(true);
-      const text = await readFile(`${root}${file}`, 'utf8');
-      expect(text.includes(title), `${file} holds the title "${title}"`).toBe(true);
-      if (row) expect(text.includes(row), `${file} holds the row "${row}"`).toBe(true);
-    },
-  );
+  test.each(
+    [...WAIT_ROWS, ...RECEIVER_ROWS, ...JOB_ROWS].map((row) => [row.situation, row.provenBy] as const),
+  )('%s', async (_situation, { file, title, row }) => {
+    expect(existsSync(`${root}${file}`), `${file} exists`).toBe(true);
+    const text = await readFile(`${root}${file}`, 'utf8');
+    expect(text.includes(title), `${file} holds the title "${title}"`).toBe(true);
+    if (row) expect(text.includes(row), `${file} holds the row "${row}"`).toBe(true);
+  });
 });
