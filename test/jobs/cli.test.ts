@@ -275,6 +275,38 @@ describe('mediagw jobs run --events-port', () => {
   });
 });
 
+describe('secrets of a job run', () => {
+  it('never prints the password of a redis:// journal, nor the webhook secret, in messages or --json', async () => {
+    const { env } = await mock(200);
+    const path = writeManifest(join(dir, 'm.jsonl'), mixedJobs(1));
+    const port = await freePort(); // nothing listens there
+    const journal = `redis://jobs:hunter2-s3cret@127.0.0.1:${port}/0`;
+    for (const extra of [[], ['--json']]) {
+      const result = await run(
+        [
+          'jobs',
+          'run',
+          path,
+          '--journal',
+          journal,
+          '--run',
+          'r1',
+          '--output-dir',
+          join(dir, 'out'),
+          ...extra,
+        ],
+        { env },
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout + result.stderr).toContain(`127.0.0.1:${port}`);
+      expect(result.stdout + result.stderr).not.toContain('hunter2');
+    }
+    const status = await run(['jobs', 'status', '--journal', journal, '--run', 'r1', '--json']);
+    expect(status.code).toBe(1);
+    expect(status.stdout + status.stderr).not.toContain('hunter2');
+  });
+});
+
 describe('kill -9 of the runner', () => {
   it('at random points, resumed each time: no job is submitted twice, and the folder holds only outputs', async () => {
     const { env, gateway } = await mock(100);

@@ -211,10 +211,12 @@ export function registerJobs(program: Command): void {
           ...bad.issues.map((i) => `    ${out.color.bold(i.path || '(line)')}: ${i.message}`),
         ]),
         `${result.jobs} valid job${result.jobs === 1 ? '' : 's'}, ${result.invalid.length} bad line${result.invalid.length === 1 ? '' : 's'}`,
-        ...out.table(
-          ['operation', 'jobs'],
-          Object.entries(result.operations).map(([op, n]) => [op, n]),
-        ),
+        ...(result.jobs > 0
+          ? out.table(
+              ['operation', 'jobs'],
+              Object.entries(result.operations).map(([op, n]) => [op, n]),
+            )
+          : []),
         ...(result.reserved.length
           ? [
               '',
@@ -348,7 +350,9 @@ export function registerJobs(program: Command): void {
           ...(code === JOBS_EXIT.ok ? {} : { resume }),
         },
         () => [
-          `${summary.counts.completed} of ${summary.total} jobs completed` +
+          (summary.interrupted
+            ? `stopped after ${summary.total} jobs had their turn: ${summary.counts.completed} completed`
+            : `${summary.counts.completed} of ${summary.total} jobs completed`) +
             Object.entries(summary.counts)
               .filter(([state, n]) => state !== 'completed' && n > 0)
               .map(([state, n]) => `, ${n} ${state}`)
