@@ -25,6 +25,7 @@ export {
   type JournalEntry,
 } from './journal.js';
 export {
+  type BadLine,
   JOB_OPERATIONS,
   type JobInput,
   type JobOperation,

@@ -206,6 +206,16 @@ export interface ReservedSeconds {
   seconds: number;
 }
 
+/** A line of a manifest that breaks rules. */
+export interface BadLine {
+  /** Its line number, from 1. */
+  line: number;
+  /** Its `id`, when it has a string one. */
+  id?: string | undefined;
+  /** Every rule it breaks, with field paths. */
+  issues: ValidationIssue[];
+}
+
 /** What {@link planJobs} finds: totals, and every bad line. */
 export interface JobPlan {
   /** Whether every line is valid. */
@@ -221,7 +231,7 @@ export interface JobPlan {
   /** Reserved seconds of every video job together. */
   reservedSeconds: number;
   /** The bad lines, in order, each with its number, its id when it has one, and its issues. */
-  invalid: Array<{ line: number; id?: string | undefined; issues: ValidationIssue[] }>;
+  invalid: BadLine[];
 }
 
 /** The seconds a job reserves when submitted: the estimate for a video job, 0 for the rest. */

@@ -14,7 +14,6 @@ import {
   type Notifications,
   RequestValidationError,
   TaskFailedError,
-  type ValidationIssue,
   WaitTimeoutError,
 } from '../index.js';
 import type { JobEvents } from './events.js';
@@ -28,7 +27,7 @@ import {
   type JobState,
   readFileJournal,
 } from './journal.js';
-import { type JobInput, type JobSource, readJobs, reservationOf } from './manifest.js';
+import { type BadLine, type JobInput, type JobSource, readJobs, reservationOf } from './manifest.js';
 import { extensionOf, OutputFolder, outputName } from './outputs.js';
 
 /** A change of a job's state, told to `onProgress`. */
@@ -101,9 +100,9 @@ export interface RunSummary {
 /** The manifest breaks rules: nothing was sent. `lines` holds each bad line with its issues. */
 export class ManifestError extends RequestValidationError {
   /** The bad lines, with their numbers and ids. */
-  readonly lines: Array<{ line: number; id?: string | undefined; issues: ValidationIssue[] }>;
+  readonly lines: BadLine[];
 
-  constructor(lines: Array<{ line: number; id?: string | undefined; issues: ValidationIssue[] }>) {
+  constructor(lines: BadLine[]) {
     super(
       'runJobs (nothing was sent; check the manifest with `mediagw jobs plan`)',
       lines.flatMap((l) =>
