@@ -5,7 +5,7 @@
  */
 import {
   closeSync,
-  fdatasyncSync,
+  fdatasync,
   openSync,
   readFileSync,
   rmSync,
@@ -284,28 +284,64 @@ export class FileJournal implements JobJournal {
     const seconds = entry.reserved ?? 0;
     if (maxReservedSeconds !== undefined && seconds > 0 && this.reserved + seconds > maxReservedSeconds)
       return 'budget';
-    this.write(entry, true);
+    this.write(entry);
+    await this.sync();
     return undefined;
   }
 
   async append(entry: JournalEntry, durable = false): Promise<void> {
-    this.write(entry, durable);
+    this.write(entry);
+    if (durable) await this.sync();
   }
 
-  /** Writes synchronously: entries keep their order, and a line is never split by another. */
-  private write(entry: JournalEntry, durable: boolean): void {
+  /**
+   * Writes at once, synchronously: entries keep their order, a line is never split by another,
+   * and the budget counted for the next claim includes this one.
+   */
+  private write(entry: JournalEntry): void {
     if (this.fd === undefined) throw new JobJournalError(`the journal ${this.location} is not open`);
     const line = `${JSON.stringify({ ...entry, at: entry.at ?? Date.now() })}\n`;
     try {
       writeSync(this.fd, line);
-      if (durable) fdatasyncSync(this.fd);
     } catch (error) {
-      throw new JobJournalError(
-        `the journal ${this.location} could not be written (${(error as Error).message}); the run stopped`,
-        { cause: error },
-      );
+      throw this.failed(error);
     }
     this.reserved += applyEntry(this.map, entry);
+  }
+
+  private failed(error: unknown): JobJournalError {
+    return new JobJournalError(
+      `the journal ${this.location} could not be written (${(error as Error).message}); the run stopped`,
+      { cause: error },
+    );
+  }
+
+  private flushing: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  /**
+   * Resolves once every line written before the call is on disk (`fdatasync`, off the event
+   * loop). Callers that come while one is in flight share the next one, which starts after it:
+   * the one in flight may have started before their lines were written.
+   */
+  private sync(): Promise<void> {
+    if (!this.flushing) {
+      const fd = this.fd;
+      this.flushing = new Promise<void>((resolve, reject) => {
+        if (fd === undefined) return reject(new JobJournalError(`the journal ${this.location} is not open`));
+        fdatasync(fd, (error) => (error ? reject(this.failed(error)) : resolve()));
+      }).finally(() => {
+        this.flushing = undefined;
+      });
+      return this.flushing;
+    }
+    this.queued ??= this.flushing
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.sync();
+      });
+    return this.queued;
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@
  * the run resumable after any crash without sending any job twice.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import {
   AmbiguousSubmissionError,
   APIConnectionError,
@@ -181,6 +182,8 @@ export async function runJobs(
   const outputs = new OutputFolder(options.outputDir);
   const signal = options.signal;
   const stop = new AbortController();
+  // Every request and wait in flight listens to it: a few per job.
+  setMaxListeners(concurrency * 4 + 10, stop.signal);
   const waitTimeout = options.waitTimeoutMs ?? 3_600_000;
   const reconcileTimeout = options.reconcileTimeoutMs ?? 60_000;
   const waitOptions = {

@@ -257,6 +257,35 @@ describe('runJobs', () => {
     expect(submissionsPerJob(gateway).size).toBe(0);
   });
 
+  it('runs many jobs at once without a listener-leak warning on its stop signal', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const jobs = mixedJobs(40).filter(
+        (j) => j.operation === 'images.generateAsync' || j.operation === 'videos.create',
+      );
+      const manifest = writeManifest(join(dir, 'm.jsonl'), jobs);
+      // A client limiter queues the polls and downloads, each listening to the run's signal.
+      const limited = new MediaGateway({
+        ...gateway.clientOptions(),
+        maxRetries: 0,
+        limits: { requestsPerSecond: 50, burst: 1 },
+      });
+      const summary = await runJobs(limited, manifest, {
+        journal: join(dir, 'j.journal'),
+        outputDir: join(dir, 'out'),
+        concurrency: 20,
+      });
+      expect(summary.counts.completed).toBe(20);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('stops submitting when its signal aborts, and resolves with the journal consistent', async () => {
     const manifest = writeManifest(
       join(dir, 'm.jsonl'),
