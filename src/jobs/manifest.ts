@@ -151,6 +151,8 @@ export async function* readJobs(
   options: ReadJobsOptions = {},
 ): AsyncGenerator<ManifestLine> {
   const seen = new Map<string, number>();
+  /** Ids of the form `<base>-<n>`, by base: the names a job of several outputs gives its files. */
+  const numbered = new Map<string, { id: string; line: number }>();
   const references = new Map<string, number>();
   for await (const item of rawItems(source)) {
     if (item.error !== undefined) {
@@ -177,7 +179,22 @@ export async function* readJobs(
       if (first !== undefined) {
         checked.issues.push({ path: 'id', message: `is not unique: line ${first} has the same id` });
         checked.job = undefined;
-      } else seen.set(id, item.line);
+      } else {
+        seen.set(id, item.line);
+        // `kite` with two outputs writes kite-1 and kite-2: a job `kite-1` would share a name.
+        const base = /^(.+)-[1-9]\d*$/.exec(id)?.[1];
+        const clash =
+          (base !== undefined && seen.has(base) ? { id: base, line: seen.get(base) as number } : undefined) ??
+          numbered.get(id);
+        if (base !== undefined && !numbered.has(base)) numbered.set(base, { id, line: item.line });
+        if (clash) {
+          checked.issues.push({
+            path: 'id',
+            message: `would share output file names with job ${clash.id} (line ${clash.line}): a job of several outputs names them <id>-1, <id>-2, …`,
+          });
+          checked.job = undefined;
+        }
+      }
     }
     const reference = checked.job?.body.client_reference_id;
     if (typeof reference === 'string') {

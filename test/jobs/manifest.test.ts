@@ -102,6 +102,16 @@ describe('planJobs', () => {
     ]);
   });
 
+  it('refuses ids that would share output names: kite (kite-1, kite-2, …) and kite-1, in either order', async () => {
+    const plan = await planJobs(
+      manifest([video('kite'), video('kite-1'), video('crane-2'), video('crane'), video('kite-0')]),
+    );
+    expect(plan.invalid.map((l) => [l.line, l.id, l.issues[0]?.message])).toEqual([
+      [2, 'kite-1', expect.stringContaining('job kite (line 1)')],
+      [4, 'crane', expect.stringContaining('job crane-2 (line 3)')],
+    ]);
+  });
+
   it('reads a long manifest as a stream, one job at a time', async () => {
     const path = join(dir, 'long.jsonl');
     const line = JSON.stringify(video('x')).replace('"x"', '"ID"');

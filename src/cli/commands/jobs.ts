@@ -153,6 +153,10 @@ function resumeCommand(manifest: string, flags: RunFlags): string {
   parts.push('--output-dir', flags.outputDir);
   if (flags.run !== undefined) parts.push('--run', flags.run);
   if (flags.concurrency !== undefined) parts.push('--concurrency', String(flags.concurrency));
+  if (flags.waitTimeout !== undefined) parts.push('--wait-timeout', String(flags.waitTimeout));
+  if (flags.pollInterval !== undefined) parts.push('--poll-interval', String(flags.pollInterval));
+  if (flags.notifyEndpoint !== undefined) parts.push('--notify-endpoint', flags.notifyEndpoint);
+  if (flags.eventsPort !== undefined) parts.push('--events-port', String(flags.eventsPort));
   if (flags.maxReservedSeconds !== undefined)
     parts.push('--max-reserved-seconds', String(flags.maxReservedSeconds));
   return parts.map(quote).join(' ');
