@@ -71,6 +71,8 @@ export interface RunJobsOptions {
   signal?: AbortSignal | undefined;
   /** Told every change of a job's state. */
   onProgress?: ((change: JobChange) => void) | undefined;
+  /** Told, once every job was checked and before any is sent, how many jobs there are and how many are completed already. */
+  onStart?: ((jobs: { total: number; completed: number }) => void) | undefined;
   /** Webhook events: waits end on them, and jobs in doubt are reconciled by `client_reference_id`. */
   events?: JobEvents | undefined;
   /**
@@ -204,9 +206,17 @@ export async function runJobs(
       return state === 'completed' || (state === 'failed' && !options.retryFailed);
     };
     const invalid: ManifestError['lines'] = [];
-    for await (const line of readJobs(source, { skipBodies: finished }))
+    let total = 0;
+    let completed = 0;
+    for await (const line of readJobs(source, { skipBodies: finished })) {
       if (!line.job) invalid.push({ line: line.line, id: line.id, issues: line.issues });
+      else {
+        total++;
+        if (journal.get(line.job.id)?.state === 'completed') completed++;
+      }
+    }
     if (invalid.length > 0) throw new ManifestError(invalid);
+    options.onStart?.({ total, completed });
     outputs.prepare();
 
     const tell = (record: JobRecord | undefined) => {
@@ -219,8 +229,11 @@ export async function runJobs(
       options.onProgress(change);
     };
     const append = async (entry: Parameters<JobJournal['append']>[0], durable = false) => {
+      const before = journal.get(entry.id)?.state;
       await journal.append(entry, durable);
-      tell(journal.get(entry.id));
+      const after = journal.get(entry.id);
+      // A completed job whose file was downloaded again did not change.
+      if (after?.state !== before || entry.e === 'in_doubt') tell(after);
     };
 
     /** Waits for a task and saves its outputs; leaves the job submitted when stopped. */

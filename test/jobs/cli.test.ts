@@ -4,6 +4,7 @@
  * shapes; Ctrl+C and SIGTERM mid-run; and `kill -9` of the runner at random points, resumed,
  * over and over, with no job ever submitted twice.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { MediaGateway } from '../../src/index.js';
 import { readJournal } from '../../src/jobs/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { mockWebhooks } from '../../src/testing/state/webhooks/index.js';
-import { ensureBuilt, run, start, until } from '../cli/helpers.js';
+import { BIN, cleanEnv, ensureBuilt, run, start, until } from '../cli/helpers.js';
 import { startReceiver } from '../integration/webhooks-receiver.js';
 import { filesIn, mixedJobs, scratch, submissionsPerJob, writeManifest } from './helpers.js';
 
@@ -272,6 +273,47 @@ describe('mediagw jobs run --events-port', () => {
     expect(result.stderr).toContain('lost: completed lost.mp4');
     expect(Object.fromEntries(submissionsPerJob(gateway))).toEqual({ lost: 1, fine: 1 });
     expect(result.stderr + result.stdout).not.toContain(created.signing_secret);
+  });
+});
+
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+const ESC = String.fromCharCode(27);
+const plain = (text: string) => text.replace(new RegExp(`${ESC}\\[[0-9;?]*[A-Za-z]|${ESC}[78]|\r`, 'g'), '');
+
+describe.skipIf(!hasScript)('mediagw jobs run on a terminal', () => {
+  it('draws one bar of completed jobs, with the failures on lines of their own', async () => {
+    const { env } = await mock(200);
+    const jobs = [
+      ...mixedJobs(4),
+      {
+        id: 'bad',
+        operation: 'videos.create',
+        body: { model: 'vidmodel-2.0-mini', prompt: 'mock:fail bad', duration: 5 },
+      },
+    ];
+    const path = writeManifest(join(dir, 'm.jsonl'), jobs);
+    const args = ['jobs', 'run', path, '--journal', join(dir, 'j'), '--output-dir', join(dir, 'out')];
+    const quoted = [process.execPath, BIN, ...args, '--poll-interval', '20']
+      .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
+      .join(' ');
+    const child = spawn('script', ['-q', '-e', '-c', quoted, '/dev/null'], {
+      env: cleanEnv({ ...env, TERM: 'xterm-256color' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let drawn = '';
+    child.stdout.on('data', (c: Buffer) => {
+      drawn += c.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(code).toBe(3);
+    const text = plain(drawn);
+    expect(text).toMatch(/jobs [█░]+ 4\/5 completed \| 1 failed/);
+    expect(text).toContain('4 of 5 jobs completed, 1 failed');
+    expect(text).toMatch(/bad: failed .*task_failed/);
+    // On a terminal the bar stands for the lines of each change.
+    expect(text).not.toContain('job-001: completed');
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import {
   type JobChange,
@@ -180,6 +181,59 @@ function changeLine(out: Output, change: JobChange): string {
   return `${change.id}: ${paint(change.state)}${detail}`;
 }
 
+/**
+ * On a terminal: one bar of completed jobs over the manifest's, with the jobs in flight and the
+ * failures so far; a job that fails, ends in doubt or is skipped gets its line above the bar.
+ */
+class JobsBar {
+  private readonly bars: cliProgress.MultiBar;
+  private bar: cliProgress.SingleBar | undefined;
+  private completed = 0;
+  private readonly states = new Map<string, string>();
+
+  constructor(private readonly out: Output) {
+    const c = out.errColor;
+    this.bars = new cliProgress.MultiBar({
+      stream: out.stderr,
+      format: `${c.cyan('jobs')} {bar} {value}/{total} completed ${c.dim('|')} {detail}`,
+      barCompleteChar: '█',
+      barIncompleteChar: '░',
+      barsize: 24,
+      hideCursor: true,
+    });
+  }
+
+  start(total: number, completed: number): void {
+    this.completed = completed;
+    this.bar = this.bars.create(total, completed, { detail: '' });
+  }
+
+  change(change: JobChange): void {
+    this.states.set(change.id, change.state);
+    if (change.state === 'completed') this.completed++;
+    if (change.state === 'failed' || change.state === 'in_doubt' || change.state === 'skipped')
+      this.log(changeLine(this.out, change));
+    const counts = new Map<string, number>();
+    for (const state of this.states.values()) counts.set(state, (counts.get(state) ?? 0) + 1);
+    const detail = ['submitted', 'failed', 'in_doubt', 'skipped']
+      .filter((state) => counts.get(state))
+      .map((state) => `${counts.get(state)} ${state === 'submitted' ? 'in flight' : state.replace('_', ' ')}`)
+      .join(', ');
+    this.bar?.update(this.completed, { detail });
+  }
+
+  /** A message above the bar. */
+  log(line: string): void {
+    this.bars.log(`${line}\n`);
+    // Drawn now: a line left in the buffer at stop() would never be written.
+    this.bars.update();
+  }
+
+  stop(): void {
+    this.bars.stop();
+  }
+}
+
 /** Registers `jobs`. */
 export function registerJobs(program: Command): void {
   const jobs = program
@@ -302,9 +356,13 @@ export function registerJobs(program: Command): void {
       }
       const stop = new AbortController();
       let stoppedBy: NodeJS.Signals | undefined;
+      // A bar on a terminal; piped, one line per change.
+      const bar = out.interactive && !out.json ? new JobsBar(out) : undefined;
       const onSignal = (signal: NodeJS.Signals) => {
         stoppedBy ??= signal;
-        if (!out.json) out.info(`${signal}: no new job is sent; finishing the journal…`);
+        const message = `${signal}: no new job is sent; finishing the journal…`;
+        if (bar) bar.log(message);
+        else if (!out.json) out.info(message);
         stop.abort(new Error(signal));
       };
       process.on('SIGINT', onSignal);
@@ -330,9 +388,11 @@ export function registerJobs(program: Command): void {
               ? undefined
               : { webhook: { endpoint_id: flags.notifyEndpoint, events: ['task.completed', 'task.failed'] } },
           signal: stop.signal,
-          onProgress: (change) => out.info(changeLine(out, change)),
+          onStart: (jobs) => bar?.start(jobs.total, jobs.completed),
+          onProgress: (change) => (bar ? bar.change(change) : out.info(changeLine(out, change))),
         });
       } finally {
+        bar?.stop();
         process.removeListener('SIGINT', onSignal);
         process.removeListener('SIGTERM', onSignal);
         close();
