@@ -45,6 +45,7 @@ const library: Options = {
     'webhooks/index': 'src/webhooks/index.ts',
     'testing/index': 'src/testing/index.ts',
     'redis/index': 'src/redis/index.ts',
+    'jobs/index': 'src/jobs/index.ts',
   },
   dts: true,
   sourcemap: true,

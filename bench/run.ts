@@ -18,6 +18,7 @@ import * as downloadRss from './download-rss.js';
 import * as embeddingsRps from './embeddings-rps.js';
 import * as errorBody from './error-body.js';
 import * as fleet from './fleet.js';
+import * as jobs from './jobs.js';
 import { buildPackage } from './lib/build.js';
 import type { BenchContext, Measurement } from './lib/context.js';
 import { type BenchResults, type Budget, describeMachine, evaluate, type Verdict } from './lib/results.js';
@@ -47,6 +48,7 @@ export const MEASUREMENTS: readonly Measurement[] = [
   { name: 'wait', measure: waitRequests.measure },
   { name: 'errors', measure: errorBody.measure },
   { name: 'fleet', measure: fleet.measure },
+  { name: 'jobs', measure: jobs.measure },
 ];
 
 /** Options of {@link runBench}. */

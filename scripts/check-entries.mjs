@@ -15,6 +15,8 @@ const files = {
   'dist/index.cjs': { forbid: [] },
   'dist/testing/index.js': { forbid: [] },
   'dist/testing/index.cjs': { forbid: [] },
+  'dist/jobs/index.js': { forbid: [] },
+  'dist/jobs/index.cjs': { forbid: [] },
   'dist/redis/index.js': {
     forbid: ['redis', 'undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'],
     noNode: true,

@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { APIError, RequestValidationError, TaskFailedError, VERSION } from '../index.js';
 import { registerEmbeddingsAndUploads } from './commands/embeddings.js';
 import { registerImages } from './commands/images.js';
+import { registerJobs } from './commands/jobs.js';
 import { registerLibrary } from './commands/library.js';
 import { registerMock } from './commands/mock.js';
 import { activeContext, examples } from './commands/shared.js';
@@ -69,6 +70,7 @@ export function buildProgram(name = 'mediagw'): Command {
   registerEmbeddingsAndUploads(program);
   registerLibrary(program);
   registerTasks(program);
+  registerJobs(program);
   registerValidate(program);
   registerWebhooks(program);
   registerMock(program);

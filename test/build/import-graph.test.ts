@@ -25,6 +25,7 @@ type Layer =
   | 'webhooks'
   | 'redis'
   | 'testing'
+  | 'jobs'
   | 'cli';
 
 /**
@@ -42,11 +43,12 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   webhooks: ['core'],
   redis: ['core', 'webhooks'],
   testing: ['core', 'schemas', 'internal', 'resources', 'client', 'index', 'webhooks', 'redis'],
-  cli: ['index', 'webhooks', 'redis', 'testing'],
+  jobs: ['index', 'webhooks', 'redis'],
+  cli: ['index', 'webhooks', 'redis', 'testing', 'jobs'],
 };
 
 /** The files behind the package's entry points: all that `cli/` may import of the SDK. */
-const ENTRY_FILES = ['index.ts', 'webhooks/index.ts', 'redis/index.ts', 'testing/index.ts'];
+const ENTRY_FILES = ['index.ts', 'webhooks/index.ts', 'redis/index.ts', 'testing/index.ts', 'jobs/index.ts'];
 
 /** Packages the receiver-side entries must not reach, directly or through any file they import. */
 const HEAVY_PACKAGES = ['undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'];
@@ -161,6 +163,8 @@ function layerViolations({ edges }: Graph): string[] {
         out.push(`${from} → ${to} (${fromLayer} may not import ${toLayer})`);
       } else if (fromLayer === 'cli' && toLayer !== 'cli' && !ENTRY_FILES.includes(to)) {
         out.push(`${from} → ${to} (cli imports the package's entries only)`);
+      } else if (fromLayer === 'jobs' && toLayer !== 'jobs' && !ENTRY_FILES.includes(to)) {
+        out.push(`${from} → ${to} (jobs imports the package's entries only)`);
       } else if (fromLayer === 'testing' && toLayer === 'testing') {
         const fromTier = tierOf(from);
         const toTier = tierOf(to);

@@ -8,6 +8,7 @@ import { MATRIX_SETTINGS, matrixCells, overviewTable, renderFaultMatrix } from '
 import { mapLimit } from './limit.js';
 import {
   CLI_ROWS,
+  JOB_ROWS,
   LIMITER_ROWS,
   MOCK_ROWS,
   RECEIVER_ROWS,
@@ -142,6 +143,7 @@ describe('waits, receivers and request checks: every row cites a test that exist
       ...MOCK_ROWS,
       ...REQUEST_ROWS,
       ...WIRE_ROWS,
+      ...JOB_ROWS,
     ].map((row) => [row.situation, row.provenBy] as const),
   )('%s', async (_situation, { file, title, row }) => {
     expect(existsSync(`${root}${file}`), `${file} exists`).toBe(true);

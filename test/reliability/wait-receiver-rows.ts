@@ -584,6 +584,84 @@ export const CLI_ROWS: readonly SituationRow[] = [
   },
 ];
 
+const JOBS_RUN = 'test/jobs/run.test.ts';
+const JOBS_CLI = 'test/jobs/cli.test.ts';
+
+/** Job runs (`mediagw/jobs`, `mediagw jobs run`): crashes, lost answers, failures, budgets, fleets. */
+export const JOB_ROWS: readonly SituationRow[] = [
+  {
+    situation: 'the runner is killed (SIGKILL) at 8 points of a run of 16 mixed jobs, resumed after each',
+    outcome:
+      "no job is submitted twice; a kill between the journal's intent and the answer leaves that job `in_doubt`, never resent; the output folder holds only whole outputs, and no staging folder is left",
+    provenBy: {
+      file: JOBS_CLI,
+      title:
+        'at random points, resumed each time: no job is submitted twice, and the folder holds only outputs',
+    },
+  },
+  {
+    situation:
+      'the connection is reset after the gateway accepted a video job (reset after the body, route run)',
+    outcome:
+      "`in_doubt` (`AmbiguousSubmissionError`) with the `client_reference_id` it was sent with; not resent on resume; with events, reconciled from the task's webhook event and completed; one submission",
+    provenBy: {
+      file: JOBS_RUN,
+      title:
+        'leaves a job in doubt when the answer is lost, never resubmits it, and reconciles it from its webhook event',
+    },
+  },
+  {
+    situation: "a job's task fails, and the gateway refuses another job's body (400)",
+    outcome:
+      'both `failed` with their error, the other jobs complete; a rerun sends neither again; `retryFailed` sends both once more',
+    provenBy: {
+      file: JOBS_RUN,
+      title: 'keeps failures as failures: a failed task and a refused body fail',
+    },
+  },
+  {
+    situation: '`maxReservedSeconds` reached, then the run restarted with the same budget and a larger one',
+    outcome:
+      'jobs past it are `skipped` (reason `budget`); the restarted run counts what the journal reserved and sends nothing more; the larger budget sends what fits',
+    provenBy: {
+      file: JOBS_RUN,
+      title:
+        'holds the budget across restarts: jobs past it are skipped, and a larger budget sends them later',
+    },
+  },
+  {
+    situation: 'SIGINT or SIGTERM during `mediagw jobs run`',
+    outcome:
+      'no new job is sent; jobs in flight keep their task IDs (none `in_doubt`); the resume command is printed; exit 130 or 143; the rerun completes every job, each submitted once',
+    provenBy: {
+      file: JOBS_CLI,
+      title: 'mid-run stops submitting, leaves the journal consistent, says how to resume',
+    },
+  },
+  {
+    situation: "a completed job's output file is deleted before a rerun",
+    outcome: 'downloaded again from its task; never resubmitted',
+    provenBy: {
+      file: JOBS_RUN,
+      title: 'downloads again, never resubmits, a completed job whose file is gone',
+    },
+  },
+  {
+    situation: 'a manifest line breaks a rule (bad JSON, a repeated id, an unknown operation, a body rule)',
+    outcome:
+      '`ManifestError` (a `RequestValidationError`) naming each line, its id and the field paths; nothing sent; `mediagw jobs plan` exits 1',
+    provenBy: { file: JOBS_RUN, title: 'refuses a manifest with a bad line before sending anything' },
+  },
+  {
+    situation: 'three `mediagw jobs run` processes share one run in a real Redis',
+    outcome: 'every job submitted exactly once, by one of them; a later run finds all completed',
+    provenBy: {
+      file: 'test/jobs/fleet.test.ts',
+      title: 'submits every job once, by one of them, and a later run finds all completed',
+    },
+  },
+];
+
 function cite({ file, title, row }: ProvenBy): string {
   return `\`${file}\`: "${title}"${row ? `, row "${row}"` : ''}`;
 }
@@ -599,7 +677,7 @@ function table(rows: readonly SituationRow[]): string[] {
 /** The section of docs/fault-matrix.md for waits, receivers and request checks. */
 export function renderWaitReceiverRows(): string[] {
   return [
-    '## Waits, receivers, the mock, request checks and the wire',
+    '## Waits, receivers, the mock, request checks, the wire and job runs',
     '',
     'Failures that are not one call against one fault. Each row names the test that proves it;',
     '`test/reliability/faults.test.ts` checks that the file exists and holds that title (and row).',
@@ -631,6 +709,10 @@ export function renderWaitReceiverRows(): string[] {
     '### The `mediagw` command',
     '',
     ...table(CLI_ROWS),
+    '',
+    '### Job runs',
+    '',
+    ...table(JOB_ROWS),
     '',
   ];
 }
