@@ -1,37 +1,33 @@
-// The redirect loop of the client's downloads, by the rules of redirects.ts.
-import { MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from './redirects.js';
+// How the client's downloads follow redirects: the SDK's one loop (core/redirect-loop.ts) over
+// the transport's answers.
+import { followRedirects } from '../core/redirect-loop.js';
 import type { RawResponse } from './request-spec.js';
 
 const ignore = () => undefined;
 
 /**
- * Sends to `first` and follows the redirects of its answers: at most {@link MAX_REDIRECTS}, and
- * only where {@link redirectTarget} allows (http(s), never from https to http). `send` is told
- * whether the URL is still on the first one's origin, so that it keeps the caller's headers there
- * alone. Gives the first answer that is not a redirect, with the URL that gave it.
+ * Sends to `first` and follows the redirects of its answers (any 3xx with a `Location`), by the
+ * loop and rules of core/: at most 5, never from https to http. `send` is told whether the URL
+ * is still on the first one's origin, so that it keeps the caller's headers there alone.
  * @throws RedirectRefusedError naming `operation`, for a redirect refused or one too many.
  */
-export async function followRedirects(
+export function followDownloadRedirects(
   operation: string,
   first: URL,
   send: (url: URL, sameOrigin: boolean) => Promise<RawResponse>,
-): Promise<{ response: RawResponse; url: URL }> {
-  let url = first;
-  for (let hop = 0; ; hop++) {
-    const response = await send(url, url.origin === first.origin);
-    const location = response.headers.location;
-    if (response.status < 300 || response.status >= 400 || !location) return { response, url };
+): Promise<{ answer: RawResponse; url: URL }> {
+  return followRedirects(first, {
+    operation,
+    send,
+    read: (response) => ({
+      status: response.status,
+      requestId: response.requestId,
+      location: response.headers.location,
+    }),
+    isRedirect: ({ status, location }) => status >= 300 && status < 400 && !!location,
     // Not read to its end: a redirect's body that stalls would hold the download until its
     // deadline. A body already received leaves its connection to be reused.
-    response.body.on('error', ignore).destroy();
-    // A loop answers the same each time: refused, not retried (as fileFromURL does).
-    if (hop >= MAX_REDIRECTS) {
-      throw new RedirectRefusedError(
-        `${operation}: more than ${MAX_REDIRECTS} redirects; the link leads in a loop or too far`,
-        response.status,
-        response.requestId,
-      );
-    }
-    url = redirectTarget(operation, response, url, location);
-  }
+    drop: (response) => void response.body.on('error', ignore).destroy(),
+    tooMany: '; the link leads in a loop or too far',
+  });
 }

@@ -8,7 +8,7 @@ import { VERSION } from '../version.js';
 import { refusedCallOptions } from './call-options.js';
 import { apiError, checkedFetch, connectionError } from './error-mapping.js';
 import { fetchRequest, runtimeFetch } from './fetch-send.js';
-import { followRedirects } from './follow-redirects.js';
+import { followDownloadRedirects } from './follow-redirects.js';
 import { jsonBody } from './json-body.js';
 import { limitedAttempt } from './limiter.js';
 import { Observer } from './observe.js';
@@ -196,7 +196,7 @@ export class Transport {
       if (trace) this.observer?.request(trace);
       try {
         const authOrigin = spec.authOrigin ?? this.origin;
-        const { response, url } = await followRedirects(
+        const { answer: response, url } = await followDownloadRedirects(
           this.describe(spec),
           new URL(spec.url ?? this.origin + buildPath(this.basePath, spec.path, spec.query)),
           (hop, sameOrigin) =>
