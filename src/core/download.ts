@@ -14,6 +14,7 @@ import {
 } from './errors.js';
 import { checkCallback, checkCount } from './options.js';
 import { ProgressThrottle } from './progress.js';
+import { errorCode, TIMEOUT_CODES } from './undici-codes.js';
 
 /** Progress of a download being saved. */
 export interface DownloadProgress {
@@ -366,7 +367,8 @@ function transferError(error: unknown, bytes: number): unknown {
     });
   }
   // undici's bodyTimeout: the longest pause between chunks passed, as the fetch path reports it.
-  if ((error as { code?: unknown } | undefined)?.code === 'UND_ERR_BODY_TIMEOUT') {
+  const code = errorCode(error);
+  if (code !== undefined && TIMEOUT_CODES.has(code)) {
     return new APIConnectionTimeoutError(
       `The download stalled after ${bytes} bytes: it sent nothing for longer than its timeout`,
       { cause: error },

@@ -3,7 +3,8 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { FetchInit, FetchLike } from './fetch-like.js';
-import { MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from './redirect-policy.js';
+import { followRedirects } from './redirect-loop.js';
+import { MAX_REDIRECTS, RedirectRefusedError } from './redirect-policy.js';
 import { untilAborted } from './until-aborted.js';
 
 /** A download's answer, whichever way it was fetched; the body is a stream or an async iterable. */
@@ -54,29 +55,26 @@ export async function download(request: DownloadRequest): Promise<Downloaded> {
     undici && typeof undici.Agent?.prototype?.compose === 'function'
       ? undiciSender(undici, request)
       : fetchSender(request.fetch ?? (globalThis.fetch as unknown as FetchLike), request.signal);
-  for (let hop = 0; ; hop++) {
-    const url = request.visited[request.visited.length - 1] as URL;
-    const { response, location } = await send(url);
-    if (!REDIRECTS.has(response.status) || location === undefined) return response;
-    await response.discard();
-    if (hop >= MAX_REDIRECTS) {
-      throw new RedirectRefusedError(
-        `${OPERATION}: more than ${MAX_REDIRECTS} redirects`,
-        response.status,
-        undefined,
-      );
-    }
-    const next = redirectTarget(OPERATION, { status: response.status, requestId: undefined }, url, location);
-    // Noted before it is refused, so that a failure quoting it is cleaned of it.
-    request.visited.push(next);
-    if (next.username || next.password) {
-      throw new RedirectRefusedError(
-        `${OPERATION}: refused a redirect to a URL with credentials (user:password@), which are never sent`,
-        response.status,
-        undefined,
-      );
-    }
-  }
+  const { answer } = await followRedirects(request.visited[0] as URL, {
+    operation: OPERATION,
+    send,
+    read: ({ response, location }) => ({ status: response.status, requestId: undefined, location }),
+    isRedirect: ({ status, location }) => REDIRECTS.has(status) && location !== undefined,
+    drop: ({ response }) => response.discard(),
+    tooMany: '',
+    onTarget: (next, hop) => {
+      // Noted before it is refused, so that a failure quoting it is cleaned of it.
+      request.visited.push(next);
+      if (next.username || next.password) {
+        throw new RedirectRefusedError(
+          `${OPERATION}: refused a redirect to a URL with credentials (user:password@), which are never sent`,
+          hop.status,
+          undefined,
+        );
+      }
+    },
+  });
+  return answer.response;
 }
 
 type Sender = (url: URL) => Promise<{ response: Downloaded; location: string | undefined }>;

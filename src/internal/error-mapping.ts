@@ -6,22 +6,9 @@ import {
   describeCause,
   MediaGatewayError,
 } from '../core/errors.js';
+import { errorCode, NOT_SENT_CODES, TIMEOUT_CODES } from '../core/undici-codes.js';
 import type { FetchLike, FetchResponseLike, RawResponse } from './request-spec.js';
 import { FetchFailedError, NotSentError } from './retry-policy.js';
-
-// Connection failures that happen before a request byte can have left this process.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-/** The system or undici code of a failure, looked for down its `cause` chain. */
-function errorCode(error: unknown): string | undefined {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return (error as { code?: string } | undefined)?.code;
-}
 
 /**
  * What the client's own `fetch` did instead of answering: thrown by {@link checkedFetch}, mapped

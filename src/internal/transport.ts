@@ -1,25 +1,18 @@
 import type { Dispatcher } from 'undici';
 import { APIPromise } from '../core/api-promise.js';
-import { checkOptionsArgument } from '../core/arguments.js';
 import { Deadline } from '../core/deadline.js';
 import { unreadableRequest } from '../core/errors/validation.js';
-import {
-  type APIError,
-  APIUserAbortError,
-  abortedBy,
-  InvalidResponseError,
-  ResponseTooLargeError,
-} from '../core/errors.js';
-import { checkCount, checkDuration } from '../core/options.js';
+import type { APIError } from '../core/errors.js';
 import { createRedactor, urlScrubber } from '../core/redact.js';
 import { VERSION } from '../version.js';
+import { refusedCallOptions } from './call-options.js';
 import { apiError, checkedFetch, connectionError } from './error-mapping.js';
 import { fetchRequest, runtimeFetch } from './fetch-send.js';
+import { followDownloadRedirects } from './follow-redirects.js';
 import { jsonBody } from './json-body.js';
 import { limitedAttempt } from './limiter.js';
 import { Observer } from './observe.js';
-import { readCapped } from './read-capped.js';
-import { crossOriginHeaders, MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from './redirects.js';
+import { describeRequest, requestHeaders } from './outgoing.js';
 import {
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -31,6 +24,7 @@ import {
   type RequestSpec,
   type TransportConfig,
 } from './request-spec.js';
+import { parseJSONObject, readBodyText, withRequestId } from './response-body.js';
 import { retryAfterFailure } from './retry.js';
 import { forBillable } from './retry-policy.js';
 import { writesOnlyToSockets } from './socket-writer.js';
@@ -43,16 +37,8 @@ import { buildPath } from './url.js';
  */
 type Attempt<T> = (spec: RequestSpec, timeout: number) => Promise<T>;
 
-/** Keeps the request ID on the answer's object itself, not enumerable. */
-function withRequestId<T>({ body, requestId }: JSONAnswer<T>): T {
-  Object.defineProperty(body, '_requestId', { value: requestId, enumerable: false });
-  return body;
-}
-
 /** A request, or a function that builds one (and may refuse it by throwing). */
 type SpecOrBuilder = RequestSpec | (() => RequestSpec | Promise<RequestSpec>);
-
-const ignore = () => undefined;
 
 /**
  * The one HTTP path of the SDK, on undici (or a `fetch`: internal/fetch-send.ts): auth, JSON, timeouts, error mapping and redaction.
@@ -177,7 +163,7 @@ export class Transport {
           this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
         throw this.apiError(spec, response, text);
       }
-      const body = this.parseJSON(spec, response, text);
+      const body = parseJSONObject(this.describe(spec), response, text, this.redact);
       if (trace) this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
       return {
         body,
@@ -199,7 +185,7 @@ export class Transport {
    * headers; the body then streams under undici's `bodyTimeout` (the longest pause between
    * chunks; through a fetch, the same limit in fetch-body.ts) and the caller's signal. `Authorization` is sent only while the URL is on
    * `authOrigin`; the caller's other headers only while it is on the first URL's origin, and a
-   * hop to any other origin gets only those {@link crossOriginHeaders} keeps.
+   * hop to any other origin gets only those `crossOriginHeaders` keeps (redirects.ts).
    */
   async stream(
     spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },
@@ -209,109 +195,39 @@ export class Transport {
       const trace = observed.trace;
       if (trace) this.observer?.request(trace);
       try {
-        let url = new URL(spec.url ?? this.origin + buildPath(this.basePath, spec.path, spec.query));
-        const firstOrigin = url.origin;
         const authOrigin = spec.authOrigin ?? this.origin;
-        for (let hop = 0; ; hop++) {
-          const sameOrigin = url.origin === firstOrigin;
-          const response = await this.send(
-            observed,
-            url.href,
-            deadline,
-            timeout,
-            url.origin === authOrigin,
-            sameOrigin,
-          );
-          const location = response.headers.location;
-          if (response.status >= 300 && response.status < 400 && location) {
-            // Not read to its end: a redirect's body that stalls would hold the download until
-            // its deadline. A body already received leaves its connection to be reused.
-            response.body.on('error', ignore).destroy();
-            // A loop answers the same each time: refused, not retried (as fileFromURL does).
-            if (hop >= MAX_REDIRECTS) {
-              throw new RedirectRefusedError(
-                `${this.describe(spec)}: more than ${MAX_REDIRECTS} redirects; the link leads in a loop or too far`,
-                response.status,
-                response.requestId,
-              );
-            }
-            url = redirectTarget(this.describe(spec), response, url, location);
-            continue;
-          }
-          if (response.status < 200 || response.status >= 300) {
-            const text = await this.readText(spec, response, deadline);
-            if (trace)
-              this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
-            // Storage may quote the signature it refused (S3's <SignatureProvided>) on its own,
-            // with no name the redactor knows: every query value of the link is taken out.
-            throw this.apiError(spec, response, spec.url === undefined ? text : urlScrubber([url])(text));
-          }
-          if (trace) {
-            const length = Number(response.headers['content-length']);
-            this.observer?.response(
-              trace,
-              response.status,
-              response.requestId,
-              length >= 0 ? length : undefined,
-            );
-          }
-          return response;
+        const { answer: response, url } = await followDownloadRedirects(
+          this.describe(spec),
+          new URL(spec.url ?? this.origin + buildPath(this.basePath, spec.path, spec.query)),
+          (hop, sameOrigin) =>
+            this.send(observed, hop.href, deadline, timeout, hop.origin === authOrigin, sameOrigin),
+        );
+        if (response.status < 200 || response.status >= 300) {
+          const text = await this.readText(spec, response, deadline);
+          if (trace)
+            this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
+          // Storage may quote the signature it refused (S3's <SignatureProvided>) on its own,
+          // with no name the redactor knows: every query value of the link is taken out.
+          throw this.apiError(spec, response, spec.url === undefined ? text : urlScrubber([url])(text));
         }
+        if (trace) {
+          const length = Number(response.headers['content-length']);
+          this.observer?.response(
+            trace,
+            response.status,
+            response.requestId,
+            length >= 0 ? length : undefined,
+          );
+        }
+        return response;
       } finally {
         deadline.release();
       }
     });
   }
 
-  /**
-   * `METHOD /v1/path` for the messages; for a full URL (a result link), its origin and path:
-   * never its query, which may hold a presigned signature, nor a user name or password.
-   */
   private describe(spec: RequestSpec): string {
-    const url = (spec as { url?: string | undefined }).url;
-    if (url !== undefined) {
-      try {
-        const parsed = new URL(url);
-        return `${spec.method} ${parsed.origin}${parsed.pathname}`;
-      } catch {
-        return `${spec.method} (a URL that cannot be parsed)`;
-      }
-    }
-    return `${spec.method} /v1${spec.path}`;
-  }
-
-  private headersFor(
-    spec: RequestSpec,
-    withAuth: boolean,
-    extra?: Record<string, string>,
-    sameOrigin = true,
-  ): Record<string, string> {
-    // identity: with no Accept-Encoding a server may compress (RFC 9110), and undici's path reads
-    // bytes as they come. A caller whose dispatcher decompresses can ask otherwise (defaultHeaders).
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'accept-encoding': 'identity',
-      'user-agent': this.userAgent,
-    };
-    if (this.defaultHeaders) Object.assign(headers, this.defaultHeaders);
-    const perCall = spec.options?.headers;
-    if (perCall) {
-      for (const [key, value] of Object.entries(perCall)) {
-        if (value === null) delete headers[key.toLowerCase()];
-        else if (value !== undefined) headers[key.toLowerCase()] = value;
-      }
-    }
-    // The SDK builds every body it sends, and it alone says what that body is: a caller's
-    // `content-type` or `content-length` (in `defaultHeaders` or a call's `headers`) would
-    // describe another one (a multipart body without its boundary, JSON as `text/plain`), so
-    // both are dropped, and a request without a body has neither.
-    delete headers['content-type'];
-    delete headers['content-length'];
-    if (extra) Object.assign(headers, extra);
-    if (!sameOrigin) return crossOriginHeaders(headers);
-    if (withAuth) headers.authorization = this.#authorization;
-    else delete headers.authorization;
-    return headers;
+    return describeRequest(spec);
   }
 
   private async send(
@@ -366,7 +282,13 @@ export class Transport {
         origin,
         path: targetPath,
         method: spec.method,
-        headers: this.headersFor(spec, withAuth, extra, sameOrigin),
+        headers: requestHeaders(spec, {
+          userAgent: this.userAgent,
+          defaultHeaders: this.defaultHeaders,
+          extra,
+          authorization: withAuth ? this.#authorization : undefined,
+          sameOrigin,
+        }),
         body,
         timeout,
         deadline,
@@ -393,67 +315,13 @@ export class Transport {
     }
   }
 
-  /**
-   * Reads an answer's body as text, at most `maxResponseBytes` of it: a larger `content-length`
-   * is refused before reading, and any body is cut off once past the limit. Past the limit a
-   * 2xx answer throws {@link ResponseTooLargeError}; any other gives a note in place of its
-   * body, for the APIError its status calls for.
-   */
+  /** The body as text, within `maxResponseBytes` (response-body.ts); a failure mapped as the send's. */
   private async readText(spec: RequestSpec, response: RawResponse, deadline: Deadline): Promise<string> {
-    const limit = this.maxResponseBytes;
-    const declared = response.headers['content-length'];
-    const length = declared === undefined ? Number.NaN : Number(declared);
     try {
-      const tooLarge = () =>
-        new ResponseTooLargeError(
-          `${this.describe(spec)} answered ${response.status} with a body of ${
-            length > limit ? `${length} bytes` : `more than ${limit} bytes`
-          }, over maxResponseBytes (${limit}); it was not read`,
-          response.status,
-          response.requestId,
-          limit,
-        );
-      if (length > limit) {
-        const error = tooLarge();
-        // Destroyed, the body emits the error too: it is thrown here, not left unhandled there.
-        response.body.on('error', ignore).destroy(error);
-        throw error;
-      }
-      // Counted as it is read whatever `content-length` says: a body decoded on its way here
-      // (gzip undone by a fetch, or by an interceptor of the caller's dispatcher) is longer
-      // than the bytes that length counts.
-      return await readCapped(response.body, limit, tooLarge);
+      return await readBodyText(this.describe(spec), response, this.maxResponseBytes);
     } catch (error) {
-      // A refusal is known by its status: an oversized error body is dropped, and its APIError
-      // says so in place of the gateway's message.
-      if (error instanceof ResponseTooLargeError && (response.status < 200 || response.status >= 300)) {
-        return `(the body was not read: it passed maxResponseBytes, ${limit} bytes)`;
-      }
       throw this.connectionError(spec, error, deadline, response);
     }
-  }
-
-  private parseJSON(spec: RequestSpec, response: RawResponse, text: string): object {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (cause) {
-      throw new InvalidResponseError(
-        `${this.describe(spec)} answered ${response.status} with a body that is not JSON: ${this.redact(text).slice(0, 120)}`,
-        response.status,
-        response.requestId,
-        { cause },
-      );
-    }
-    // spec: Errors — every answer is a JSON object; `null`, an array, a bare string or number is not one.
-    if (!value || typeof value !== 'object' || Array.isArray(value)) {
-      throw new InvalidResponseError(
-        `${this.describe(spec)} answered ${response.status} with JSON that is not an object: ${this.redact(text).slice(0, 120)}`,
-        response.status,
-        response.requestId,
-      );
-    }
-    return value;
   }
 
   /** Redacted before the message is cut to length: a cut key would no longer be recognised. */
@@ -476,19 +344,9 @@ export class Transport {
     let timeout = this.config.timeout ?? spec.timeout;
     const options = spec.options;
     if (options !== undefined) {
-      try {
-        // A caller without types may pass anything here: a number or null is named, not read.
-        checkOptionsArgument(this.describe(spec), options);
-        checkDuration('timeout', options.timeout);
-        checkCount('maxRetries', options.maxRetries, 0);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      const signal = options.signal;
-      if (signal?.aborted) {
-        const message = `${this.describe(spec)} was not sent: it was aborted before it started, ${abortedBy(signal.reason)}.`;
-        return Promise.reject(this.redact(new APIUserAbortError(message, { cause: signal.reason })));
-      }
+      // Checked once, before the first attempt (call-options.ts).
+      const refused = refusedCallOptions(this.describe(spec), options, this.redact);
+      if (refused !== undefined) return Promise.reject(refused);
       timeout = options.timeout ?? timeout;
     }
     // Rate limits: each attempt waits for a permit first (internal/limiter.ts); none when unset.
