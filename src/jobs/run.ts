@@ -28,7 +28,14 @@ import {
   type JobState,
   readFileJournal,
 } from './journal.js';
-import { type BadLine, type JobInput, type JobSource, readJobs, reservationOf } from './manifest.js';
+import {
+  type BadLine,
+  checkJobSource,
+  type JobInput,
+  type JobSource,
+  readJobs,
+  reservationOf,
+} from './manifest.js';
 import { extensionOf, OutputFolder, outputName } from './outputs.js';
 
 /** A change of a job's state, told to `onProgress`. */
@@ -207,6 +214,7 @@ export async function runJobs(
   options: RunJobsOptions,
 ): Promise<RunSummary> {
   const { concurrency, budget } = checkRunOptions(options);
+  checkJobSource(jobs, 'runJobs');
   const source = await replayable(jobs);
   const journal = typeof options.journal === 'string' ? new FileJournal(options.journal) : options.journal;
   const outputs = new OutputFolder(options.outputDir);

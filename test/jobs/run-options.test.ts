@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MediaGateway, RequestValidationError } from '../../src/index.js';
-import { type RunJobsOptions, runJobs } from '../../src/jobs/index.js';
+import { planJobs, type RunJobsOptions, readJobs, runJobs } from '../../src/jobs/index.js';
 import { scratch } from './helpers.js';
 
 let dir: string;
@@ -60,4 +60,32 @@ describe('runJobs options', () => {
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues[0]?.path).toBe('options');
   });
+
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['a number', 42],
+    ['an object that is not iterable', {}],
+    ['an empty path', ''],
+  ])(
+    'runJobs, planJobs and readJobs refuse %s as jobs, naming it, not with a TypeError',
+    async (_name, source) => {
+      const journal = join(dir, 'j.journal');
+      const calls: [string, () => Promise<unknown>][] = [
+        ['runJobs', () => runJobs(client, source as never, { journal, outputDir: join(dir, 'out') })],
+        ['planJobs', () => planJobs(source as never)],
+        ['readJobs', () => readJobs(source as never).next()],
+      ];
+      for (const [operation, call] of calls) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RequestValidationError);
+        expect((error as RequestValidationError).message).toMatch(
+          new RegExp(`^${operation} was not sent: jobs`),
+        );
+        expect((error as RequestValidationError).issues.map((i) => i.path)).toEqual(['jobs']);
+      }
+      expect(existsSync(journal)).toBe(false);
+      expect(sent).toBe(0);
+    },
+  );
 });
