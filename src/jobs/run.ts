@@ -202,6 +202,8 @@ async function replayable(source: JobSource): Promise<JobSource> {
  * Every job is checked first: a manifest with a bad line sends nothing.
  *
  * @returns counts per state; the run resolves when `signal` aborts too (`interrupted: true`).
+ * @throws RequestValidationError when an option, or `jobs`, is out of range or of the wrong type,
+ * before the journal is opened.
  * @throws ManifestError (a RequestValidationError) when a job breaks a rule, before any request.
  * @throws JobJournalError when the journal is in use by another run, damaged, or cannot be written.
  * @example
