@@ -217,6 +217,10 @@ export async function runJobs(
 ): Promise<RunSummary> {
   const { concurrency, budget } = checkRunOptions(options);
   checkJobSource(jobs, 'runJobs');
+  if (client === null || typeof client !== 'object' || typeof client.videos !== 'object')
+    throw new RequestValidationError('runJobs', [
+      { path: 'client', message: 'must be a MediaGateway client' },
+    ]);
   const source = await replayable(jobs);
   const journal = typeof options.journal === 'string' ? new FileJournal(options.journal) : options.journal;
   const outputs = new OutputFolder(options.outputDir);

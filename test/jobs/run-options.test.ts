@@ -88,4 +88,21 @@ describe('runJobs options', () => {
       expect(sent).toBe(0);
     },
   );
+
+  it.each([
+    ['undefined', undefined],
+    ['an object that is not a client', {}],
+  ])(
+    'refuses %s as the client before the journal is opened, not with a TypeError per job',
+    async (_name, given) => {
+      const journal = join(dir, 'j.journal');
+      const error = await runJobs(given as never, jobs as never, {
+        journal,
+        outputDir: join(dir, 'out'),
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).issues.map((i) => i.path)).toEqual(['client']);
+      expect(existsSync(journal)).toBe(false);
+    },
+  );
 });
