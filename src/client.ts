@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/base-error.js';
 import type { RateLimiter, RequestLimits } from './core/limits.js';
 import { checkCount, checkDuration, checkInterval, InvalidOptionError } from './core/options.js';
+import { showUnparsedURL } from './core/redact.js';
 import { createLimiter } from './internal/limiter.js';
 import { type Hooks, LOG_LEVELS, type Logger, type LogLevel } from './internal/observe.js';
 import { checkObservers, resolveLogLevel } from './internal/observe-options.js';
@@ -264,7 +265,7 @@ function checkSender({ fetch, dispatcher }: ClientOptions): void {
 function checkProxy({ proxy, fetch }: ClientOptions): void {
   if (proxy === undefined) return;
   // Its password is never shown: the value refused is given with it masked.
-  const shown = typeof proxy === 'string' ? proxy.replace(/\/\/[^/@]*@/, '//[redacted]@') : proxy;
+  const shown = typeof proxy === 'string' ? showUnparsedURL(proxy) : proxy;
   let url: URL | undefined;
   try {
     url = typeof proxy === 'string' ? new URL(proxy) : undefined;

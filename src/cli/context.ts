@@ -88,7 +88,7 @@ export class Context {
     if (!apiKey) throw new CliError('no API key: pass --api-key or set MEDIAGW_API_KEY (or use --mock)');
     if (!baseURL) throw new CliError('no base URL: pass --base-url or set MEDIAGW_BASE_URL (or use --mock)');
     const out = this.output;
-    // HTTPS_PROXY, HTTP_PROXY and NO_PROXY, as curl reads them; the embedded mock is reached directly.
+    // HTTPS_PROXY, HTTP_PROXY and NO_PROXY (undici's EnvHttpProxyAgent); the embedded mock is reached directly.
     const dispatcher = this.globals.mock ? undefined : await environmentProxy();
     this.client = new MediaGateway({
       apiKey,

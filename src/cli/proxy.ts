@@ -1,6 +1,7 @@
 /**
- * The proxy the environment names, read as curl and npm read it: `HTTPS_PROXY` for https URLs,
- * `HTTP_PROXY` for http ones (the lower-case names win over the upper-case), and `NO_PROXY`, a
+ * The proxy the environment names, as undici's `EnvHttpProxyAgent` reads it: `HTTPS_PROXY` for
+ * https URLs, `HTTP_PROXY` for http ones and for https ones when `HTTPS_PROXY` is not set (curl
+ * would connect directly), the lower-case names winning over the upper-case, and `NO_PROXY`, a
  * comma-separated list of hosts (a leading `.` or `*.` for their subdomains, `host:port`, or `*`
  * for every host) reached directly. Every command that sends a request goes through it: the
  * client of the gateway, `webhooks send`, and the deliveries of `mock --forward-to`. The embedded

@@ -151,10 +151,13 @@ export function showURL(url: URL): string {
   return cap(shown.href);
 }
 
-/** {@link showURL} for text that is not a URL: cut at `?` or `#`, credentials dropped. */
+/**
+ * {@link showURL} for text that is not a URL: cut at `?` or `#`, credentials dropped (up to the
+ * last `@` before the path, as a URL parser reads them: a password may hold an `@`).
+ */
 export function showUnparsedURL(url: unknown): string {
   if (typeof url !== 'string') return `(${url === null ? 'null' : typeof url})`;
-  return cap(url.replace(/[?#][\s\S]*$/, '').replace(/^([a-z][a-z0-9+.-]*:\/*)[^/@]*@/i, '$1'));
+  return cap(url.replace(/[?#][\s\S]*$/, '').replace(/^([a-z][a-z0-9+.-]*:\/*)[^/]*@/i, '$1'));
 }
 
 function cap(text: string): string {

@@ -5,6 +5,7 @@
  */
 import { APIConnectionError } from '../core/errors.js';
 import { InvalidOptionError } from '../core/options.js';
+import { showUnparsedURL } from '../core/redact.js';
 import { untilAborted } from '../core/until-aborted.js';
 import { FetchBody } from './fetch-body.js';
 import type { FetchInit, FetchLike, OutgoingRequest, RawResponse } from './request-spec.js';
@@ -21,7 +22,7 @@ export function runtimeFetch(dispatcher: unknown, proxy?: string | undefined): F
   if (proxy !== undefined) {
     throw new InvalidOptionError(
       'proxy',
-      proxy.replace(/\/\/[^/@]*@/, '//[redacted]@'),
+      showUnparsedURL(proxy),
       'left out where undici cannot run (this runtime answers `undici` with a stand-in): pass a `fetch` that sends through your proxy instead',
     );
   }

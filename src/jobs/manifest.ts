@@ -118,6 +118,24 @@ export interface ReadJobsOptions {
   skipBodies?: ((id: string) => boolean) | undefined;
 }
 
+/**
+ * Checks that `source` is a manifest path or a list of jobs: anything else is a
+ * `RequestValidationError` of `operation` at `jobs`, not a `TypeError` from its iteration.
+ */
+export function checkJobSource(source: unknown, operation: string): void {
+  const iterable =
+    source !== null &&
+    typeof source === 'object' &&
+    (Symbol.iterator in source || Symbol.asyncIterator in source);
+  if ((typeof source === 'string' && source !== '') || iterable) return;
+  throw new RequestValidationError(operation, [
+    {
+      path: 'jobs',
+      message: 'must be the path of a JSON Lines manifest, or an iterable or async iterable of jobs',
+    },
+  ]);
+}
+
 async function* rawItems(
   source: JobSource,
 ): AsyncGenerator<{ line: number; value?: unknown; error?: string }> {
@@ -150,6 +168,7 @@ export async function* readJobs(
   source: JobSource,
   options: ReadJobsOptions = {},
 ): AsyncGenerator<ManifestLine> {
+  checkJobSource(source, 'readJobs');
   const seen = new Map<string, number>();
   /** Ids of the form `<base>-<n>`, by base: the names a job of several outputs gives its files. */
   const numbered = new Map<string, { id: string; line: number }>();
@@ -272,6 +291,7 @@ export function reservationOf(job: JobInput): { model: string; tier: string; sec
  * if (!plan.valid) for (const bad of plan.invalid) console.error(bad.line, bad.issues);
  */
 export async function planJobs(source: JobSource): Promise<JobPlan> {
+  checkJobSource(source, 'planJobs');
   const plan: JobPlan = {
     valid: true,
     lines: 0,

@@ -48,6 +48,8 @@ export interface RedisJournalOptions {
  * job records), `…:versions` and `…:reserved`. Pass a connected node-redis client, or anything
  * with `sendCommand`.
  *
+ * @throws JobJournalError when `run` is not a valid name, or `timeoutMs` not a whole number of
+ * milliseconds from 1 to 2147483647.
  * @example
  * const journal = new RedisJournal(redis, { run: 'catalogue-2026-11' });
  * await runJobs(client, 'catalogue.jsonl', { journal, outputDir: '/mnt/shared/out' });
@@ -68,7 +70,13 @@ export class RedisJournal implements JobJournal {
       throw new JobJournalError('a Redis journal needs a run name: 1-128 letters, digits, or . _ : -');
     const base = `${options.prefix ?? 'mediagw:'}jobs:${options.run}:`;
     this.keys = [`${base}records`, `${base}versions`, `${base}reserved`];
-    this.timeoutMs = options.timeoutMs ?? 5_000;
+    const timeoutMs = options.timeoutMs ?? 5_000;
+    // A timer past 2^31 - 1 ms, or of NaN, fires after 1 ms: every call would time out.
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 2_147_483_647)
+      throw new JobJournalError(
+        `a Redis journal's timeoutMs must be a whole number of milliseconds from 1 to 2147483647; got ${String(timeoutMs)}`,
+      );
+    this.timeoutMs = timeoutMs;
     this.location = `Redis run ${options.run}`;
   }
 

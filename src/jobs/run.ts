@@ -28,7 +28,14 @@ import {
   type JobState,
   readFileJournal,
 } from './journal.js';
-import { type BadLine, type JobInput, type JobSource, readJobs, reservationOf } from './manifest.js';
+import {
+  type BadLine,
+  checkJobSource,
+  type JobInput,
+  type JobSource,
+  readJobs,
+  reservationOf,
+} from './manifest.js';
 import { extensionOf, OutputFolder, outputName } from './outputs.js';
 
 /** A change of a job's state, told to `onProgress`. */
@@ -139,6 +146,43 @@ function countStates(): Record<JobState, number> {
   return Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>;
 }
 
+/** The longest delay a timer keeps (2^31 - 1 ms); past it Node fires the timer after 1 ms. */
+const MAX_MS = 2_147_483_647;
+
+/**
+ * Checks the options of {@link runJobs} before anything is opened or sent: a wrong one is a
+ * `RequestValidationError` naming it, not a `TypeError` or `RangeError` in the middle of a run.
+ */
+function checkRunOptions(options: RunJobsOptions): { concurrency: number; budget: number | undefined } {
+  if (options === null || typeof options !== 'object')
+    throw new RequestValidationError('runJobs', [
+      { path: 'options', message: 'must be an object with at least journal and outputDir' },
+    ]);
+  const issues: { path: string; message: string }[] = [];
+  const { journal, outputDir } = options;
+  if (!(typeof journal === 'string' ? journal !== '' : typeof journal === 'object' && journal !== null))
+    issues.push({ path: 'journal', message: 'must be a file path or a JobJournal' });
+  if (typeof outputDir !== 'string' || outputDir === '')
+    issues.push({ path: 'outputDir', message: 'must be the path of a folder' });
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    issues.push({ path: 'concurrency', message: 'must be a whole number, 1 or more' });
+  const budget = options.maxReservedSeconds;
+  if (budget !== undefined && !(Number.isFinite(budget) && budget >= 0))
+    issues.push({ path: 'maxReservedSeconds', message: 'must be a number of seconds, 0 or more' });
+  for (const key of ['reconcileTimeoutMs', 'waitTimeoutMs', 'pollIntervalMs'] as const) {
+    const ms = options[key];
+    if (ms !== undefined && !(Number.isInteger(ms) && ms >= 1 && ms <= MAX_MS))
+      issues.push({ path: key, message: `must be a whole number of milliseconds from 1 to ${MAX_MS}` });
+  }
+  for (const key of ['onProgress', 'onStart'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'function')
+      issues.push({ path: key, message: 'must be a function' });
+  }
+  if (issues.length > 0) throw new RequestValidationError('runJobs', issues);
+  return { concurrency, budget };
+}
+
 /** Jobs from an iterable are read once; a manifest file is streamed twice (check, then run). */
 async function replayable(source: JobSource): Promise<JobSource> {
   if (typeof source === 'string' || Array.isArray(source)) return source;
@@ -158,6 +202,8 @@ async function replayable(source: JobSource): Promise<JobSource> {
  * Every job is checked first: a manifest with a bad line sends nothing.
  *
  * @returns counts per state; the run resolves when `signal` aborts too (`interrupted: true`).
+ * @throws RequestValidationError when an option, or `jobs`, is out of range or of the wrong type,
+ * before the journal is opened.
  * @throws ManifestError (a RequestValidationError) when a job breaks a rule, before any request.
  * @throws JobJournalError when the journal is in use by another run, damaged, or cannot be written.
  * @example
@@ -169,15 +215,11 @@ export async function runJobs(
   jobs: JobSource,
   options: RunJobsOptions,
 ): Promise<RunSummary> {
-  const concurrency = options.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1)
+  const { concurrency, budget } = checkRunOptions(options);
+  checkJobSource(jobs, 'runJobs');
+  if (client === null || typeof client !== 'object' || typeof client.videos !== 'object')
     throw new RequestValidationError('runJobs', [
-      { path: 'concurrency', message: 'must be a whole number, 1 or more' },
-    ]);
-  const budget = options.maxReservedSeconds;
-  if (budget !== undefined && !(Number.isFinite(budget) && budget >= 0))
-    throw new RequestValidationError('runJobs', [
-      { path: 'maxReservedSeconds', message: 'must be a number of seconds, 0 or more' },
+      { path: 'client', message: 'must be a MediaGateway client' },
     ]);
   const source = await replayable(jobs);
   const journal = typeof options.journal === 'string' ? new FileJournal(options.journal) : options.journal;

@@ -130,6 +130,27 @@ describe('the proxy option', () => {
     expect(error.message).not.toContain('hunter2');
   });
 
+  test.each([
+    ['a password holding an @', 'http://alice:hun@ter2@127.0.0.1:3128', true],
+    ['credentials with no scheme', 'alice:hunter2@127.0.0.1:3128', false],
+  ])('refused, it does not show its password: %s', (_name, proxy, withFetch) => {
+    let error: unknown;
+    try {
+      new MediaGateway({
+        apiKey: KEY,
+        baseURL: 'http://127.0.0.1:1',
+        proxy,
+        ...(withFetch ? { fetch: globalThis.fetch } : {}),
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect((error as Error).message).toMatch(/proxy must be/);
+    expect(JSON.stringify(error)).not.toMatch(/ter2/);
+    expect((error as Error).message).not.toMatch(/ter2/);
+  });
+
   test('the one-line way to honour the environment: an EnvHttpProxyAgent as dispatcher, NO_PROXY too', async () => {
     const [target, proxy] = await Promise.all([gateway(), proxyServer()]);
     const { EnvHttpProxyAgent } = await import('undici');

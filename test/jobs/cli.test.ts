@@ -36,6 +36,30 @@ async function mock(speed: number): Promise<{ env: Record<string, string>; gatew
   return { gateway, env: { MEDIAGW_API_KEY: gateway.apiKey, MEDIAGW_BASE_URL: gateway.url } };
 }
 
+describe('mediagw jobs run flags', () => {
+  it('refuses a --wait-timeout past what a timer holds as a usage error naming the flag, before the journal', async () => {
+    const path = writeManifest(join(dir, 'm.jsonl'), mixedJobs(1));
+    const journal = join(dir, 'j.journal');
+    const result = await run(
+      [
+        'jobs',
+        'run',
+        path,
+        '--journal',
+        journal,
+        '--output-dir',
+        join(dir, 'out'),
+        '--wait-timeout',
+        '3000000',
+      ],
+      { env: { MEDIAGW_API_KEY: 'cgt-flag-check-key-00000', MEDIAGW_BASE_URL: 'http://127.0.0.1:9' } },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--wait-timeout must be from 1 to 2147483.647, got 3000000');
+    expect(existsSync(journal)).toBe(false);
+  });
+});
+
 describe('mediagw jobs plan', () => {
   it('reports bad lines by number and id with field paths, exits 1, and sends nothing', async () => {
     const path = writeManifest(join(dir, 'm.jsonl'), [

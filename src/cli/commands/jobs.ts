@@ -314,7 +314,8 @@ export function registerJobs(program: Command): void {
     .option(
       '--wait-timeout <seconds>',
       'deadline of each task wait; a job past it stays submitted (default: 3600)',
-      number('--wait-timeout', 1),
+      // A wait's deadline is a timer: at most 2147483647 ms.
+      number('--wait-timeout', 1, 2_147_483.647),
     )
     .option(
       '--events-port <n>',
