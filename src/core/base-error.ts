@@ -83,8 +83,9 @@ export class MediaGatewayError extends Error {
 }
 
 /**
- * Gives each class the SDK exports its brand: the key it is listed under, a string a bundler
- * does not rename. One call per file of error classes, after them:
+ * Gives each class the SDK exports its brand and its public name: the key it is listed under, a
+ * string a bundler does not rename (a minifier renames the class itself, and util.inspect
+ * prints an error by its class's name). One call per file of error classes, after them:
  * `brand({ NotFoundError, ConflictError })`, so that a subclass is only what it adds.
  *
  * The classes the small entries carry (this one, `InvalidOptionError`, `QueueTimeoutError`,
@@ -95,8 +96,12 @@ export class MediaGatewayError extends Error {
  * @internal
  */
 export function brand(classes: Record<string, ErrorClass>): void {
-  // An assignment, as a static field would make it: own, writable and enumerable.
-  for (const name in classes) (classes[name] as Branded)[ERROR_BRAND] = name;
+  for (const name in classes) {
+    const type = classes[name] as ErrorClass;
+    // An assignment, as a static field would make it: own, writable and enumerable.
+    (type as Branded)[ERROR_BRAND] = name;
+    Object.defineProperty(type, 'name', { value: name });
+  }
 }
 
 /**

@@ -22,7 +22,7 @@ function sources(dir: string): string[] {
 }
 
 describe('brand', () => {
-  test('gives each class listed its key as its own brand, so instanceof holds across copies', () => {
+  test('gives each class listed its key as its own brand and its name, so instanceof holds across copies', () => {
     class ThrownError extends MediaGatewayError {}
     class OtherCopyError extends MediaGatewayError {}
     brand({ ThrownError });
@@ -30,6 +30,8 @@ describe('brand', () => {
     expect(Object.hasOwn(ThrownError, ERROR_BRAND)).toBe(true);
     expect((ThrownError as never)[ERROR_BRAND]).toBe('ThrownError');
     expect(new ThrownError('x').name).toBe('ThrownError');
+    // Its public name too, whatever a minifier calls the class.
+    expect(OtherCopyError.name).toBe('ThrownError');
     expect(new ThrownError('x')).toBeInstanceOf(OtherCopyError);
     expect(new MediaGatewayError('x')).not.toBeInstanceOf(OtherCopyError);
   });
