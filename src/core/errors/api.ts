@@ -79,9 +79,11 @@ export class APIError extends MediaGatewayError {
    * }); // a NotFoundError
    */
   static fromResponse(init: APIErrorInit): APIError {
-    // Built outside the class: a class that names itself in its body is built as
-    // `class _APIError`, and its `name` would be that.
-    return apiErrorFor(init);
+    const fields = readErrorFields(init.body);
+    const error = statusErrorFor(init, fields);
+    // A library error keeps its status class as well: spec: Errors — unknown material 404, not
+    // ready 409, input error 400, all with the library body.
+    return fields.type === 'media_library_error' ? asLibraryError(error, fields) : error;
   }
 }
 
@@ -229,15 +231,6 @@ function asLibraryError(error: APIError, fields: ErrorFields): APIError {
   Object.defineProperty(error, 'name', { value: 'MediaLibraryError', enumerable: true });
   Object.defineProperty(error, 'assetIndex', { value: libraryAssetIndex(fields), enumerable: true });
   return error;
-}
-
-/** {@link APIError.fromResponse}: the subclass for a status and an error body. */
-function apiErrorFor(init: APIErrorInit): APIError {
-  const fields = readErrorFields(init.body);
-  const error = statusErrorFor(init, fields);
-  // A library error keeps its status class as well: spec: Errors — unknown material 404, not
-  // ready 409, input error 400, all with the library body.
-  return fields.type === 'media_library_error' ? asLibraryError(error, fields) : error;
 }
 
 function statusErrorFor(init: APIErrorInit, fields: ErrorFields): APIError {
