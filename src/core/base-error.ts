@@ -24,7 +24,7 @@ export const ERROR_BRAND: unique symbol = Symbol.for('mediagw.error');
  * catch (e) { if (e instanceof MediaGatewayError) log.error(e.toJSON()); throw e }
  */
 export class MediaGatewayError extends Error {
-  /** @internal This class's brand; each subclass the SDK exports has its own. */
+  /** @internal This class's brand; each subclass the SDK exports has its own (see {@link brand}). */
   static readonly [ERROR_BRAND]: string = 'MediaGatewayError';
 
   /**
@@ -81,6 +81,42 @@ export class MediaGatewayError extends Error {
     return { name: this.name, message: this.message, ...fields };
   }
 }
+
+/**
+ * Gives each class the SDK exports its brand and its public name: the key it is listed under, a
+ * string a bundler does not rename (a minifier renames the class itself, and util.inspect
+ * prints an error by its class's name). One call per file of error classes, after them:
+ * `brand({ NotFoundError, ConflictError })`, so that a subclass is only what it adds.
+ *
+ * The classes the small entries carry (this one, `InvalidOptionError`, `QueueTimeoutError`,
+ * `WebhookVerificationError`, `RedisUnavailableError`) write their brand as a static field
+ * instead: this function and its calls cost `mediagw/webhooks` and `mediagw/redis` bytes
+ * (about 20 and 30 min+gz) that their size budgets do not have.
+ *
+ * @internal
+ */
+export function brand(classes: Record<string, ErrorClass>): void {
+  for (const name in classes) {
+    const type = classes[name] as ErrorClass;
+    // An assignment, as a static field would make it: own, writable and enumerable.
+    (type as Branded)[ERROR_BRAND] = name;
+    Object.defineProperty(type, 'name', { value: name });
+  }
+}
+
+/**
+ * Names classes the SDK throws but does not export after the exported class they extend, whose
+ * brand they inherit: util.inspect (console.log) prints an error by its class's name, and the
+ * error is thrown as that public class.
+ *
+ * @internal
+ */
+export function nameAsBranded(...types: ErrorClass[]): void {
+  for (const type of types) Object.defineProperty(type, 'name', { value: (type as Branded)[ERROR_BRAND] });
+}
+
+/** A class of errors, whatever its constructor takes. */
+type ErrorClass = abstract new (...args: never[]) => MediaGatewayError;
 
 /** A value or class that may carry a brand. */
 interface Branded {

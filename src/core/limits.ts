@@ -4,8 +4,11 @@
  * too long. spec: Limits — "Rate limits apply per key and model, and upload and creation
  * endpoints also limit requests per IP."
  */
-import { ERROR_BRAND, MediaGatewayError } from './base-error.js';
+import { QueueTimeoutError } from './errors/limits.js';
 import { checkCount, checkDuration, InvalidOptionError } from './options.js';
+
+// The class lives with the others under errors/; the limiters throw it.
+export { QueueTimeoutError };
 
 /**
  * The longest `Retry-After` the SDK waits for. An answer asking for longer (a daily limit,
@@ -94,27 +97,6 @@ export interface RateLimiter {
    * asks for at most 60 s (the longest `Retry-After` it waits for), whatever the 429 said.
    */
   pause(model: string | undefined, family: RouteFamily, ms: number): void;
-}
-
-/**
- * A request waited longer than `maxQueueWaitMs` for room under the client's limits. Nothing was
- * sent: the call may be made again later, or the limits raised.
- */
-export class QueueTimeoutError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'QueueTimeoutError';
-  /** Always `'QueueTimeoutError'`. */
-  declare readonly name: 'QueueTimeoutError';
-  /** The wait allowed, in milliseconds. */
-  readonly waitedMs: number;
-
-  /** @param waitedMs - the `maxQueueWaitMs` that ran out. */
-  constructor(waitedMs: number) {
-    super(
-      `The request waited ${waitedMs} ms (maxQueueWaitMs) for room under the client's rate limits and was not sent; try again later or raise the limits.`,
-    );
-    this.waitedMs = waitedMs;
-  }
 }
 
 function checkLimit(name: string, limit: RateLimit | undefined): void {

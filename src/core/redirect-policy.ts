@@ -1,15 +1,12 @@
 // Which redirects the SDK follows. Here, below internal/, so that `fileFromURL` (a core helper)
 // keeps the same rules as the client's downloads; internal/redirects.ts hands them on.
-import { ERROR_BRAND } from './base-error.js';
-import { InvalidResponseError } from './errors/transport.js';
+import { RedirectRefusedError } from './errors/transport.js';
 
 /** The most redirects a download follows. */
 export const MAX_REDIRECTS = 5;
 
-/** A redirect the SDK will not follow (https to http, or not http at all): asking again gets the same. */
-export class RedirectRefusedError extends InvalidResponseError {}
-// util.inspect (console.log) names an error by its class: the public one it is thrown as.
-Object.defineProperty(RedirectRefusedError, 'name', { value: RedirectRefusedError[ERROR_BRAND] });
+// The error of a refused redirect, declared with the other errors.
+export { RedirectRefusedError };
 
 /**
  * Where a redirect leads, if the SDK follows it: http(s) only, and never from https to http.

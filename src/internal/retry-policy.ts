@@ -1,4 +1,4 @@
-import { ERROR_BRAND } from '../core/base-error.js';
+import { FetchFailedError, NotSentError } from '../core/errors/transport.js';
 import {
   AmbiguousSubmissionError,
   APIConnectionError,
@@ -25,29 +25,9 @@ import { RedirectRefusedError } from './redirects.js';
  */
 export type RetryClass = 'safe' | 'billable' | 'create';
 
-/** Marks a connection error raised before any byte of the request left this process. */
-export class NotSentError extends APIConnectionError {}
-// util.inspect (console.log) names an error by its class: the public one it is thrown as.
-Object.defineProperty(NotSentError, 'name', { value: NotSentError[ERROR_BRAND] });
-
-/**
- * A connection error of the `fetch` the client was given: it threw or rejected, or resolved
- * something that is not a Response. Whether it sent the request is unknown; `reason` says what
- * it did, for the error a billable call reports in its place.
- */
-export class FetchFailedError extends APIConnectionError {
-  /** What the fetch did, e.g. `the fetch given failed: TypeError: boom`. */
-  readonly reason: string;
-
-  constructor(operation: string, reason: string, options?: { cause?: unknown }) {
-    super(`${operation}: ${reason}`, options);
-    this.reason = reason;
-  }
-}
-Object.defineProperty(FetchFailedError, 'name', { value: FetchFailedError[ERROR_BRAND] });
-
+// The connection errors the retry policy tells apart, declared with the other errors.
 // The longest `Retry-After` the SDK waits for, kept in core/ beside the limiters that pause by it.
-export { MAX_RETRY_AFTER_MS };
+export { FetchFailedError, MAX_RETRY_AFTER_MS, NotSentError };
 
 const INITIAL_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;

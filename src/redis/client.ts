@@ -57,7 +57,10 @@ export interface RedisKeyOptions {
 export const DEFAULT_PREFIX = 'mediagw:';
 export const DEFAULT_TIMEOUT_MS = 2_000;
 
-/** Raised when a Redis call fails or does not answer within `timeoutMs`. */
+/**
+ * Raised when a Redis call fails or does not answer within `timeoutMs`. Declared here, not in
+ * core/errors/: see ARCHITECTURE.md.
+ */
 export class RedisUnavailableError extends MediaGatewayError {
   /** @internal */
   static override readonly [ERROR_BRAND]: string = 'RedisUnavailableError';

@@ -4,9 +4,9 @@
  * spec: Events — items 4-7; Webhook endpoint states (HTTP 410 pauses the endpoint, so never send it).
  */
 import { MediaGatewayError } from '../core/base-error.js';
+import { WebhookVerificationError, type WebhookVerificationReason } from '../core/errors/webhooks.js';
 import { checkCount, InvalidOptionError } from '../core/options.js';
 import { type DedupeClaim, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
-import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { HandledWebhookEvent, WebhookEvent } from './events.js';
 import {
   normalizeSecrets,

@@ -11,6 +11,7 @@
  * @module mediagw/webhooks
  */
 
+export { WebhookVerificationError, type WebhookVerificationReason } from '../core/errors/webhooks.js';
 // The same classes the `mediagw` entry exports, bundled into this entry: `instanceof` holds
 // across the copies, since each class carries a brand every copy recognises.
 export { InvalidOptionError } from '../core/options.js';
@@ -20,7 +21,6 @@ export {
   MemoryDedupeStore,
   type MemoryDedupeStoreOptions,
 } from './dedupe.js';
-export { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 export {
   type BatchCompletedEvent,
   type EndpointVerificationEvent,

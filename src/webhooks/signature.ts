@@ -5,8 +5,8 @@
  * spec: Authentication — items 4-6.
  */
 import { MediaGatewayError } from '../core/base-error.js';
+import { WebhookVerificationError, type WebhookVerificationReason } from '../core/errors/webhooks.js';
 import { checkCount } from '../core/options.js';
-import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import type { WebhookEvent } from './events.js';
 
 /** Header names of a delivery, as the gateway sends them. */

@@ -1,5 +1,5 @@
 // Error answers of the gateway: APIError, a class per status, and the mapping that picks one.
-import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
+import { brand, MediaGatewayError } from '../base-error.js';
 import { type ErrorFields, parseCategories, parseRetryAfter, readErrorFields } from './api-fields.js';
 
 /** What an {@link APIError} is built from. */
@@ -30,8 +30,6 @@ export interface APIErrorInit {
  * }
  */
 export class APIError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'APIError';
   /** The class name, e.g. `'APIError'` or `'NotFoundError'`. */
   declare readonly name: string;
   /** HTTP status of the answer. */
@@ -81,65 +79,51 @@ export class APIError extends MediaGatewayError {
    * }); // a NotFoundError
    */
   static fromResponse(init: APIErrorInit): APIError {
-    // Built outside the class: a class that names itself in its body is built as
-    // `class _APIError`, and its `name` would be that.
-    return apiErrorFor(init);
+    const fields = readErrorFields(init.body);
+    const error = statusErrorFor(init, fields);
+    // A library error keeps its status class as well: spec: Errors — unknown material 404, not
+    // ready 409, input error 400, all with the library body.
+    return fields.type === 'media_library_error' ? asLibraryError(error, fields) : error;
   }
 }
 
 /** 400: the gateway refused the request; no task was created and nothing was reserved. */
 export class BadRequestError extends APIError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'BadRequestError';
   /** `'BadRequestError'`, or the subclass's name. */
   declare readonly name: string;
 }
 /** 401: missing or invalid key, or a download without the task account's key. */
 export class AuthenticationError extends APIError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'AuthenticationError';
   /** Always `'AuthenticationError'`. */
   declare readonly name: 'AuthenticationError';
 }
 /** 403: the key may not use this model. */
 export class PermissionDeniedError extends APIError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'PermissionDeniedError';
   /** Always `'PermissionDeniedError'`. */
   declare readonly name: 'PermissionDeniedError';
 }
 /** 404: unknown, deleted or another account's resource; or a last frame that is not available. */
 export class NotFoundError extends APIError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'NotFoundError';
   /** Always `'NotFoundError'`. */
   declare readonly name: 'NotFoundError';
 }
 /** 409: material not ready, pending rename or delete, or a non-empty group delete. */
 export class ConflictError extends APIError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ConflictError';
   /** Always `'ConflictError'`. */
   declare readonly name: 'ConflictError';
 }
 /** 410: the media has expired or is no longer available. A replay does not bring it back. */
 export class MediaExpiredError extends APIError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'MediaExpiredError';
   /** Always `'MediaExpiredError'`. */
   declare readonly name: 'MediaExpiredError';
 }
 /** 413: the upload is over the gateway's size limit. */
 export class PayloadTooLargeError extends APIError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'PayloadTooLargeError';
   /** Always `'PayloadTooLargeError'`. */
   declare readonly name: 'PayloadTooLargeError';
 }
 /** 429: a rate or quota limit. The gateway did not take the request. */
 export class RateLimitError extends APIError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'RateLimitError';
   /** Always `'RateLimitError'`. */
   declare readonly name: 'RateLimitError';
   /**
@@ -152,8 +136,6 @@ export class RateLimitError extends APIError {
 }
 /** 5xx: the gateway or an upstream failed. */
 export class InternalServerError extends APIError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'InternalServerError';
   /** Always `'InternalServerError'`. */
   declare readonly name: 'InternalServerError';
 }
@@ -163,8 +145,6 @@ export class InternalServerError extends APIError {
  * reservation. `categories` holds the flagged categories named in the message.
  */
 export class ContentModerationError extends BadRequestError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ContentModerationError';
   /** Always `'ContentModerationError'`. */
   declare readonly name: 'ContentModerationError';
   /** The flagged categories named in the message, e.g. `['violence', 'hate']`; empty when it names none. */
@@ -192,8 +172,6 @@ const LIBRARY = Symbol.for('mediagw.media-library-error');
  * catch (e) { if (e instanceof MediaLibraryError && e.assetIndex !== undefined) retryWithout(e.assetIndex) }
  */
 export class MediaLibraryError extends APIError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'MediaLibraryError';
   /** True for every library error, whichever status class it was built as. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // A subclass keeps the ordinary prototype check (see MediaGatewayError for why the class is
@@ -227,6 +205,21 @@ export class MediaLibraryError extends APIError {
   }
 }
 
+brand({
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  MediaExpiredError,
+  PayloadTooLargeError,
+  RateLimitError,
+  InternalServerError,
+  ContentModerationError,
+  MediaLibraryError,
+});
+
 function libraryAssetIndex(fields: ErrorFields): number | undefined {
   const match = /assets\[(\d+)\]/.exec(fields.message ?? '');
   return match ? Number(match[1]) : undefined;
@@ -238,15 +231,6 @@ function asLibraryError(error: APIError, fields: ErrorFields): APIError {
   Object.defineProperty(error, 'name', { value: 'MediaLibraryError', enumerable: true });
   Object.defineProperty(error, 'assetIndex', { value: libraryAssetIndex(fields), enumerable: true });
   return error;
-}
-
-/** {@link APIError.fromResponse}: the subclass for a status and an error body. */
-function apiErrorFor(init: APIErrorInit): APIError {
-  const fields = readErrorFields(init.body);
-  const error = statusErrorFor(init, fields);
-  // A library error keeps its status class as well: spec: Errors — unknown material 404, not
-  // ready 409, input error 400, all with the library body.
-  return fields.type === 'media_library_error' ? asLibraryError(error, fields) : error;
 }
 
 function statusErrorFor(init: APIErrorInit, fields: ErrorFields): APIError {

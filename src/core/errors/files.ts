@@ -1,5 +1,5 @@
 // The file helpers' inputs and MediaDownload.saveTo's output.
-import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
+import { brand, MediaGatewayError } from '../base-error.js';
 
 /**
  * A file helper (`fileFromPath`, `fileFromURL`, `fileFromBase64`, or an `fs.ReadStream` given
@@ -13,8 +13,6 @@ import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
  * catch (e) { if (e instanceof FileInputError) console.log(e.input, e.code) } // 'missing.png' 'ENOENT'
  */
 export class FileInputError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'FileInputError';
   /** Always `'FileInputError'`. */
   declare readonly name: 'FileInputError';
   /** What refused the input: `fileFromPath`, `fileFromURL`, `fileFromBase64`, or the operation. */
@@ -53,8 +51,6 @@ export class FileInputError extends MediaGatewayError {
  * catch (e) { if (e instanceof FileWriteError) await video.saveTo('./video.mp4') }
  */
 export class FileWriteError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'FileWriteError';
   /** Always `'FileWriteError'`. */
   declare readonly name: 'FileWriteError';
   /** The path that was to be written, as given. */
@@ -79,6 +75,8 @@ export class FileWriteError extends MediaGatewayError {
     this.unread = init.unread;
   }
 }
+
+brand({ FileInputError, FileWriteError });
 
 /** Text with its control characters escaped (`\x0a`), so a path or URL cannot forge log lines. */
 function printable(text: string): string {

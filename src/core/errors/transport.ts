@@ -1,6 +1,6 @@
 // A request that got no error answer to read: no connection, no answer in time, an abort, an
 // unreadable or too large answer, and a submission whose outcome is unknown.
-import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
+import { brand, MediaGatewayError, nameAsBranded } from '../base-error.js';
 
 /**
  * No answer came back (refused or reset connection, DNS failure, TLS error), and nothing
@@ -8,8 +8,6 @@ import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
  * Calls that are safe to repeat were retried first (up to `maxRetries` times).
  */
 export class APIConnectionError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'APIConnectionError';
   /** `'APIConnectionError'`, or the subclass's name. */
   declare readonly name: string;
   /**
@@ -28,8 +26,6 @@ export class APIConnectionError extends MediaGatewayError {
  * throws {@link AmbiguousSubmissionError} instead.
  */
 export class APIConnectionTimeoutError extends APIConnectionError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'APIConnectionTimeoutError';
   /** Always `'APIConnectionTimeoutError'`. */
   declare readonly name: 'APIConnectionTimeoutError';
 }
@@ -40,8 +36,6 @@ export class APIConnectionTimeoutError extends APIConnectionError {
  * {@link AmbiguousSubmissionError} with this error as its `cause`.
  */
 export class APIUserAbortError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'APIUserAbortError';
   /** Always `'APIUserAbortError'`. */
   declare readonly name: 'APIUserAbortError';
   /**
@@ -85,8 +79,6 @@ export function abortedBy(reason: unknown): string {
  * cut short, or missing the fields the operation needs).
  */
 export class InvalidResponseError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'InvalidResponseError';
   /** `'InvalidResponseError'`, or the subclass's name. */
   declare readonly name: string;
   /** HTTP status of the unreadable answer. */
@@ -113,8 +105,6 @@ export class InvalidResponseError extends MediaGatewayError {
  * {@link AmbiguousSubmissionError} with this as `cause`, since the task may exist.
  */
 export class ResponseTooLargeError extends InvalidResponseError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ResponseTooLargeError';
   /** Always `'ResponseTooLargeError'`. */
   declare readonly name: 'ResponseTooLargeError';
   /** The limit in bytes that the answer passed (`maxResponseBytes`). */
@@ -139,8 +129,6 @@ export class ResponseTooLargeError extends InvalidResponseError {
  * submission is a separate billable task.
  */
 export class AmbiguousSubmissionError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'AmbiguousSubmissionError';
   /** Always `'AmbiguousSubmissionError'`. */
   declare readonly name: 'AmbiguousSubmissionError';
   /** `METHOD /v1/path` of the submission. */
@@ -159,3 +147,47 @@ export class AmbiguousSubmissionError extends MediaGatewayError {
     this.operation = operation;
   }
 }
+
+brand({
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  InvalidResponseError,
+  ResponseTooLargeError,
+  AmbiguousSubmissionError,
+});
+
+// Thrown but not exported: each is thrown as, and prints as, the public class it extends.
+
+/**
+ * Marks a connection error raised before any byte of the request left this process.
+ *
+ * @internal
+ */
+export class NotSentError extends APIConnectionError {}
+
+/**
+ * A connection error of the `fetch` the client was given: it threw or rejected, or resolved
+ * something that is not a Response. Whether it sent the request is unknown; `reason` says what
+ * it did, for the error a billable call reports in its place.
+ *
+ * @internal
+ */
+export class FetchFailedError extends APIConnectionError {
+  /** What the fetch did, e.g. `the fetch given failed: TypeError: boom`. */
+  readonly reason: string;
+
+  constructor(operation: string, reason: string, options?: { cause?: unknown }) {
+    super(`${operation}: ${reason}`, options);
+    this.reason = reason;
+  }
+}
+
+/**
+ * A redirect the SDK will not follow (https to http, or not http at all): asking again gets the same.
+ *
+ * @internal
+ */
+export class RedirectRefusedError extends InvalidResponseError {}
+
+nameAsBranded(NotSentError, FetchFailedError, RedirectRefusedError);

@@ -1,5 +1,5 @@
 // Requests the SDK refused before sending them.
-import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
+import { brand, MediaGatewayError } from '../base-error.js';
 
 /** One reason a request was refused before sending: the field path and the rule it breaks. */
 export interface ValidationIssue {
@@ -34,8 +34,6 @@ function quotePath(path: string): string {
  * catch (e) { if (e instanceof RequestValidationError) console.log(e.issues) } // [{ path: 'duration', ... }]
  */
 export class RequestValidationError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'RequestValidationError';
   /** Always `'RequestValidationError'`. */
   declare readonly name: 'RequestValidationError';
   /** Every rule the request breaks, one issue per field path (as given, however long), in the order found. */
@@ -53,6 +51,8 @@ export class RequestValidationError extends MediaGatewayError {
     this.issues = issues;
   }
 }
+
+brand({ RequestValidationError });
 
 /**
  * The error of a request cut off while its body was being sent, for a rule only its bytes could

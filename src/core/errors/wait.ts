@@ -1,6 +1,6 @@
 // Waits for a task and their callbacks: a failed task, a deadline, a callback that threw.
 
-import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
+import { brand, MediaGatewayError } from '../base-error.js';
 import type { SubmissionEnvelope, TaskByKind, TaskKind } from '../task-types.js';
 
 /**
@@ -18,8 +18,6 @@ import type { SubmissionEnvelope, TaskByKind, TaskKind } from '../task-types.js'
  * }
  */
 export class TaskFailedError<K extends TaskKind = TaskKind> extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'TaskFailedError';
   /** Always `'TaskFailedError'`. */
   declare readonly name: 'TaskFailedError';
   /** Which kind of task failed: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
@@ -52,12 +50,9 @@ export class TaskFailedError<K extends TaskKind = TaskKind> extends MediaGateway
   }
 
   /** `instanceof` narrows to one error per kind, so that checking `kind` narrows `task`. */
-  static override [Symbol.hasInstance](
+  declare static [Symbol.hasInstance]: (
     value: unknown,
-  ): value is { [Kind in TaskKind]: TaskFailedError<Kind> }[TaskKind] {
-    // biome-ignore lint/complexity/noThisInStatic: `super` keeps this class as `this`, so the check stays the prototype check (see MediaGatewayError).
-    return super[Symbol.hasInstance](value);
-  }
+  ) => value is { [Kind in TaskKind]: TaskFailedError<Kind> }[TaskKind];
 }
 
 /**
@@ -71,8 +66,6 @@ export class TaskFailedError<K extends TaskKind = TaskKind> extends MediaGateway
  * }
  */
 export class WaitTimeoutError<K extends TaskKind = TaskKind> extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'WaitTimeoutError';
   /** Always `'WaitTimeoutError'`. */
   declare readonly name: 'WaitTimeoutError';
   /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `lastTask`. */
@@ -100,12 +93,9 @@ export class WaitTimeoutError<K extends TaskKind = TaskKind> extends MediaGatewa
   }
 
   /** `instanceof` narrows to one error per kind, so that checking `kind` narrows `lastTask`. */
-  static override [Symbol.hasInstance](
+  declare static [Symbol.hasInstance]: (
     value: unknown,
-  ): value is { [Kind in TaskKind]: WaitTimeoutError<Kind> }[TaskKind] {
-    // biome-ignore lint/complexity/noThisInStatic: `super` keeps this class as `this`, so the check stays the prototype check (see MediaGatewayError).
-    return super[Symbol.hasInstance](value);
-  }
+  ) => value is { [Kind in TaskKind]: WaitTimeoutError<Kind> }[TaskKind];
 }
 
 /** What {@link SubmittedCallbackError} keeps of the accepted submission (a `TaskSubmission`). */
@@ -129,8 +119,6 @@ export interface AcceptedSubmission {
  * catch (e) { if (e instanceof SubmittedCallbackError) await client.videos.waitForTask(e.taskId) }
  */
 export class SubmittedCallbackError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'SubmittedCallbackError';
   /** Always `'SubmittedCallbackError'`. */
   declare readonly name: 'SubmittedCallbackError';
   /** The public task ID of the accepted submission. */
@@ -161,8 +149,6 @@ export class SubmittedCallbackError extends MediaGatewayError {
  * {@link TaskKind} like {@link TaskFailedError}: checking `kind` narrows `task`.
  */
 export class ProgressCallbackError<K extends TaskKind = TaskKind> extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'ProgressCallbackError';
   /** Always `'ProgressCallbackError'`. */
   declare readonly name: 'ProgressCallbackError';
   /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
@@ -189,13 +175,12 @@ export class ProgressCallbackError<K extends TaskKind = TaskKind> extends MediaG
   }
 
   /** `instanceof` narrows to one error per kind, so that checking `kind` narrows `task`. */
-  static override [Symbol.hasInstance](
+  declare static [Symbol.hasInstance]: (
     value: unknown,
-  ): value is { [Kind in TaskKind]: ProgressCallbackError<Kind> }[TaskKind] {
-    // biome-ignore lint/complexity/noThisInStatic: `super` keeps this class as `this`, so the check stays the prototype check (see MediaGatewayError).
-    return super[Symbol.hasInstance](value);
-  }
+  ) => value is { [Kind in TaskKind]: ProgressCallbackError<Kind> }[TaskKind];
 }
+
+brand({ TaskFailedError, WaitTimeoutError, SubmittedCallbackError, ProgressCallbackError });
 
 /** A callback's failure in a few words, for a message; the error itself stays in `cause`. */
 export function describeCause(cause: unknown): string {

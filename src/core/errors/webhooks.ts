@@ -1,4 +1,5 @@
-import { ERROR_BRAND, MediaGatewayError } from '../core/base-error.js';
+// A webhook delivery that failed verification.
+import { ERROR_BRAND, MediaGatewayError } from '../base-error.js';
 
 /**
  * Why a delivery failed verification.
@@ -38,7 +39,7 @@ export type WebhookVerificationReason =
  * catch (e) { if (e instanceof WebhookVerificationError) console.warn(e.reason, e.message) }
  */
 export class WebhookVerificationError extends MediaGatewayError {
-  /** @internal */
+  /** @internal Its brand, a static field: this class is in the small entries (see `brand`). */
   static override readonly [ERROR_BRAND]: string = 'WebhookVerificationError';
   /** Always `'WebhookVerificationError'`. */
   declare readonly name: 'WebhookVerificationError';
