@@ -2,6 +2,7 @@ import { defineConfig, type Options } from 'tsup';
 import { builtinRequires } from './scripts/builtin-requires.js';
 import { lazySchemas } from './scripts/lazy-schemas.js';
 import { licenseNotices } from './scripts/license-notices.js';
+import { selfReference } from './scripts/self-reference.js';
 
 /**
  * The CommonJS build loads its lazy dependencies (undici, the multipart encoders, zod) with
@@ -52,7 +53,9 @@ const library: Options = {
   target: 'node20',
   splitting: false,
   treeshake: true,
-  esbuildPlugins: [lazySchemas(), licenseNotices()],
+  // `mediagw/jobs` imports `mediagw`, `mediagw/redis` and `mediagw/webhooks` by the package's
+  // name rather than carrying its own copy of them (scripts/self-reference.ts).
+  esbuildPlugins: [selfReference('jobs'), lazySchemas(), licenseNotices()],
   esbuildOptions,
 };
 
@@ -63,7 +66,7 @@ export default defineConfig([
     noExternal: BUNDLED_DEPENDENCIES,
     // Left as written, so that a bundled package's `require('node:stream')` reaches builtinRequires.
     removeNodeProtocol: false,
-    esbuildPlugins: [lazySchemas(), licenseNotices(), builtinRequires()],
+    esbuildPlugins: [selfReference('jobs'), lazySchemas(), licenseNotices(), builtinRequires()],
   },
   { ...library, format: ['cjs'], noExternal: [...ESM_ONLY_DEPENDENCIES, ...BUNDLED_DEPENDENCIES] },
   {

@@ -109,7 +109,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The Redis to use, and how to stop it when this run started it. */
-async function benchRedis(): Promise<{ url: string; stop: () => void } | undefined> {
+export async function benchRedis(): Promise<{ url: string; stop: () => void } | undefined> {
   const given = process.env.MEDIAGW_BENCH_REDIS_URL ?? process.env.MEDIAGW_TEST_REDIS_URL;
   if (given) return { url: given, stop: () => undefined };
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) return undefined;

@@ -2,7 +2,7 @@
 // 1. `npm pack`, then install the tarball into a new project in the system's temp folder;
 // 2. load every entry point with `import` (.mjs) and with `require` (.cjs), check both give the same
 //    names, start the mock gateway, make requests with the client (one of them answered 503 once
-//    and retried), sign and verify webhooks (scripts/consumer/checks.cjs); check that no entry loads
+//    and retried), sign and verify webhooks, run one job with mediagw/jobs (scripts/consumer/checks.cjs); check that no entry loads
 //    the command line's dependencies (commander, picocolors, cli-progress); run the `mediagw` bin
 //    and start the `mediagw-mock` bin; run every shipped example from node_modules/mediagw/examples/
 //    with tsx (the webhook examples' frameworks linked from this repository's node_modules);
@@ -128,13 +128,13 @@ function runtime(file) {
 
 async function runtimeChecks() {
   let esm;
-  await check('ESM: import every entry point, client against the mock gateway, webhooks', () => {
+  await check('ESM: import every entry point, client against the mock gateway, webhooks, a job run', () => {
     esm = runtime('esm.mjs');
     for (const [entry, file] of Object.entries(esm.files))
       if (!file.endsWith('.js')) throw new Error(`import('${entry}') loaded ${file}`);
   });
   let cjs;
-  await check('CJS: require every entry point, client against the mock gateway, webhooks', () => {
+  await check('CJS: require every entry point, client against the mock gateway, webhooks, a job run', () => {
     cjs = runtime('cjs.cjs');
     for (const [entry, file] of Object.entries(cjs.files))
       if (!file.endsWith('.cjs')) throw new Error(`require('${entry}') loaded ${file}`);

@@ -1,6 +1,6 @@
 // Checks the built entry points and the command's files: `mediagw/webhooks` must not import
 // undici or zod (it runs in edge runtimes and must stay small), no file may import a package
-// that is not a dependency, no CommonJS entry may require a package that `require` loads as an ES module
+// that is not a dependency (`mediagw/jobs` imports the package itself, and nothing else may), no CommonJS entry may require a package that `require` loads as an ES module
 // (Node 20.18 refuses it), every package bundled into an entry carries its license there, and
 // every subpath's declarations are reachable under moduleResolution `node` (typesVersions).
 // Run after `npm run build`.
@@ -15,8 +15,10 @@ const files = {
   'dist/index.cjs': { forbid: [] },
   'dist/testing/index.js': { forbid: [] },
   'dist/testing/index.cjs': { forbid: [] },
-  'dist/jobs/index.js': { forbid: [] },
-  'dist/jobs/index.cjs': { forbid: [] },
+  // `mediagw/jobs` imports the SDK by the package's own name (scripts/self-reference.ts), so its
+  // classes are the ones `import 'mediagw'` gives; a copy of them there is an error.
+  'dist/jobs/index.js': { forbid: [], self: true },
+  'dist/jobs/index.cjs': { forbid: [], self: true },
   'dist/redis/index.js': {
     forbid: ['redis', 'undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'],
     noNode: true,
@@ -68,8 +70,19 @@ for (const [file, rule] of Object.entries(files)) {
       failed = true;
     }
   }
+  if (rule.self) {
+    if (!specifiers.has(pkg.name)) {
+      console.error(`${file} does not import ${pkg.name}: it must not carry its own copy of the SDK`);
+      failed = true;
+    }
+    if (/\bMediaGatewayError = class\b|\bclass MediaGatewayError\b/.test(text)) {
+      console.error(`${file} carries a copy of MediaGatewayError: import it from ${pkg.name}`);
+      failed = true;
+    }
+  }
   for (const spec of specifiers) {
     const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+    if (rule.self && name === pkg.name) continue;
     const isNode = spec.startsWith('node:') || builtinModules.includes(spec);
     if (rule.forbid.includes(name) || (rule.noNode && isNode) || (!isNode && !allowed.has(name))) {
       console.error(`${file} imports ${spec}`);

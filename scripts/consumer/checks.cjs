@@ -123,6 +123,35 @@ async function checkRetry(sdk, gateway) {
   assert.match(warnings[0], /retry 1 in 0 ms/);
 }
 
+/**
+ * `mediagw/jobs`, which imports `mediagw` by the package's name: a one-job run against the mock
+ * gateway, with a file journal, saves the job's output and sends it once; a manifest with a bad
+ * line is refused with a `RequestValidationError` of `mediagw`.
+ */
+async function checkJobs(sdk, jobs, testing) {
+  const { mkdtempSync, readdirSync, rmSync } = require('node:fs');
+  const { join } = require('node:path');
+  const dir = mkdtempSync(join(require('node:os').tmpdir(), 'mediagw-consumer-jobs-'));
+  const gateway = await testing.startMockGateway();
+  try {
+    const client = new sdk.MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+    const job = { id: 'notes-1', operation: 'embeddings.create', body: { model: 'bge-m3', input: ['x'] } };
+    const options = { journal: join(dir, 'journal'), outputDir: join(dir, 'out') };
+    const summary = await jobs.runJobs(client, [job], options);
+    assert.equal(summary.counts.completed, 1, JSON.stringify(summary));
+    assert.deepEqual(readdirSync(join(dir, 'out')), ['notes-1.json']);
+    const sent = gateway.requests.filter((r) => r.method === 'POST' && r.path === '/v1/embeddings');
+    assert.equal(sent.length, 1);
+    const bad = { ...job, id: 'bad', body: { model: 'bge-m3' } };
+    const refused = await rejection(jobs.runJobs(client, [bad], { ...options, journal: join(dir, 'j2') }));
+    assert.ok(refused instanceof sdk.RequestValidationError, `got ${refused}`);
+    assert.equal(gateway.requests.filter((r) => r.path === '/v1/embeddings').length, 1, 'nothing more sent');
+  } finally {
+    await gateway.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function checkWebhooks(webhooks) {
   const secrets = { [KEY_ID]: SECRET };
   const body = JSON.stringify(completedEvent('evt_consumer_1'));
@@ -205,6 +234,7 @@ async function run(format, load, resolve) {
   assert.equal(sdk.VERSION, pkg.version, 'VERSION is the package version');
   await checkClient(sdk, await load('mediagw/testing'));
   await checkWebhooks(await load('mediagw/webhooks'));
+  await checkJobs(sdk, await load('mediagw/jobs'), await load('mediagw/testing'));
   const foreignErrors = foreignErrorClasses(sdk, modules);
   console.log(JSON.stringify({ format, files, names, foreignErrors }));
 }

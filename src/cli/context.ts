@@ -25,6 +25,7 @@ export interface GlobalOptions {
 export class Context {
   readonly output: Output;
   private client: MediaGateway | undefined;
+  private key: string | undefined;
   private gateway: MockGateway | undefined;
 
   /** The signals of the run in progress; {@link Context.of} hands them to the command. */
@@ -87,6 +88,7 @@ export class Context {
     }
     if (!apiKey) throw new CliError('no API key: pass --api-key or set MEDIAGW_API_KEY (or use --mock)');
     if (!baseURL) throw new CliError('no base URL: pass --base-url or set MEDIAGW_BASE_URL (or use --mock)');
+    this.key = apiKey;
     const out = this.output;
     // HTTPS_PROXY, HTTP_PROXY and NO_PROXY (undici's EnvHttpProxyAgent); the embedded mock is reached directly.
     const dispatcher = this.globals.mock ? undefined : await environmentProxy();
@@ -105,6 +107,14 @@ export class Context {
         : undefined,
     });
     return this.client;
+  }
+
+  /**
+   * The API key of {@link Context.gatewayClient}'s client, once it is built: for the pieces
+   * that hash it (a `RedisRateLimiter` names its keys by the key's SHA-256). Never printed.
+   */
+  get apiKey(): string | undefined {
+    return this.key;
   }
 
   /** Stops what the run started (the embedded mock gateway). */

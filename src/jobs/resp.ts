@@ -96,7 +96,9 @@ export class RespConnection implements RedisCommandClient {
         ),
       );
     });
-    const connection = new RespConnection(socket);
+    // `this`, not the class's name: esbuild renames a class its own body names, and the ES module
+    // build would export it as `_RespConnection`.
+    const connection = new this(socket);
     const password = decodeURIComponent(parsed.password);
     if (password) {
       const user = decodeURIComponent(parsed.username);

@@ -190,6 +190,36 @@ describe('mediagw jobs run and status', () => {
     expect(failed.code).toBe(3);
   });
 
+  it('keeps to --rate per model in this process with a file journal: the gateway answers no 429', async () => {
+    gateway = await startMockGateway({
+      speed: 200,
+      requestLogLimit: 100_000,
+      rateLimits: { perKeyModel: { requestsPerSecond: 10, burst: 5 } },
+    });
+    const env = { MEDIAGW_API_KEY: gateway.apiKey, MEDIAGW_BASE_URL: gateway.url };
+    const jobs = Array.from({ length: 20 }, (_, i) => ({
+      id: `img-${i}`,
+      operation: 'images.generate' as const,
+      body: { model: 'imgmodel-2', prompt: `draw img-${i}` },
+    }));
+    const path = writeManifest(join(dir, 'm.jsonl'), jobs);
+    const args = ['jobs', 'run', path, '--journal', join(dir, 'j'), '--output-dir', join(dir, 'out')];
+    const zero = await run([...args, '--rate', '0'], { env });
+    expect(zero.code).toBe(1);
+    expect(zero.stderr).toContain('--rate');
+    expect(gateway.requests).toHaveLength(0);
+    const result = await run([...args, '--concurrency', '8', '--rate', '5'], { env, timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect([...submissionsPerJob(gateway).values()]).toEqual(Array(jobs.length).fill(1));
+    const stats = gateway.rateLimits.stats;
+    expect(stats.limited).toBe(0);
+    // A bucket of 5 refilled 5 a second grants at most 5 + 5 in a second; one more for a grant
+    // made before a second's edge that arrives after it.
+    const perSecond = [...(stats.admittedPerSecond.get(`${gateway.apiKey}|imgmodel-2`)?.values() ?? [])];
+    expect(perSecond.reduce((a, b) => a + b, 0)).toBe(jobs.length);
+    expect(Math.max(...perSecond)).toBeLessThanOrEqual(5 + 5 + 1);
+  });
+
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],

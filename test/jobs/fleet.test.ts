@@ -3,7 +3,7 @@
  * gateway of this process. Every job is submitted exactly once, by one of them; the budget is
  * one total for the three; a later run sees every job completed.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RedisJournal, RespConnection, readJournal } from '../../src/jobs/index.js';
@@ -63,6 +63,46 @@ describe.skipIf('skip' in redis)('three runners sharing a Redis journal', () => 
       filesIn(join(dir, 'out')).filter((f) => /^job-/.test(f)).length,
     );
     expect(filesIn(dir)).toEqual(['m.jsonl', 'out']);
+  });
+
+  it('paces the fleet with --rate through one limiter in Redis: the gateway answers no 429', async () => {
+    // The gateway admits 20 a second per key and model (a burst of 20). Three runners keeping
+    // to 10 a second each on their own would send up to 30; sharing one budget, they send 10.
+    await gateway.close();
+    gateway = await startMockGateway({
+      speed: 100,
+      requestLogLimit: 100_000,
+      rateLimits: { perKeyModel: { requestsPerSecond: 20, burst: 20 } },
+    });
+    env = { MEDIAGW_API_KEY: gateway.apiKey, MEDIAGW_BASE_URL: gateway.url };
+    const jobs = Array.from({ length: 45 }, (_, i) => ({
+      id: `img-${i}`,
+      operation: 'images.generate' as const,
+      body: { model: 'imgmodel-2', prompt: `draw img-${i}` },
+    }));
+    const path = writeManifest(join(dir, 'm.jsonl'), jobs);
+    const name = `rate-${randomUUID()}`;
+    const args = ['jobs', 'run', path, '--journal', url, '--run', name, '--output-dir', join(dir, 'out')];
+    args.push('--concurrency', '6', '--rate', '10', '--json');
+    const results = await fleet(args);
+    for (const result of results) expect([0, 5, 6], result.stderr).toContain(result.code);
+    expect([...submissionsPerJob(gateway).values()]).toEqual(Array(jobs.length).fill(1));
+    const stats = gateway.rateLimits.stats;
+    expect(stats.limited).toBe(0);
+    // A token bucket grants at most burst + rate in any one second (10 + 10); the gateway counts
+    // arrivals by calendar second, and a grant made just before a second's edge may arrive after
+    // it: one more.
+    const perSecond = [...(stats.admittedPerSecond.get(`${gateway.apiKey}|imgmodel-2`)?.values() ?? [])];
+    expect(perSecond.reduce((a, b) => a + b, 0)).toBe(jobs.length);
+    expect(Math.max(...perSecond)).toBeLessThanOrEqual(10 + 10 + 1);
+    // The budget is the fleet's, in Redis: the model's bucket under the key's hash.
+    const hash = createHash('sha256').update(gateway.apiKey).digest('hex').slice(0, 32);
+    const connection = await RespConnection.open(url);
+    try {
+      expect(await connection.sendCommand(['EXISTS', `mediagw:rl:{${hash}}:bucket:m:imgmodel-2`])).toBe(1);
+    } finally {
+      connection.close();
+    }
   });
 
   it('lets one of two journals that read a job as new claim it; the other is told it is taken', async () => {

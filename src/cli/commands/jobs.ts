@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
+import type { MediaGateway, RequestLimits } from '../../index.js';
 import {
   type JobChange,
   JobEvents,
@@ -17,6 +18,7 @@ import {
   readJournal,
   runJobs,
 } from '../../jobs/index.js';
+import { RedisRateLimiter } from '../../redis/index.js';
 import { createNodeWebhookHandler } from '../../webhooks/index.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { integer, number } from '../input.js';
@@ -67,6 +69,7 @@ interface RunFlags extends JournalFlags {
   webhookSecret?: string;
   webhookKid?: string;
   notifyEndpoint?: string;
+  rate?: number;
 }
 
 /**
@@ -130,7 +133,7 @@ function shown(journal: string): string {
 /** The journal a command names: a file path, or a `redis://` URL with `--run`. */
 async function openJournal(
   flags: JournalFlags,
-): Promise<{ journal: string | JobJournal; close: () => void }> {
+): Promise<{ journal: string | JobJournal; redis?: RespConnection; close: () => void }> {
   if (!flags.journal.startsWith('redis://')) {
     if (flags.run !== undefined)
       throw new CliError('--run names a run in a Redis journal: pass --journal redis://…');
@@ -142,11 +145,34 @@ async function openJournal(
     );
   const connection = await RespConnection.open(flags.journal);
   try {
-    return { journal: new RedisJournal(connection, { run: flags.run }), close: () => connection.close() };
+    return {
+      journal: new RedisJournal(connection, { run: flags.run }),
+      redis: connection,
+      close: () => connection.close(),
+    };
   } catch (error) {
     connection.close();
     throw error;
   }
+}
+
+/**
+ * The client the run sends with. With `--rate N`, at most N requests a second per model (a burst
+ * of N): a Redis journal's runners share one budget through a `RedisRateLimiter` on the same
+ * Redis, keyed by the API key's hash; a file journal's run keeps to it in this process.
+ */
+function pacedClient(
+  client: MediaGateway,
+  apiKey: string | undefined,
+  rate: number | undefined,
+  redis: RespConnection | undefined,
+): { client: MediaGateway; close: () => Promise<void> } {
+  if (rate === undefined) return { client, close: async () => {} };
+  const limits: RequestLimits = { perModel: { '*': { requestsPerSecond: rate } } };
+  if (!redis || apiKey === undefined)
+    return { client: client.withOptions({ limits }), close: async () => {} };
+  const limiter = new RedisRateLimiter({ client: redis, apiKey, limits });
+  return { client: client.withOptions({ limits: limiter }), close: () => limiter.close() };
 }
 
 function resumeCommand(manifest: string, flags: RunFlags): string {
@@ -154,6 +180,7 @@ function resumeCommand(manifest: string, flags: RunFlags): string {
   parts.push('--output-dir', flags.outputDir);
   if (flags.run !== undefined) parts.push('--run', flags.run);
   if (flags.concurrency !== undefined) parts.push('--concurrency', String(flags.concurrency));
+  if (flags.rate !== undefined) parts.push('--rate', String(flags.rate));
   if (flags.waitTimeout !== undefined) parts.push('--wait-timeout', String(flags.waitTimeout));
   if (flags.pollInterval !== undefined) parts.push('--poll-interval', String(flags.pollInterval));
   if (flags.notifyEndpoint !== undefined) parts.push('--notify-endpoint', flags.notifyEndpoint);
@@ -302,6 +329,11 @@ export function registerJobs(program: Command): void {
     .requiredOption('--output-dir <dir>', 'where outputs are saved, as <id>.<ext>')
     .option('--concurrency <n>', 'jobs in flight at once (default: 4)', integer('--concurrency', 1, 1000))
     .option(
+      '--rate <n>',
+      "requests a second per model, the gateway's limit for the key; with a redis:// journal, one budget for every runner of the run",
+      integer('--rate', 1, 1_000_000),
+    )
+    .option(
       '--max-reserved-seconds <s>',
       'video seconds the run may reserve, across restarts; jobs past it are skipped',
       number('--max-reserved-seconds', 0),
@@ -346,15 +378,18 @@ export function registerJobs(program: Command): void {
   runCommand.action(
     run(async (ctx, manifest: string, flags: RunFlags) => {
       const out = ctx.output;
-      const client = await ctx.gatewayClient();
-      const { journal, close } = await openJournal(flags);
+      const { journal, redis, close } = await openJournal(flags);
       let receiver: Awaited<ReturnType<typeof startReceiver>>;
+      let paced: ReturnType<typeof pacedClient> | undefined;
       try {
+        paced = pacedClient(await ctx.gatewayClient(), ctx.apiKey, flags.rate, redis);
         receiver = await startReceiver(out, flags);
       } catch (error) {
+        await paced?.close();
         close();
         throw error;
       }
+      const client = paced.client;
       const stop = new AbortController();
       let stoppedBy: NodeJS.Signals | undefined;
       // A bar on a terminal; piped, one line per change.
@@ -396,6 +431,7 @@ export function registerJobs(program: Command): void {
         bar?.stop();
         process.removeListener('SIGINT', onSignal);
         process.removeListener('SIGTERM', onSignal);
+        await paced.close();
         close();
         await receiver.close();
       }
