@@ -660,6 +660,16 @@ export const JOB_ROWS: readonly SituationRow[] = [
       title: 'submits every job once, by one of them, and a later run finds all completed',
     },
   },
+  {
+    situation:
+      'three `mediagw jobs run --rate 10` processes share one run in a real Redis, against a gateway limiting the key and model to 20 a second (a burst of 20)',
+    outcome:
+      "one `RedisRateLimiter` budget in Redis for the three: no 429, at most burst + rate (+ one arrival across a second's edge) per second at the gateway, every job submitted once; a single run with a file journal keeps to `--rate` in its process",
+    provenBy: {
+      file: 'test/jobs/fleet.test.ts',
+      title: 'paces the fleet with --rate through one limiter in Redis',
+    },
+  },
 ];
 
 function cite({ file, title, row }: ProvenBy): string {
