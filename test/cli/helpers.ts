@@ -3,10 +3,12 @@
  * against the mock gateway over loopback. The binary is built once (npx tsup) when dist/ is
  * missing or older than the sources; parallel test files share one build through a lock folder.
  */
+
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = join(root, 'dist/cli/bin.js');
@@ -59,6 +61,13 @@ export interface CliResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+}
+
+/** The one JSON document a `--json` run printed on stdout; fails when there is none or more than one. */
+export function oneDocument(result: CliResult): { error: Record<string, unknown> } {
+  const lines = result.stdout.split('\n').filter((l) => l.trim() !== '');
+  expect(lines, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toHaveLength(1);
+  return JSON.parse(lines[0] ?? '');
 }
 
 /** Options of a run: extra environment (merged over a clean one) and stdin text. */

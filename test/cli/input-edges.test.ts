@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
-import { BIN, type CliResult, cleanEnv, ensureBuilt, run } from './helpers.js';
+import { BIN, type CliResult, cleanEnv, ensureBuilt, oneDocument, run } from './helpers.js';
 
 let gateway: MockGateway;
 const dir = mkdtempSync(join(tmpdir(), 'mediagw-cli-input-'));
@@ -22,11 +22,6 @@ afterAll(() => gateway?.close());
 
 const env = () => ({ MEDIAGW_API_KEY: gateway.apiKey, MEDIAGW_BASE_URL: gateway.url });
 const sent = () => gateway.requests.length;
-const oneDocument = (stdout: string) => {
-  const lines = stdout.split('\n').filter((l) => l.trim() !== '');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0] ?? '');
-};
 
 describe('--json is read before anything can fail', () => {
   test.each([
@@ -37,7 +32,7 @@ describe('--json is read before anything can fail', () => {
     const before = sent();
     const result = await run(args, { env: env() });
     expect(result.code).toBe(1);
-    const { error } = oneDocument(result.stdout);
+    const { error } = oneDocument(result);
     expect(error.exit_code).toBe(1);
     expect(error.message).toMatch(message);
     expect(sent()).toBe(before);
@@ -49,7 +44,7 @@ describe('request files and stdin are capped', () => {
     const before = sent();
     const result = await run(['videos', 'create', '--file', '/dev/zero', '--json'], { env: env() });
     expect(result.code).toBe(1);
-    expect(oneDocument(result.stdout).error.message).toBe(
+    expect(oneDocument(result).error.message).toBe(
       '/dev/zero holds more than 32 MiB (the most a request file may hold): nothing was sent',
     );
     expect(sent()).toBe(before);
@@ -85,7 +80,7 @@ describe('request files and stdin are capped', () => {
     child.stdin.destroy();
     const result = await closed;
     expect(result.code).toBe(1);
-    expect(oneDocument(result.stdout).error.message).toBe(
+    expect(oneDocument(result).error.message).toBe(
       'stdin holds more than 32 MiB (the most a request file may hold): nothing was sent',
     );
     expect(written).toBeLessThan(256);
@@ -114,7 +109,7 @@ describe('text that is not UTF-8 is refused before sending', () => {
       input: Buffer.from('{"model":"vidmodel-2.0-mini","prompt":"café","duration":5}', 'latin1'),
     });
     expect(result.code).toBe(1);
-    expect(oneDocument(result.stdout).error.message).toMatch(/^stdin is not valid UTF-8/);
+    expect(oneDocument(result).error.message).toMatch(/^stdin is not valid UTF-8/);
     expect(sent()).toBe(before);
   });
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
-import { BIN, type CliResult, cleanEnv, ensureBuilt, start, until } from './helpers.js';
+import { BIN, type CliResult, cleanEnv, ensureBuilt, oneDocument, start, until } from './helpers.js';
 
 let gateway: MockGateway;
 
@@ -37,12 +37,6 @@ const video = (...flags: string[]) => [
   '20',
   ...flags,
 ];
-/** The one JSON document on stdout; fails when there is none or more than one. */
-function oneDocument(result: CliResult): { error: Record<string, unknown> } {
-  const lines = result.stdout.split('\n').filter((l) => l.trim() !== '');
-  expect(lines, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toHaveLength(1);
-  return JSON.parse(lines[0] ?? '');
-}
 const partFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.part'));
 const submissions = (g: MockGateway) =>
   g.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations').length;
