@@ -15,7 +15,7 @@ import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { mockWebhooks } from '../../src/testing/state/webhooks/index.js';
 import { BIN, cleanEnv, ensureBuilt, run, start, until } from '../cli/helpers.js';
 import { startReceiver } from '../integration/webhooks-receiver.js';
-import { filesIn, mixedJobs, scratch, submissionsPerJob, writeManifest } from './helpers.js';
+import { filesIn, mixedJobs, scratch, submissionsPerJob, videoJob, writeManifest } from './helpers.js';
 
 beforeAll(ensureBuilt, 180_000);
 
@@ -144,18 +144,7 @@ describe('mediagw jobs run and status', () => {
 
   it('exits 3 when a job failed, 6 when the budget skipped one, and names the resume command', async () => {
     const { env } = await mock(200);
-    const path = writeManifest(join(dir, 'm.jsonl'), [
-      {
-        id: 'a',
-        operation: 'videos.create',
-        body: { model: 'vidmodel-2.0-mini', prompt: 'film a', duration: 5 },
-      },
-      {
-        id: 'b',
-        operation: 'videos.create',
-        body: { model: 'vidmodel-2.0-mini', prompt: 'film b', duration: 5 },
-      },
-    ]);
+    const path = writeManifest(join(dir, 'm.jsonl'), [videoJob('a'), videoJob('b')]);
     const args = ['jobs', 'run', path, '--journal', join(dir, 'j'), '--output-dir', join(dir, 'out')];
     const budget = await run(
       [...args, '--poll-interval', '20', '--concurrency', '1', '--max-reserved-seconds', '7'],
@@ -284,18 +273,7 @@ describe('mediagw jobs run --events-port', () => {
       match: { method: 'POST', path: '/v1/videos/generations' },
       fault: { reset: 'after-body', runHandler: true },
     });
-    const path = writeManifest(join(dir, 'm.jsonl'), [
-      {
-        id: 'lost',
-        operation: 'videos.create',
-        body: { model: 'vidmodel-2.0-mini', prompt: 'film lost', duration: 5 },
-      },
-      {
-        id: 'fine',
-        operation: 'videos.create',
-        body: { model: 'vidmodel-2.0-mini', prompt: 'film fine', duration: 5 },
-      },
-    ]);
+    const path = writeManifest(join(dir, 'm.jsonl'), [videoJob('lost'), videoJob('fine')]);
     const args = ['jobs', 'run', path, '--journal', join(dir, 'j'), '--output-dir', join(dir, 'out')];
     args.push('--concurrency', '1', '--poll-interval', '20', '--notify-endpoint', created.endpoint.id);
     const first = await run(args, { env });

@@ -25,18 +25,18 @@ export function writeManifest(path: string, jobs: readonly unknown[]): string {
   return path;
 }
 
+/** A 5 s mini video job whose prompt names it (`film <id>`), so the request log tells it apart. */
+export function videoJob(id: string, prompt = `film ${id}`): JobInput {
+  return { id, operation: 'videos.create', body: { model: 'vidmodel-2.0-mini', prompt, duration: 5 } };
+}
+
 /** Mixed jobs; each names its id in its prompt (or input), so the request log tells them apart. */
 export function mixedJobs(count: number, prefix = 'job'): JobInput[] {
   const jobs: JobInput[] = [];
   for (let i = 1; i <= count; i++) {
     const id = `${prefix}-${String(i).padStart(3, '0')}`;
     const kind = i % 4;
-    if (kind === 1)
-      jobs.push({
-        id,
-        operation: 'videos.create',
-        body: { model: 'vidmodel-2.0-mini', prompt: `film ${id}`, duration: 5 },
-      });
+    if (kind === 1) jobs.push(videoJob(id));
     else if (kind === 2)
       jobs.push({
         id,
