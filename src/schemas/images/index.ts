@@ -154,29 +154,48 @@ const OUTPUT_FIELDS = [...Object.keys(outputShape), ...ROUTE_FIELDS];
 const taskShapeKeys = Object.keys(taskShape);
 const TASK_FIELDS = [...taskShapeKeys, ...LEGACY_FIELDS];
 
+/**
+ * The four image bodies: the output and task fields plus `extra` (the edit's files), the rules
+ * across fields, `refused` fields with their own message, and unknown fields named.
+ */
+const imageBody = <Extra extends z.ZodRawShape>(
+  operation: string,
+  known: readonly string[],
+  extra: Extra,
+  refused: { fields: string[]; message: string },
+  refineMore: (value: Body, ctx: z.RefinementCtx) => void,
+) =>
+  z
+    .looseObject({ ...outputShape, ...taskShape, ...extra })
+    .superRefine(
+      ...acrossFields(
+        refineImageUrls25,
+        refineMask25,
+        (value, ctx) => refuseFields(value, refused.fields, ctx, refused.message),
+        refineMore,
+      ),
+    )
+    .superRefine(
+      refuseUnknownFields([...known, ...Object.keys(extra)], operation, [
+        ...refused.fields,
+        ...taskShapeKeys,
+      ]),
+      ALWAYS,
+    );
+
 const generationBase = (
   operation: string,
   known: readonly string[],
   refineMore: (value: Body, ctx: z.RefinementCtx) => void,
 ) =>
-  z
-    .looseObject({ ...outputShape, ...taskShape })
-    .superRefine(
-      ...acrossFields(
-        refineImageUrls25,
-        refineMask25,
-        // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
-        (value, ctx) =>
-          refuseFields(
-            value,
-            ['image', 'images'],
-            ctx,
-            `in a JSON generation body (it attaches no file): ${EDIT_HINT}`,
-          ),
-        refineMore,
-      ),
-    )
-    .superRefine(refuseUnknownFields(known, operation, ['image', 'images', ...taskShapeKeys]), ALWAYS);
+  imageBody(
+    operation,
+    known,
+    {},
+    // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
+    { fields: ['image', 'images'], message: `in a JSON generation body (it attaches no file): ${EDIT_HINT}` },
+    refineMore,
+  );
 
 /** `images.generate` body: model, non-empty prompt, `n`, `size` `<W>x<H>`, no `image_urls` on 2.5, no `image`/`images`. */
 export const imageGenerateSchema = generationBase('images.generate', OUTPUT_FIELDS, (value, ctx) =>
@@ -230,26 +249,13 @@ const editBase = (
   known: readonly string[],
   refineMore: (value: Body, ctx: z.RefinementCtx) => void,
 ) =>
-  z
-    .looseObject({ ...outputShape, ...taskShape, image: imageFiles, mask: uploadable.optional() })
-    .superRefine(
-      ...acrossFields(
-        refineImageUrls25,
-        refineMask25,
-        (value, ctx) =>
-          refuseFields(
-            value,
-            ['images'],
-            ctx,
-            'to edits: pass the files as image (one file or an array of files)',
-          ),
-        refineMore,
-      ),
-    )
-    .superRefine(
-      refuseUnknownFields([...known, 'image', 'mask'], operation, ['images', ...taskShapeKeys]),
-      ALWAYS,
-    );
+  imageBody(
+    operation,
+    known,
+    { image: imageFiles, mask: uploadable.optional() },
+    { fields: ['images'], message: 'to edits: pass the files as image (one file or an array of files)' },
+    refineMore,
+  );
 
 /** `images.edit` params: the output fields, `image` (one file or a non-empty array), `mask` (imgmodel-2 only). */
 export const imageEditSchema = editBase('images.edit', OUTPUT_FIELDS, (value, ctx) =>
