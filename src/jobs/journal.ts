@@ -165,7 +165,7 @@ export function applyEntry(records: Map<string, JobRecord>, entry: JournalEntry)
 }
 
 /** Whether a process with this id runs on this machine. */
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync }
 import { hostname } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { MediaDownload } from '../index.js';
+import { alive } from './journal.js';
 
 const EXTENSIONS: Record<string, string> = {
   'video/mp4': 'mp4',
@@ -44,16 +45,6 @@ export function outputName(id: string, index: number, count: number, ext: string
 /** The machine's name, safe in a file name. */
 function host(): string {
   return hostname().replace(/[^\w-]/g, '_') || 'host';
-}
-
-/** Whether a process with this id runs on this machine. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The output folder and this run's staging folder. */
