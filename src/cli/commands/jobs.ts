@@ -20,6 +20,7 @@ import {
 } from '../../jobs/index.js';
 import { RedisRateLimiter } from '../../redis/index.js';
 import { createNodeWebhookHandler } from '../../webhooks/index.js';
+import { shellWord } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { integer, number } from '../input.js';
 import type { Output } from '../output.js';
@@ -121,10 +122,6 @@ export function runExitCode(summary: RunSummary): number {
   return JOBS_EXIT.ok;
 }
 
-function quote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
-}
-
 /** The journal as written in messages: a Redis URL's password is never printed. */
 function shown(journal: string): string {
   return journal.replace(/^(redis:\/\/[^:/@]*:)[^@]*@/, '$1****@');
@@ -187,7 +184,7 @@ function resumeCommand(manifest: string, flags: RunFlags): string {
   if (flags.eventsPort !== undefined) parts.push('--events-port', String(flags.eventsPort));
   if (flags.maxReservedSeconds !== undefined)
     parts.push('--max-reserved-seconds', String(flags.maxReservedSeconds));
-  return parts.map(quote).join(' ');
+  return parts.map(shellWord).join(' ');
 }
 
 function changeLine(out: Output, change: JobChange): string {
@@ -462,7 +459,7 @@ export function registerJobs(program: Command): void {
           ...(summary.counts.in_doubt > 0
             ? [
                 `${summary.counts.in_doubt} job(s) in doubt: sent without an answer, maybe billed. ` +
-                  `See them with: mediagw jobs status --journal ${quote(shown(flags.journal))}${flags.run === undefined ? '' : ` --run ${quote(flags.run)}`}`,
+                  `See them with: mediagw jobs status --journal ${shellWord(shown(flags.journal))}${flags.run === undefined ? '' : ` --run ${shellWord(flags.run)}`}`,
               ]
             : []),
           ...(code === JOBS_EXIT.ok ? [] : [`resume with: ${resume}`]),
