@@ -4,8 +4,8 @@ import type { LimitedRequest, RateLimiter } from '../../src/core/limits.js';
 import { drain, startRawServer } from '../helpers/raw-server.js';
 
 // A gateway whose clock is off by `skewMs` from this one: its Date and its Retry-After dates come
-// from its own clock, as a real server's do. Its first answer asks to come back in 1 s.
-async function skewedGateway(skewMs: number, status: 429 | 503, withDate = true) {
+// from its own clock, as a real server's do. Its first answer asks to come back in `afterMs`.
+async function skewedGateway(skewMs: number, status: 429 | 503, withDate = true, afterMs = 1000) {
   const server = await startRawServer(async (req, res, index) => {
     await drain(req);
     // Node adds a Date of its own unless told not to.
@@ -14,7 +14,7 @@ async function skewedGateway(skewMs: number, status: 429 | 503, withDate = true)
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (withDate) headers.date = new Date(serverNow).toUTCString();
     if (index === 0) {
-      headers['retry-after'] = new Date(serverNow + 1000).toUTCString();
+      headers['retry-after'] = new Date(serverNow + afterMs).toUTCString();
       res.writeHead(status, headers).end(JSON.stringify({ code: 'busy', message: 'busy', data: null }));
     } else {
       res.writeHead(200, headers).end(JSON.stringify({ model: 'vidmodel-2.5', supported: true }));
@@ -65,8 +65,10 @@ describe('Retry-After as an HTTP date is counted from the answer’s Date', () =
     expect(pauses).toEqual([1000]);
   });
 
+  // An HTTP date has whole seconds: the server's second began up to 1 s before this clock's now,
+  // so a date 3 s on is 2-3 s away here, and a delay over 1 s can only come from this clock.
   test('without a Date header, the date is counted from this clock', async () => {
-    const server = await skewedGateway(0, 503, false);
+    const server = await skewedGateway(0, 503, false, 3000);
     const delays: number[] = [];
     const client = new MediaGateway({
       apiKey: 'mgw_test_0123456789abcdef',
@@ -77,7 +79,7 @@ describe('Retry-After as an HTTP date is counted from the answer’s Date', () =
     await client.webhooks.capabilities({ model: 'vidmodel-2.5' });
     expect(server.received).toHaveLength(2);
     expect(delays).toHaveLength(1);
-    expect(delays[0]).toBeGreaterThan(0);
-    expect(delays[0]).toBeLessThanOrEqual(1000);
+    expect(delays[0]).toBeGreaterThan(1000);
+    expect(delays[0]).toBeLessThanOrEqual(3000);
   });
 });
