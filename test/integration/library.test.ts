@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   ConflictError,
   InternalServerError,
-  MediaGateway,
+  type MediaGateway,
   MediaLibraryError,
   NotFoundError,
   RequestValidationError,
@@ -13,6 +13,7 @@ import type { ReviewTask } from '../../src/resources/library/types.js';
 import type { AssetSubmitParams } from '../../src/schemas/library/index.js';
 import { MockHttpError } from '../../src/testing/index.js';
 import { checkAssetReference } from '../../src/testing/state/library-store.js';
+import { testClient } from '../helpers/client.js';
 import { mockGatewayClient } from './mock-client.js';
 
 const { gateway, client, agent } = await mockGatewayClient();
@@ -20,7 +21,7 @@ const GROUPS = '/v1/vidmodel2/private-avatar/groups';
 const ASSETS = '/v1/vidmodel2/private-avatar/assets';
 
 const clientFor = (apiKey: string, maxRetries = 0) =>
-  new MediaGateway({ apiKey, baseURL: gateway.url, maxRetries, dispatcher: agent });
+  testClient({ apiKey, baseURL: gateway.url, maxRetries, dispatcher: agent });
 
 // The second account's client, for the scoping tests.
 const other = clientFor(gateway.account('acct_2').apiKey);

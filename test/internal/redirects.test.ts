@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { APIConnectionError, InvalidResponseError } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { testClient } from '../helpers/client.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -29,7 +29,7 @@ async function gateway(location: (index: number) => string, hops = 1) {
 }
 
 const download: RequestSpec = { method: 'GET', path: '/videos/t1/content', retry: 'safe', timeout: 5_000 };
-const transport = (url: string) => new MediaGateway({ apiKey: KEY, baseURL: url, maxRetries: 0 })._transport;
+const transport = (url: string) => testClient({ apiKey: KEY, baseURL: url })._transport;
 
 describe('download redirects', () => {
   test('followed to another origin without the Authorization header', async () => {
@@ -72,7 +72,7 @@ describe('download redirects', () => {
 
   test('a loop of redirects is refused, not retried: it answers the same each time', async () => {
     const gw = await gateway(() => '/v1/videos/t1/content', 100);
-    const client = new MediaGateway({ apiKey: KEY, baseURL: gw.url, maxRetries: 2 });
+    const client = testClient({ apiKey: KEY, baseURL: gw.url, maxRetries: 2 });
     const error = await rejection(client._transport.stream(download));
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect(error.message).toMatch(/more than 5 redirects; the link leads in a loop or too far/);

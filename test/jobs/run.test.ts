@@ -6,10 +6,11 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
+import type { MediaGateway } from '../../src/index.js';
 import { type JobChange, JobEvents, readJournal, runJobs } from '../../src/jobs/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { mockWebhooks } from '../../src/testing/state/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 import { startReceiver, type TestReceiver } from '../integration/webhooks-receiver.js';
 import { filesIn, mixedJobs, scratch, submissionsPerJob, writeManifest } from './helpers.js';
 
@@ -20,7 +21,7 @@ let remove: () => void;
 
 beforeEach(async () => {
   gateway = await startMockGateway({ speed: 200, requestLogLimit: 100_000 });
-  client = new MediaGateway({ ...gateway.clientOptions(), maxRetries: 0 });
+  client = testClient(gateway.clientOptions());
   ({ dir, remove } = scratch());
 });
 
@@ -267,11 +268,7 @@ describe('runJobs', () => {
       );
       const manifest = writeManifest(join(dir, 'm.jsonl'), jobs);
       // A client limiter queues the polls and downloads, each listening to the run's signal.
-      const limited = new MediaGateway({
-        ...gateway.clientOptions(),
-        maxRetries: 0,
-        limits: { requestsPerSecond: 50, burst: 1 },
-      });
+      const limited = testClient({ ...gateway.clientOptions(), limits: { requestsPerSecond: 50, burst: 1 } });
       const summary = await runJobs(limited, manifest, {
         journal: join(dir, 'j.journal'),
         outputDir: join(dir, 'out'),

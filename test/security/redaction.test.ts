@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { testClient } from '../helpers/client.js';
 import { drain, refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -35,10 +36,9 @@ describe('the API key never leaks', () => {
     });
     const lines: string[] = [];
     const log = (m: string, d?: unknown) => lines.push(m + JSON.stringify(d ?? {}));
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: server.url,
-      maxRetries: 0,
       logger: { debug: log, info: log, warn: log, error: log },
     });
     const spec: RequestSpec = { method: 'GET', path: '/videos/t', retry: 'safe', timeout: 2000 };

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { InvalidResponseError } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { testClient } from '../helpers/client.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -39,12 +40,7 @@ const download: RequestSpec = {
   options: { headers: { 'X-Trace-Id': 'trace-7', Range: 'bytes=0-3' } },
 };
 const client = (baseURL: string) =>
-  new MediaGateway({
-    apiKey: KEY,
-    baseURL,
-    maxRetries: 0,
-    defaultHeaders: { 'X-Tenant': 'acme', Cookie: 'session=s3cr3t' },
-  });
+  testClient({ apiKey: KEY, baseURL, defaultHeaders: { 'X-Tenant': 'acme', Cookie: 'session=s3cr3t' } });
 
 describe('headers across a download’s redirects', () => {
   test('another origin gets only accept, accept-encoding, range, if-range and user-agent', async () => {

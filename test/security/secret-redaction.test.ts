@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { InvalidResponseError } from '../../src/core/errors.js';
 import { createRedactor, isSecretName, MAX_DEPTH, redactText, TOO_DEEP } from '../../src/internal/redact.js';
+import { testClient } from '../helpers/client.js';
 import { drain, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 import { expectLinear } from './linear-time.js';
@@ -30,10 +31,9 @@ async function answering(status: number, body: string, logger?: (line: string) =
     res.writeHead(status, { 'content-type': 'application/json' }).end(body);
   });
   const log = (line: string, data?: unknown) => logger?.(`${line} ${JSON.stringify(data ?? {})}`);
-  const client = new MediaGateway({
+  const client = testClient({
     apiKey: KEY,
     baseURL: server.url,
-    maxRetries: 0,
     ...(logger ? { logger: { debug: log, info: log, warn: log, error: log } } : {}),
   });
   return { client, server };
@@ -319,7 +319,7 @@ describe('a key too short to be a credential', () => {
         );
       });
       try {
-        const client = new MediaGateway({ apiKey: key, baseURL: server.url, maxRetries: 0 });
+        const client = testClient({ apiKey: key, baseURL: server.url });
         const error = (await rejection(client.webhooks.capabilities({ model: 'vidmodel-2.5' }))) as Error;
         expect(error.message).toContain(text);
         expect(error.message).toContain('Bearer [redacted]');
