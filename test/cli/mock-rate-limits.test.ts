@@ -1,3 +1,4 @@
+// Covers: src/cli/commands/mock-flags.ts
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
   describeRateLimits,

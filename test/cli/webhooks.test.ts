@@ -1,3 +1,4 @@
+// Covers: src/cli/commands/webhooks.ts
 /**
  * `mediagw webhooks sign|send` against a receiver built from the SDK's own handler, and
  * `mediagw mock --forward-to` delivering task events to it.

@@ -1,3 +1,4 @@
+// Covers: src/core/errors/transport.ts
 import { delay, HttpResponse, http } from 'msw';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { APIUserAbortError, abortedBy } from '../../src/core/errors.js';

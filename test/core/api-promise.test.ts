@@ -1,3 +1,4 @@
+// Covers: src/core/api-promise.ts
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { APIPromise } from '../../src/core/api-promise.js';

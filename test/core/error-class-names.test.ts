@@ -1,3 +1,4 @@
+// Covers: src/core/base-error.ts, src/core/errors.ts
 /// <reference types="vite/client" />
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';

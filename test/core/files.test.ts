@@ -1,3 +1,4 @@
+// Covers: src/core/files.ts
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';

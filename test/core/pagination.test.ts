@@ -1,3 +1,4 @@
+// Covers: src/core/pagination.ts
 import { Agent } from 'undici';
 import { afterAll, beforeEach, describe, expect, expectTypeOf, test } from 'vitest';
 import { Page, PagePromise } from '../../src/core/pagination.js';

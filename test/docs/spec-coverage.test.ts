@@ -1,3 +1,4 @@
+// Covers: the spec rules that docs/spec-coverage.md lists
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';

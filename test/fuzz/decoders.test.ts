@@ -1,3 +1,4 @@
+// Covers: the answer decoders under hostile JSON (resources/*-task.ts, embeddings-response.ts)
 /**
  * The response decoders read whatever JSON the gateway sends: no answer makes them throw
  * anything but the error each one documents, and none takes more than linear time.

@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: body headers
 import { describe, expect, test } from 'vitest';
 import { pngImage } from '../../src/testing/index.js';
 import { testClient } from '../helpers/client.js';

@@ -1,3 +1,4 @@
+// Covers: the mock gateway's dashboard in a browser
 // The mock gateway's dashboard in a real browser: headless Chromium (Debian's, installed by
 // scripts/chromium-for-tests.sh) driven with playwright-core, which downloads no browser.
 import { spawnSync } from 'node:child_process';

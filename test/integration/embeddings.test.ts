@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: embeddings
 import { describe, expect, test } from 'vitest';
 import { BadRequestError, PermissionDeniedError, RequestValidationError } from '../../src/index.js';
 import { cosineSimilarity } from '../../src/resources/embeddings-response.js';

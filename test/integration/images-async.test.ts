@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: async image tasks
 import { describe, expect, test } from 'vitest';
 import {
   APIUserAbortError,

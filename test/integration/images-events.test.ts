@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: image task events
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';

@@ -1,3 +1,4 @@
+// Covers: the mock gateway's image routes
 import { Agent, FormData, fetch } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';

@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: images
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

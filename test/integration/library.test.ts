@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: the media library
 import { request } from 'undici';
 import { describe, expect, test } from 'vitest';
 import {

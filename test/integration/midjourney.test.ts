@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: Midjourney
 import { describe, expect, test } from 'vitest';
 import {
   BadRequestError,

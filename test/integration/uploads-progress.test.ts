@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: upload progress
 /**
  * `onProgress` of uploads and image edits against the mock gateway: the bytes sent, rising to
  * the body's length, throttled; a callback that throws never changes the call.

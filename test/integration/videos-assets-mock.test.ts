@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: video assets
 import { describe, expect, test } from 'vitest';
 import { ConflictError, NotFoundError } from '../../src/index.js';
 import type { ReviewTask } from '../../src/resources/library/types.js';

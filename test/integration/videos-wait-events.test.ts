@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: video waits ended by events
 // A wait on task events for a request that subscribed none: it polls at its normal pace instead
 // of sitting until the 60-120 s fallback poll, and says so at debug.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: video waits
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { MediaGatewayError } from '../../src/core/base-error.js';
 import {

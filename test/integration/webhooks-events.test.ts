@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: webhook events
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/client.js';
 import {

@@ -1,3 +1,4 @@
+// Covers: src/internal/undici.ts
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent } from 'undici';

@@ -1,3 +1,4 @@
+// Covers: src/internal/response-body.ts
 /**
  * With no Accept-Encoding a server may compress its answer (RFC 9110), which undici's path would
  * read as bytes: the SDK asks for `identity`, so a server that compresses when it may does not.

@@ -1,3 +1,4 @@
+// Covers: src/internal/download.ts
 /**
  * A download's body, once streaming, still ends the way the call's options say: the caller's
  * signal with APIUserAbortError (its reason as cause, whatever the reason), a pause past the

@@ -1,3 +1,4 @@
+// Covers: src/internal/error-mapping.ts
 /**
  * What a failure of the client's own `fetch` becomes: an SDK error that names what the fetch did
  * (threw, rejected, resolved something that is not a Response), ambiguous for a billable

@@ -1,3 +1,4 @@
+// Covers: src/internal/fetch-send.ts
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// Covers: src/internal/limiter.ts
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';

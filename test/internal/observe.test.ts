@@ -1,3 +1,4 @@
+// Covers: src/internal/observe.ts
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { ClientOptions } from '../../src/client.js';

@@ -1,3 +1,4 @@
+// Covers: src/internal/undici.ts
 import { afterAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { InvalidOptionError } from '../../src/core/options.js';

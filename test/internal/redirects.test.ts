@@ -1,3 +1,4 @@
+// Covers: src/internal/redirects.ts
 import { afterEach, describe, expect, test } from 'vitest';
 import { APIConnectionError, InvalidResponseError } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';

@@ -1,3 +1,4 @@
+// Covers: src/internal/retry-policy.ts
 import { afterAll, describe, expect, test } from 'vitest';
 import type { LimitedRequest, RateLimiter } from '../../src/core/limits.js';
 import { testClient } from '../helpers/client.js';

@@ -1,3 +1,4 @@
+// Covers: src/internal/retry.ts
 import { Agent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/client.js';

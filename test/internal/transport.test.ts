@@ -1,3 +1,4 @@
+// Covers: src/internal/transport.ts
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/client.js';

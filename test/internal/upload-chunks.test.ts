@@ -1,3 +1,4 @@
+// Covers: src/internal/upload-file.ts
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

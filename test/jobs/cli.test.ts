@@ -1,3 +1,4 @@
+// Covers: src/cli/commands/jobs.ts
 /**
  * `mediagw jobs` as a user runs it: the built binary in child processes, against the mock
  * gateway of this process over loopback. `plan` offline; `run` and `status` with their --json

@@ -1,3 +1,4 @@
+// Covers: src/jobs/run.ts
 /**
  * runJobs checks its options before it opens the journal or sends anything: a wrong number or
  * type is a RequestValidationError naming the option, not a TypeError or RangeError mid-run.

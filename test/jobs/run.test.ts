@@ -1,3 +1,4 @@
+// Covers: src/jobs/run.ts
 /**
  * runJobs against the mock gateway over loopback: a run of mixed operations to the end, failures
  * that stay failures, the budget across restarts, a submission whose answer is lost (in doubt,

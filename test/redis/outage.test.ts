@@ -1,3 +1,4 @@
+// Covers: src/redis/client.ts
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/index.js';
 import { RedisDedupeStore, RedisTaskEventHub, RedisUnavailableError } from '../../src/redis/index.js';

@@ -1,3 +1,4 @@
+// Covers: src/redis/rate-limiter-fallback.ts
 import { Agent } from 'undici';
 import { afterAll, describe, expect, test } from 'vitest';
 import { QueueTimeoutError } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// Covers: src/redis/rate-limiter-pauses.ts
 // Pauses over pub/sub: a 429 one replica got reaches the others as a message, and they wait it
 // out without a Redis command; the pause key still tells a replica that was not listening.
 // Redis commands are counted with MONITOR.

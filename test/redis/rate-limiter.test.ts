@@ -1,3 +1,4 @@
+// Covers: src/redis/rate-limiter.ts
 import { createHash } from 'node:crypto';
 import { Agent } from 'undici';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/redis/task-event-hub.ts
 // What one wait costs: Redis commands seen by MONITOR, and task queries seen by the task API.
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

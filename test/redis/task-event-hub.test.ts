@@ -1,3 +1,4 @@
+// Covers: src/redis/task-event-hub.ts
 import { EventEmitter } from 'node:events';
 import { createClient as createClient4 } from 'redis4';
 import { Agent } from 'undici';

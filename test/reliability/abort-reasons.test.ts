@@ -1,3 +1,4 @@
+// Covers: aborts and their reasons, through the whole client
 import { getEventListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent } from 'undici';

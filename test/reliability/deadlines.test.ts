@@ -1,3 +1,4 @@
+// Covers: a call's deadline across retries, through the whole client
 import type { ServerResponse } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';

@@ -1,3 +1,4 @@
+// Covers: memory and connections under load
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

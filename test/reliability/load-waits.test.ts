@@ -1,3 +1,4 @@
+// Covers: many concurrent waits against the mock gateway
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/client.js';

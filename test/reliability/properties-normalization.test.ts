@@ -1,3 +1,4 @@
+// Covers: properties of the answer decoders
 import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { afterAll, describe, expect, test } from 'vitest';

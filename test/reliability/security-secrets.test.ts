@@ -1,3 +1,4 @@
+// Covers: secrets kept out of errors, logs and the mock's log
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';

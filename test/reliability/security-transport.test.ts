@@ -1,3 +1,4 @@
+// Covers: the transport against hostile servers
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/client.js';

@@ -1,3 +1,4 @@
+// Covers: waits under faults, through the whole client
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/core/arguments.ts
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/index.js';
 import { pngImage, startMockGateway } from '../../src/testing/index.js';

@@ -1,3 +1,4 @@
+// Covers: src/resources/image-task.ts
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { AmbiguousSubmissionError } from '../../src/core/errors.js';

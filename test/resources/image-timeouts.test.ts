@@ -1,3 +1,4 @@
+// Covers: src/resources/images.ts
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MediaGateway, type RequestOptions } from '../../src/index.js';

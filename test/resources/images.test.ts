@@ -1,3 +1,4 @@
+// Covers: src/resources/images.ts
 import { HttpResponse, http } from 'msw';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// Covers: src/resources/video-task.ts
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { APIPromise } from '../../src/core/api-promise.js';
 import type { Transport } from '../../src/internal/transport.js';

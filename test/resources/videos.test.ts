@@ -1,3 +1,4 @@
+// Covers: src/resources/videos.ts
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import {

@@ -1,3 +1,4 @@
+// Covers: src/schemas/shared/unknown-fields.ts
 import { describe, expect, test } from 'vitest';
 import { MediaGateway, RequestValidationError, validateRequest } from '../../src/index.js';
 import { closestField } from '../../src/schemas/shared/unknown-fields.js';

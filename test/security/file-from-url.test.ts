@@ -1,3 +1,4 @@
+// Covers: src/core/file-from-url.ts
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

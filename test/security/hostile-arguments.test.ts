@@ -1,3 +1,4 @@
+// Covers: src/core/arguments.ts
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/client.js';

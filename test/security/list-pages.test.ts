@@ -1,3 +1,4 @@
+// Covers: src/core/pagination.ts
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/client.js';

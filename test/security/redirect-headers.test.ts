@@ -1,3 +1,4 @@
+// Covers: src/internal/redirects.ts
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';

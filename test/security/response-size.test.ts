@@ -1,3 +1,4 @@
+// Covers: src/internal/response-body.ts, src/internal/read-capped.ts
 import type { ServerResponse } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Agent, type Dispatcher, interceptors } from 'undici';

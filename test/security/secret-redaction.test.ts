@@ -1,3 +1,4 @@
+// Covers: src/internal/redact.ts
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';

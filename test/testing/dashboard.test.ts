@@ -1,3 +1,4 @@
+// Covers: src/testing/dashboard/index.ts
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// Covers: src/testing/state/rate-limits.ts
 import { Agent, request } from 'undici';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockGateway } from '../../src/testing/index.js';

@@ -1,3 +1,4 @@
+// Covers: src/testing/state/webhooks/engine.ts
 // A mock running faster than real time still signs its deliveries so that an ordinary receiver
 // (the default tolerance, the system clock) accepts them.
 import { createServer, type Server } from 'node:http';
