@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { HttpResponse, http } from 'msw';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import {
   AmbiguousSubmissionError,
   APIConnectionError,
@@ -170,7 +170,7 @@ describe('failures through fetch', () => {
   test('a refused connection is APIConnectionError; nothing was sent, so a submission is retried', async () => {
     const port = await refusedPort();
     let calls = 0;
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: `http://127.0.0.1:${port}`,
       maxRetries: 1,
@@ -253,12 +253,7 @@ describe('failures through fetch', () => {
         body: drip(),
       }) as unknown as Response;
     const deaf = (respond: () => Promise<Response>) =>
-      new MediaGateway({
-        apiKey: KEY,
-        baseURL: 'http://127.0.0.1:1',
-        maxRetries: 0,
-        fetch: respond as never,
-      });
+      testClient({ apiKey: KEY, baseURL: 'http://127.0.0.1:1', fetch: respond as never });
 
     test('an answer that never comes: APIConnectionTimeoutError at the timeout', async () => {
       const error = await rejection(
@@ -358,13 +353,11 @@ describe('maxResponseBytes through fetch', () => {
       for (let i = 0; i < big.length; i += 500) res.write(big.slice(i, i + 500));
       res.end();
     });
-    const options = { apiKey: KEY, baseURL: raw.url, maxRetries: 0, fetch: globalThis.fetch };
-    const error = await rejection(
-      new MediaGateway({ ...options, maxResponseBytes: 1_000 }).videos.retrieve('t1'),
-    );
+    const options = { apiKey: KEY, baseURL: raw.url, fetch: globalThis.fetch };
+    const error = await rejection(testClient({ ...options, maxResponseBytes: 1_000 }).videos.retrieve('t1'));
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error.message).toMatch(/more than 1000 bytes/);
-    const task = await new MediaGateway({ ...options, maxResponseBytes: 4_000 }).videos.retrieve('t1');
+    const task = await testClient({ ...options, maxResponseBytes: 4_000 }).videos.retrieve('t1');
     expect(task.id).toBe('t1');
     await raw.close();
   });
@@ -438,10 +431,9 @@ describe('a gzip-encoded download through fetch', () => {
 
 describe('redirects through fetch', () => {
   test('a fetch that hides redirects (an opaque answer) is refused with what to do', async () => {
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: 'https://gateway.test',
-      maxRetries: 0,
       fetch: async () => ({ status: 0, type: 'opaqueredirect', headers: new Headers(), body: null }),
     });
     const error = await rejection(client.videos.downloadContent('task_1'));
@@ -491,10 +483,8 @@ describe('against the mock gateway through fetch', () => {
 
   test('a multipart upload reaches fetch as a ReadableStream pulled in chunks, never one buffer', async () => {
     const sizes: number[] = [];
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      maxRetries: 0,
+    const client = testClient({
+      gateway,
       // Reads the body the SDK gives chunk by chunk, then sends the same bytes on.
       fetch: async (url, init) => {
         expect(init.body).toBeInstanceOf(ReadableStream);

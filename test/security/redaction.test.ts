@@ -57,7 +57,7 @@ describe('the API key never leaks', () => {
   test('not from connection errors or retries logged', async () => {
     const port = await refusedPort();
     const lines: string[] = [];
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: `http://127.0.0.1:${port}`,
       maxRetries: 1,
@@ -77,6 +77,7 @@ describe('the API key never leaks', () => {
   });
 
   test('not from inspecting or serialising the client', () => {
+    // The client itself is inspected: built as a user builds it.
     const client = new MediaGateway({ apiKey: KEY, baseURL: 'https://gw.example' });
     expect(inspect(client, { depth: 10 })).not.toContain(KEY);
     expect(JSON.stringify(client)).not.toContain(KEY);

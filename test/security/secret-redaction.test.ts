@@ -1,7 +1,6 @@
 // Covers: src/internal/redact.ts
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { InvalidResponseError } from '../../src/core/errors.js';
 import { createRedactor, isSecretName, MAX_DEPTH, redactText, TOO_DEEP } from '../../src/internal/redact.js';
 import { testClient } from '../helpers/client.js';
@@ -252,10 +251,9 @@ describe('logged URLs keep their path and plain parameters, not their signature'
       res.writeHead(200, { 'content-type': 'image/png' }).end('png');
     });
     try {
-      const client = new MediaGateway({
+      const client = testClient({
         apiKey: KEY,
         baseURL: 'https://gw.example',
-        maxRetries: 0,
         logger: { debug: (line, data) => lines.push(`${line} ${JSON.stringify(data ?? {})}`) },
       });
       const download = await client.images.download(`${server.url}${path}`);
@@ -286,7 +284,7 @@ describe('a storage error quoting the signature it refused', () => {
       res.writeHead(403, { 'content-type': 'application/xml' }).end(xml);
     });
     try {
-      const client = new MediaGateway({ apiKey: KEY, baseURL: 'https://gw.example', maxRetries: 0 });
+      const client = testClient({ apiKey: KEY, baseURL: 'https://gw.example' });
       const link = `${server.url}/media/a.png?X-Amz-Credential=${encodeURIComponent(credential)}&X-Amz-Signature=${signature}`;
       const error = await rejection(client.images.download(link));
       expect(error.status).toBe(403);
