@@ -1,3 +1,4 @@
+// Covers: src/client.ts
 import { HttpResponse, http } from 'msw';
 import { Agent, type Dispatcher } from 'undici';
 import { beforeEach, describe, expect, test } from 'vitest';

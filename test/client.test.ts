@@ -1,3 +1,4 @@
+// Covers: src/client.ts
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../src/client.js';

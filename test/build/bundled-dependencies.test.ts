@@ -1,3 +1,4 @@
+// Covers: the built bundles: which dependencies dist/ carries inside
 /**
  * Packages the build carries inside itself instead of installing them for every user
  * (tsup.config.ts): busboy, which only the mock gateway uses, and the command line's own

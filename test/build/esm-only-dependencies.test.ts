@@ -1,3 +1,4 @@
+// Covers: the built bundles: ESM-only dependencies under require()
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

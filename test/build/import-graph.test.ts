@@ -1,3 +1,4 @@
+// Covers: the import rules of ARCHITECTURE.md over src/
 /**
  * The layers of ARCHITECTURE.md, checked on the source: every import of every `src/**\/*.ts`
  * (static, dynamic, `export … from`, and type-only ones too: a type that has to be fetched from

@@ -1,3 +1,4 @@
+// Covers: src/internal/schemas-loader.ts, scripts/lazy-schemas.ts
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lazyLoaderSource } from '../../scripts/lazy-schemas.js';

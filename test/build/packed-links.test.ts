@@ -1,3 +1,4 @@
+// Covers: the packed package: links in its README and docs
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';

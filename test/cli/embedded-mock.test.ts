@@ -1,3 +1,4 @@
+// Covers: src/cli/commands/mock.ts, src/cli/mock-bin.ts
 /**
  * `mediagw --mock`: the command starts the embedded mock gateway in its own process and talks
  * to it over loopback, waiting at the mock's pace rather than the spec's.

@@ -1,3 +1,4 @@
+// Covers: src/cli/input.ts
 /**
  * Input at its edges: --json honoured whatever fails before it is parsed, request files and
  * stdin capped in size however much they hold, and text that is not UTF-8 refused before

@@ -1,3 +1,4 @@
+// Covers: src/cli/commands/mock-flags.ts
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
   describeRateLimits,
@@ -6,8 +7,8 @@ import {
   rateLimitsJson,
 } from '../../src/cli/commands/mock-flags.js';
 import { CliError, EXIT } from '../../src/cli/exit-codes.js';
-import { MediaGateway } from '../../src/index.js';
 import { MockRateLimits } from '../../src/testing/state/rate-limits.js';
+import { testClient } from '../helpers/client.js';
 import { ensureBuilt, run, start, stop, until } from './helpers.js';
 
 const kite = { model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 } as const;
@@ -136,10 +137,9 @@ describe('mediagw mock --rate-limit, run as a user would', () => {
 
       // A client whose own limiter keeps to 1/s (half the mock's rate) is never refused,
       // even with no retries.
-      const limitedClient = new MediaGateway({
+      const limitedClient = testClient({
         baseURL: gateway.url,
         apiKey: second ?? '',
-        maxRetries: 0,
         limits: { perModel: { '*': { requestsPerSecond: 1 } } },
       });
       const created = await Promise.all([1, 2, 3].map(() => limitedClient.videos.create(kite)));
@@ -148,7 +148,7 @@ describe('mediagw mock --rate-limit, run as a user would', () => {
       // Without limits, the SDK meets the 429s, pauses the model for their Retry-After and
       // sends again: every submission ends accepted.
       const before = await limitedAnswers(gateway.dashboard_url);
-      const retrying = new MediaGateway({ baseURL: gateway.url, apiKey: first ?? '', maxRetries: 4 });
+      const retrying = testClient({ baseURL: gateway.url, apiKey: first ?? '', maxRetries: 4 });
       const images = await Promise.all(
         [1, 2, 3, 4, 5].map(() => retrying.images.generateAsync({ model: 'imgmodel-2', prompt: 'a kite' })),
       );

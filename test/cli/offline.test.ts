@@ -1,3 +1,4 @@
+// Covers: src/cli/program.ts
 /**
  * The commands that need no gateway: --help, --version, validate, estimate. Run with no key
  * and no base URL in the environment, so any request they tried to make would fail.

@@ -1,3 +1,4 @@
+// Covers: src/cli/proxy.ts
 /**
  * The built `mediagw` binary honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY, as curl does: the
  * client of the gateway, `webhooks send` and the deliveries of `mock --forward-to`, against a

@@ -1,3 +1,4 @@
+// Covers: src/cli/commands/images.ts, src/cli/commands/videos.ts, src/cli/commands/library.ts, src/cli/commands/embeddings.ts
 /**
  * The request commands end to end: the built binary against the mock gateway over loopback,
  * with results parsed back from --json and files checked on disk.

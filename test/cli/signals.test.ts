@@ -1,3 +1,4 @@
+// Covers: src/cli/interrupt.ts
 /**
  * SIGINT and SIGTERM sent to the built binary, a real child process, at each stage of a command:
  * during a submission, a wait, a download and an upload. Each ends with 130 or 143 (never killed

@@ -1,3 +1,4 @@
+// Covers: src/cli/progress.ts, src/cli/output.ts
 /**
  * On a terminal: colours, and progress bars that redraw in place (status, percent, elapsed
  * time, deadline; bytes and rate). The binary runs under `script`, which gives it a pseudo

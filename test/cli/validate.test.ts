@@ -1,3 +1,4 @@
+// Covers: src/cli/commands/validate.ts
 /**
  * `mediagw validate` with several files: each one is checked and reported, whatever the others
  * hold, and the exit status is 1 if any failed. Offline: no key, no base URL.

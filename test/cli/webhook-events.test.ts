@@ -1,3 +1,4 @@
+// Covers: src/cli/webhook-events.ts
 /** The rules `webhooks send` applies to an answer, and the events it builds. spec: Events 5 and 7. */
 import { describe, expect, test } from 'vitest';
 import { parseFault } from '../../src/cli/commands/mock-flags.js';

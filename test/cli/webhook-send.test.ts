@@ -1,3 +1,4 @@
+// Covers: src/cli/commands/webhooks.ts
 /**
  * `mediagw webhooks send` against receivers that answer 200 at once and then drip their body,
  * or send one that never ends: judged as the gateway judges (the whole request within 10 s, or

@@ -1,10 +1,11 @@
+// Covers: src/cli/commands/webhooks.ts
 /**
  * `mediagw webhooks sign|send` against a receiver built from the SDK's own handler, and
  * `mediagw mock --forward-to` delivering task events to it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 import { startReceiver, type TestReceiver } from '../integration/webhooks-receiver.js';
 import { ensureBuilt, MOCK_BIN, run, start, stop, until } from './helpers.js';
 
@@ -149,7 +150,7 @@ describe('mediagw mock --forward-to', () => {
       expect((await fetch(`${url}/_dashboard`)).status).toBe(200);
       const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
       // A task whose request names no endpoint: its events still reach the receiver.
-      const client = new MediaGateway({ baseURL: url, apiKey });
+      const client = testClient({ baseURL: url, apiKey, maxRetries: 2 });
       const { task_id } = await client.videos.create({
         model: 'vidmodel-2.0-mini',
         prompt: 'a kite',
@@ -188,7 +189,7 @@ describe('mediagw mock --forward-to', () => {
       expect(challenges.map((r) => r.status)).toEqual([200, 200]);
       const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
       const apiKey = /acct_2 key: (\S+)/.exec(mock.output())?.[1] ?? '';
-      const client = new MediaGateway({ baseURL: url, apiKey, maxRetries: 0 });
+      const client = testClient({ baseURL: url, apiKey });
       // The dashboard lists the endpoints: one per account, each verified.
       const state = (await (await fetch(`${url}/_dashboard/state`)).json()) as {
         webhooks: { endpoints: { id: string; account: string; state: string }[] };
@@ -231,7 +232,7 @@ describe('mediagw mock --forward-to', () => {
       await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
       const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
       const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
-      const client = new MediaGateway({ baseURL: url, apiKey });
+      const client = testClient({ baseURL: url, apiKey, maxRetries: 2 });
       const { task_id } = await client.images.generateAsync({ model: 'imgmodel-2', prompt: 'mock:fail' });
       await until(() => mock.stdout().includes(task_id), 'the delivery document');
       const [started, ...docs] = mock

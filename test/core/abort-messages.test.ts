@@ -1,7 +1,8 @@
+// Covers: src/core/errors/transport.ts
 import { delay, HttpResponse, http } from 'msw';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { APIUserAbortError, abortedBy } from '../../src/core/errors.js';
+import { testClient } from '../helpers/client.js';
 import { type MswServer, startMswServer } from '../helpers/msw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const client = () => new MediaGateway({ apiKey: 'k_abort', baseURL: server.url, maxRetries: 0 });
+const client = () => testClient({ apiKey: 'k_abort', baseURL: server.url });
 
 describe('an abort says who aborted and why', () => {
   test.each([

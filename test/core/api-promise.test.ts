@@ -1,8 +1,9 @@
+// Covers: src/core/api-promise.ts
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { APIPromise } from '../../src/core/api-promise.js';
 import { NotFoundError, RequestValidationError } from '../../src/core/errors.js';
+import { testClient } from '../helpers/client.js';
 import { type MswServer, useMswServer } from '../helpers/msw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -11,7 +12,7 @@ useMswServer((started) => {
   server = started;
 });
 
-const client = () => new MediaGateway({ apiKey: 'k_raw', baseURL: server.url, maxRetries: 0 });
+const client = () => testClient({ apiKey: 'k_raw', baseURL: server.url });
 const task = { id: 'task_1', status: 'completed', model: 'vidmodel-2.5' };
 const answerTask = () =>
   server.use(

@@ -1,3 +1,4 @@
+// Covers: src/core/base-error.ts
 /**
  * The brand behind `instanceof`: every exported error class carries its name under
  * `Symbol.for('mediagw.error')`, so that an error made by one copy of the SDK is an instance of

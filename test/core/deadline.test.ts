@@ -1,3 +1,4 @@
+// Covers: src/core/deadline.ts
 import { getEventListeners } from 'node:events';
 import { describe, expect, test, vi } from 'vitest';
 import { Deadline } from '../../src/core/deadline.js';

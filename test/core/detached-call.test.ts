@@ -1,3 +1,4 @@
+// Covers: src/core/detached-call.ts
 import { describe, expect, test } from 'vitest';
 import { callDetached } from '../../src/core/detached-call.js';
 import { throwingThenable, unhandledRejectionsDuring } from '../helpers/unhandled-rejections.js';

@@ -1,9 +1,11 @@
+// Covers: src/core/download.ts
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import { MediaDownload } from '../../src/core/download.js';
 import { APIConnectionError, APIUserAbortError, MediaGatewayError } from '../../src/core/errors.js';
+import { testClient } from '../helpers/client.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -18,7 +20,7 @@ beforeAll(async () => {
     // Cut once the first bytes are out, so the failure is mid-body.
     setImmediate(() => res.socket?.destroy());
   });
-  client = new MediaGateway({ apiKey: 'mgw_stream_key_00001111', baseURL: cut.url, maxRetries: 0 });
+  client = testClient({ apiKey: 'mgw_stream_key_00001111', baseURL: cut.url });
 });
 afterAll(() => cut.close());
 

@@ -1,11 +1,13 @@
+// Covers: src/core/base-error.ts, src/core/errors.ts
 /// <reference types="vite/client" />
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { ERROR_BRAND, MediaGatewayError } from '../../src/core/base-error.js';
 import { RedirectRefusedError } from '../../src/core/redirect-policy.js';
-import { APIConnectionError, MediaGateway } from '../../src/index.js';
+import { APIConnectionError } from '../../src/index.js';
 import { FetchFailedError, NotSentError } from '../../src/internal/retry-policy.js';
+import { testClient } from '../helpers/client.js';
 import { rejection } from '../helpers/rejection.js';
 
 // Every module that may define an error class the SDK throws: the public entries, and what
@@ -65,11 +67,7 @@ describe('an error prints as its public class', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const client = new MediaGateway({
-      apiKey: 'mgw_test_0123456789abcdef',
-      baseURL: `http://127.0.0.1:${port}`,
-      maxRetries: 0,
-    });
+    const client = testClient({ baseURL: `http://127.0.0.1:${port}` });
     const error = await rejection(client.webhooks.capabilities({ model: 'vidmodel-2.5' }));
     expect(error).toBeInstanceOf(APIConnectionError);
     const first = inspect(error).split('\n')[0] ?? '';

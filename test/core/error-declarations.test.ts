@@ -1,3 +1,4 @@
+// Covers: src/core/base-error.ts, src/core/errors.ts
 /**
  * src/core/base-error.ts `brand` and where the SDK declares its error classes: in core/errors/,
  * each file giving its classes their brands in one call (redis/client.ts keeps

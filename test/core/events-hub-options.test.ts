@@ -1,3 +1,4 @@
+// Covers: src/core/events-hub.ts
 import { describe, expect, test } from 'vitest';
 import { InvalidOptionError, TaskEventHub } from '../../src/index.js';
 

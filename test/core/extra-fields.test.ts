@@ -1,3 +1,4 @@
+// Covers: src/core/extra-fields.ts
 import { describe, expect, test } from 'vitest';
 import { withExtraFields } from '../../src/core/extra-fields.js';
 

@@ -1,3 +1,4 @@
+// Covers: src/core/files.ts, src/core/file-from-url.ts
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { APIUserAbortError, FileInputError } from '../../src/core/errors.js';

@@ -1,3 +1,4 @@
+// Covers: src/core/files.ts
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -408,11 +409,6 @@ describe('fileFromURL', () => {
       expect(error.message).toContain('maxBytes');
     },
   );
-
-  test('redirects are followed', async () => {
-    const file = await fileFromURL(`${base}/redirect`, { tempDir: dir });
-    expect(Buffer.from(await file.arrayBuffer())).toEqual(png(6, 6));
-  });
 
   test('a non-2xx answer is an error without the query string', async () => {
     const error = await rejection(fileFromURL(`${base}/gone.png?token=secret`, { tempDir: dir }));

@@ -1,3 +1,4 @@
+// Covers: src/core/image-header.ts
 import { describe, expect, test } from 'vitest';
 import { blobReader, bytesReader, readImageHeader, sniffImageFormat } from '../../src/core/image-header.js';
 import { gif, jpeg, png, webpExtended, webpLossless, webpLossy } from './image-fixtures.js';

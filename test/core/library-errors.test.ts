@@ -1,3 +1,4 @@
+// Covers: src/core/errors/api.ts
 import { describe, expect, test } from 'vitest';
 import {
   APIError,

@@ -1,3 +1,4 @@
+// Covers: src/core/local-limiter.ts
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkLimits, MAX_RETRY_AFTER_MS, QueueTimeoutError, shareOf } from '../../src/core/limits.js';
 import { LocalLimiter } from '../../src/core/local-limiter.js';

@@ -1,8 +1,10 @@
+// Covers: src/core/pagination.ts
 import { Agent } from 'undici';
 import { afterAll, beforeEach, describe, expect, expectTypeOf, test } from 'vitest';
 import { Page, PagePromise } from '../../src/core/pagination.js';
-import { type Asset, InvalidOptionError, MediaGateway } from '../../src/index.js';
+import { type Asset, InvalidOptionError } from '../../src/index.js';
 import { startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 
 function source(total: number, limit: number) {
   const fetched: number[] = [];
@@ -141,12 +143,7 @@ describe('PagePromise is a Promise', () => {
 describe('list() against the mock gateway', async () => {
   const gateway = await startMockGateway({ clock: 'manual' });
   const agent = new Agent({ keepAliveTimeout: 1_000 });
-  const client = new MediaGateway({
-    apiKey: gateway.apiKey,
-    baseURL: gateway.url,
-    maxRetries: 0,
-    dispatcher: agent,
-  });
+  const client = testClient({ gateway, dispatcher: agent });
   afterAll(async () => {
     await gateway.close();
     await agent.close();

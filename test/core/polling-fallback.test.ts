@@ -1,3 +1,4 @@
+// Covers: src/core/polling.ts
 import { expect, test, vi } from 'vitest';
 import { APIPromise } from '../../src/core/api-promise.js';
 import { TaskEventHub } from '../../src/core/events-hub.js';

@@ -1,3 +1,4 @@
+// Covers: src/core/polling.ts
 import { describe, expect, test, vi } from 'vitest';
 import {
   APIUserAbortError,

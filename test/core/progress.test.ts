@@ -1,3 +1,4 @@
+// Covers: src/core/progress.ts
 /**
  * The onProgress throttle shared by uploads and saveTo (src/core/progress.ts): calls at most
  * every 100 ms of the given clock and once more with the final count, and `throwStops` deciding

@@ -1,3 +1,4 @@
+// Covers: src/core/signal-fanout.ts
 import { getEventListeners } from 'node:events';
 import { describe, expect, test } from 'vitest';
 import { type AbortSubscriber, subscribe, unsubscribe } from '../../src/core/signal-fanout.js';

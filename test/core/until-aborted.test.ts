@@ -1,3 +1,4 @@
+// Covers: src/core/until-aborted.ts
 import { getEventListeners } from 'node:events';
 import { describe, expect, test } from 'vitest';
 import { untilAborted } from '../../src/core/until-aborted.js';

@@ -1,3 +1,4 @@
+// Covers: src/internal/validate-request.ts
 import { describe, expect, test } from 'vitest';
 import { operationForModel, REQUEST_OPERATIONS, validateRequest } from '../../src/index.js';
 

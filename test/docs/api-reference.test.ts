@@ -1,3 +1,4 @@
+// Covers: docs/api-reference.md against the public exports
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 

@@ -1,3 +1,4 @@
+// Covers: the error classes the docs list against src/core/errors.ts
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: the security table of the docs
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: the code snippets of README.md and docs/ compile and run
 /**
  * Every ```ts block of README.md and docs/*.md is type-checked against the SDK's sources, with
  * the repository's compiler options, in one TypeScript program. Names a guide leaves to the

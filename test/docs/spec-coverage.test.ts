@@ -1,3 +1,4 @@
+// Covers: the spec rules that docs/spec-coverage.md lists
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -9,6 +10,7 @@ import { Images } from '../../src/resources/images.js';
 import { ReviewTasks } from '../../src/resources/library/review-tasks.js';
 import { Videos } from '../../src/resources/videos.js';
 import { estimateReservation } from '../../src/schemas/video/reservation.js';
+import { finishedTask } from '../helpers/client.js';
 import { useVirtualClock, virtualClock } from '../helpers/virtual-clock.js';
 
 // The waits below sleep through this mock: each sleep moves a fake clock instead of real time,
@@ -213,7 +215,7 @@ describe('rules proved here', () => {
 
   test("a video task is polled at its model's interval by default", async () => {
     const pending = { id: 'cgt-1', object: 'video', status: 'in_progress' };
-    const done = { id: 'cgt-1', object: 'video', status: 'completed' };
+    const done = finishedTask('video');
     const ranges = { 'vidmodel-2.0-mini': [3_000, 5_000], 'vidmodel-2.5': [5_000, 10_000] } as const;
     for (const [model, [min, max]] of Object.entries(ranges)) {
       slept.length = 0;
@@ -236,7 +238,7 @@ describe('rules proved here', () => {
       slept.length = 0;
       const shown = model === undefined ? {} : { model };
       const pending = { id: 'cgt-1', object: 'video', status: 'in_progress', ...shown };
-      const done = { id: 'cgt-1', object: 'video', status: 'completed', ...shown };
+      const done = finishedTask('video', shown);
       await new Videos(answers(pending, done, 6)).waitForTask('cgt-1');
       expect(slept, String(model)).toHaveLength(5);
       for (const ms of slept) {

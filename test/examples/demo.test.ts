@@ -1,3 +1,4 @@
+// Covers: examples/: the demo against the mock gateway
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// Covers: examples/: the embeddings examples against the mock gateway
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { main as batched } from '../../examples/embeddings-batched.js';
 import { main as similarity } from '../../examples/embeddings-similarity.js';

@@ -1,3 +1,4 @@
+// Covers: examples/: the image examples against the mock gateway
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';

@@ -1,3 +1,4 @@
+// Covers: examples/: the library examples against the mock gateway
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { main } from '../../examples/library-review.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';

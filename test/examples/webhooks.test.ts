@@ -1,3 +1,4 @@
+// Covers: examples/: the webhook examples against the mock gateway
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';

@@ -1,16 +1,17 @@
+// Covers: the answer decoders under hostile JSON (resources/*-task.ts, embeddings-response.ts)
 /**
  * The response decoders read whatever JSON the gateway sends: no answer makes them throw
  * anything but the error each one documents, and none takes more than linear time.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { AmbiguousSubmissionError, InvalidResponseError, TaskFailedError } from '../../src/core/errors.js';
 import { toEmbeddingsResponse } from '../../src/resources/embeddings-response.js';
 import { imageTaskOutcome, toImageTask } from '../../src/resources/image-task.js';
 import { assetReference, toReviewTask, unwrap } from '../../src/resources/library/types.js';
 import { type SubmissionEnvelope, toTaskSubmission } from '../../src/resources/submission.js';
 import type { VideoTask } from '../../src/resources/video-task.js';
+import { testClient } from '../helpers/client.js';
 import { expectLinear } from '../security/linear-time.js';
 import { hostileJson, shaped } from './hostile-json.js';
 import { FUZZ_SHAPES, fuzz } from './settings.js';
@@ -117,7 +118,7 @@ describe('no answer makes a decoder throw an undocumented error', () => {
   });
 
   test('video task answers: a wait ends with the task or a TaskFailedError', async () => {
-    const client = new MediaGateway({ apiKey: 'mgw_test', baseURL: 'https://gw.example' });
+    const client = testClient({ apiKey: 'mgw_test', baseURL: 'https://gw.example', maxRetries: 2 });
     const videos = client.videos;
     await fc.assert(
       // The transport hands on JSON objects only (anything else is an InvalidResponseError).

@@ -1,3 +1,4 @@
+// Covers: error body parsing under hostile input (src/core/errors/api.ts)
 /**
  * Any error answer becomes an APIError: no status and no body (parsed JSON of any shape, or
  * text) makes `APIError.fromResponse` throw, its message stays short, and parsing it grows

@@ -1,3 +1,4 @@
+// Covers: the webhook verifiers under hostile deliveries
 /**
  * The webhook verifiers on anything a sender (or a misconfigured receiver) can hand them:
  * headers, bodies, clocks, tolerances and secrets. They throw only WebhookVerificationError (or

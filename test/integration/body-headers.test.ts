@@ -1,6 +1,7 @@
+// Covers: the client against the mock gateway: body headers
 import { describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
 import { pngImage } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import { apiRequests } from './images-helpers.js';
 import { mockGatewayClient } from './mock-client.js';
 
@@ -21,12 +22,7 @@ describe('content-type and content-length of a caller', () => {
   });
 
   test('a JSON call goes out as JSON, from a per-call header or a default one', async () => {
-    const withDefaults = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      dispatcher: agent,
-      defaultHeaders: theirs,
-    });
+    const withDefaults = testClient({ gateway, dispatcher: agent, defaultHeaders: theirs, maxRetries: 2 });
     const input = { model: 'text-embedding-3-small', input: 'a red fox' } as const;
     await client.embeddings.create(input, { headers: theirs });
     await withDefaults.embeddings.create(input);

@@ -1,3 +1,4 @@
+// Covers: the mock gateway's dashboard in a browser
 // The mock gateway's dashboard in a real browser: headless Chromium (Debian's, installed by
 // scripts/chromium-for-tests.sh) driven with playwright-core, which downloads no browser.
 import { spawnSync } from 'node:child_process';
@@ -8,10 +9,11 @@ import { type AddressInfo, connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway, TaskFailedError } from '../../src/index.js';
+import { type MediaGateway, TaskFailedError } from '../../src/index.js';
 import { liveViewsOf, MAX_LIVE_VIEWERS } from '../../src/testing/dashboard/live.js';
 import { type MockGateway, mockWebhooks, startMockGateway } from '../../src/testing/index.js';
 import { createNodeWebhookHandler } from '../../src/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env.MEDIAGW_TEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -96,7 +98,7 @@ describe.runIf('path' in found)('the dashboard in headless Chromium', () => {
 
   beforeAll(async () => {
     gateway = await startMockGateway({ clock: 'manual' });
-    client = new MediaGateway({ baseURL: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
+    client = testClient({ gateway });
     const url = 'https://hooks.example.com/mediagw';
     const created = await client.webhooks.endpoints.create({ url });
     receiver = await startReceiver({ [created.endpoint.key_id]: created.signing_secret }, () =>
@@ -217,7 +219,7 @@ describe.runIf('path' in found)('the dashboard at 800 px, its content security p
 
   beforeAll(async () => {
     gateway = await startMockGateway({ clock: 'manual' });
-    const client = new MediaGateway({ baseURL: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
+    const client = testClient({ gateway });
     // An endpoint that gets every task's events without a challenge, as `mediagw mock --forward-to`
     // registers it, and a receiver that acknowledges them.
     const url = 'https://hooks.example.com/forward';

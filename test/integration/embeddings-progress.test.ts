@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: embeddings progress
 /**
  * `embeddings.createBatched({ onProgress })` against the mock gateway: a call after each batch,
  * one at a time, counting every text; a callback that fails stops the batches.

@@ -1,11 +1,8 @@
+// Covers: the client against the mock gateway: embeddings
 import { describe, expect, test } from 'vitest';
-import {
-  BadRequestError,
-  MediaGateway,
-  PermissionDeniedError,
-  RequestValidationError,
-} from '../../src/index.js';
+import { BadRequestError, PermissionDeniedError, RequestValidationError } from '../../src/index.js';
 import { cosineSimilarity } from '../../src/resources/embeddings-response.js';
+import { testClient } from '../helpers/client.js';
 import { mockGatewayClient } from './mock-client.js';
 
 const { gateway, client, agent } = await mockGatewayClient();
@@ -93,7 +90,7 @@ describe('embeddings.create against the mock gateway', () => {
   });
 
   test('is retried like a GET: a 503 once, then success, in two requests', async () => {
-    const retrying = new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, dispatcher: agent });
+    const retrying = testClient({ gateway, dispatcher: agent, maxRetries: 2 });
     gateway.inject({
       match: { method: 'POST', path: '/v1/embeddings' },
       fault: { status: 503, headers: { 'Retry-After': '0' } },
@@ -111,10 +108,9 @@ describe('embeddings.create against the mock gateway', () => {
   });
 
   test('a key restricted to other models gets 403', async () => {
-    const restricted = new MediaGateway({
+    const restricted = testClient({
       apiKey: gateway.account('acct_1').restrictedKey!,
       baseURL: gateway.url,
-      maxRetries: 0,
       dispatcher: agent,
     });
     await expect(restricted.embeddings.create({ model: 'bge-m3', input: 'a' })).rejects.toBeInstanceOf(

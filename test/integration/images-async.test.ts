@@ -1,14 +1,15 @@
+// Covers: the client against the mock gateway: async image tasks
 import { describe, expect, test } from 'vitest';
 import {
   APIUserAbortError,
   type ImageTask,
-  MediaGateway,
   NotFoundError,
   RequestValidationError,
   TaskFailedError,
   WaitTimeoutError,
 } from '../../src/index.js';
 import { pngImage } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import { rejection } from '../helpers/rejection.js';
 import { apiRequests, PNG_MAGIC, partSummary } from './images-helpers.js';
 import { mockGatewayClient } from './mock-client.js';
@@ -171,10 +172,9 @@ describe('asynchronous generation and edits', () => {
     await expect(client.images.getTask(task_id, { model: 'imgmodel-2.5-flare' })).rejects.toBeInstanceOf(
       NotFoundError,
     );
-    const other = new MediaGateway({
+    const other = testClient({
       apiKey: gateway.account('acct_2').apiKey,
       baseURL: gateway.url,
-      maxRetries: 0,
       dispatcher: agent,
     });
     await expect(other.images.getTask(task_id, { model: 'imgmodel-2' })).rejects.toBeInstanceOf(

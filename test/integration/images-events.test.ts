@@ -1,10 +1,12 @@
+// Covers: the client against the mock gateway: image task events
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
+import type { MediaGateway } from '../../src/index.js';
 import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
 import { type MockWebhooks, mockWebhooks } from '../../src/testing/state/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 
 // The image routes as task-event producers: what they keep in the task (notifications,
 // client_reference_id, batch_id) and the images they publish, as the delivery engine reads them.
@@ -18,12 +20,7 @@ const agent = new Agent({ keepAliveTimeout: 1_000 });
 
 beforeAll(async () => {
   gateway = await startMockGateway({ clock: 'manual' });
-  client = new MediaGateway({
-    apiKey: gateway.apiKey,
-    baseURL: gateway.url,
-    maxRetries: 0,
-    dispatcher: agent,
-  });
+  client = testClient({ gateway, dispatcher: agent });
   receiver = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));

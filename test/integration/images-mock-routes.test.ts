@@ -1,9 +1,10 @@
+// Covers: the mock gateway's image routes
 import { Agent, FormData, fetch } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { RequestValidationError } from '../../src/core/errors.js';
 import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
 import { png } from '../core/image-fixtures.js';
+import { testClient } from '../helpers/client.js';
 
 // The mock gateway's image routes as a client other than the SDK sees them: what they refuse
 // (with the spec's error shapes) and what they record.
@@ -191,7 +192,7 @@ describe('refusals of the image routes: 400 {code, message, data: null}, no task
 // fields above", so `image_urls` (an imgmodel-2 extension) is an edit field too: the SDK sends
 // it as one JSON-string part and the mock reads it back by the same rule (editFieldFromText).
 describe('image_urls and size on both sides', () => {
-  const client = () => new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+  const client = () => testClient({ gateway });
   const urls = ['https://example.com/a.png', 'https://example.com/b.png'];
 
   test('an imgmodel-2 edit with image_urls is sent as a JSON-string part and accepted', async () => {

@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: image waits ended by events
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { TaskFailedError } from '../../src/core/errors.js';
 import { TaskEventHub } from '../../src/core/events-hub.js';

@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: images
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,6 @@ import {
   ContentModerationError,
   fileFromBase64,
   fileFromPath,
-  MediaGateway,
   NotFoundError,
   PermissionDeniedError,
   RequestValidationError,
@@ -15,6 +15,7 @@ import {
 import type { ImageEditParams, ImageGenerateParams } from '../../src/schemas/images/types.js';
 import { mp4Video, pngImage } from '../../src/testing/index.js';
 import { png } from '../core/image-fixtures.js';
+import { testClient } from '../helpers/client.js';
 import { rejection } from '../helpers/rejection.js';
 import {
   apiRequests,
@@ -73,10 +74,9 @@ describe('images.generate (synchronous)', () => {
 
   test('result URLs need the key of the account that made them', async () => {
     const { data } = await client.images.generate({ model: 'imgmodel-2', prompt: 'a boat' });
-    const other = new MediaGateway({
+    const other = testClient({
       apiKey: gateway.account('acct_2').apiKey,
       baseURL: gateway.url,
-      maxRetries: 0,
       dispatcher: agent,
     });
     await expect(other.images.download(data[0]!)).rejects.toBeInstanceOf(NotFoundError);
@@ -138,10 +138,9 @@ describe('images.generate (synchronous)', () => {
   });
 
   test('a key restricted to other models gets PermissionDeniedError', async () => {
-    const restricted = new MediaGateway({
+    const restricted = testClient({
       apiKey: gateway.account('acct_1').restrictedKey!,
       baseURL: gateway.url,
-      maxRetries: 0,
       dispatcher: agent,
     });
     await expect(restricted.images.generate({ model: 'imgmodel-2', prompt: 'ok' })).resolves.toBeTruthy();

@@ -1,9 +1,10 @@
+// Covers: the client against the mock gateway: the media library
 import { request } from 'undici';
 import { describe, expect, test } from 'vitest';
 import {
   ConflictError,
   InternalServerError,
-  MediaGateway,
+  type MediaGateway,
   MediaLibraryError,
   NotFoundError,
   RequestValidationError,
@@ -13,6 +14,7 @@ import type { ReviewTask } from '../../src/resources/library/types.js';
 import type { AssetSubmitParams } from '../../src/schemas/library/index.js';
 import { MockHttpError } from '../../src/testing/index.js';
 import { checkAssetReference } from '../../src/testing/state/library-store.js';
+import { testClient } from '../helpers/client.js';
 import { mockGatewayClient } from './mock-client.js';
 
 const { gateway, client, agent } = await mockGatewayClient();
@@ -20,7 +22,7 @@ const GROUPS = '/v1/vidmodel2/private-avatar/groups';
 const ASSETS = '/v1/vidmodel2/private-avatar/assets';
 
 const clientFor = (apiKey: string, maxRetries = 0) =>
-  new MediaGateway({ apiKey, baseURL: gateway.url, maxRetries, dispatcher: agent });
+  testClient({ apiKey, baseURL: gateway.url, maxRetries, dispatcher: agent });
 
 // The second account's client, for the scoping tests.
 const other = clientFor(gateway.account('acct_2').apiKey);

@@ -1,11 +1,12 @@
+// Covers: the client against the mock gateway: Midjourney
 import { describe, expect, test } from 'vitest';
 import {
   BadRequestError,
-  MediaGateway,
   type MidjourneyGenerateParams,
   PermissionDeniedError,
   RequestValidationError,
 } from '../../src/index.js';
+import { testClient } from '../helpers/client.js';
 import { rejection } from '../helpers/rejection.js';
 import { apiRequests } from './images-helpers.js';
 import { mockGatewayClient } from './mock-client.js';
@@ -105,10 +106,9 @@ describe('midjourney.generate', () => {
   });
 
   test('a key restricted to other models is refused (403)', async () => {
-    const restricted = new MediaGateway({
+    const restricted = testClient({
       apiKey: gateway.account('acct_1').restrictedKey!,
       baseURL: gateway.url,
-      maxRetries: 0,
       dispatcher: agent,
     });
     await expect(restricted.midjourney.generate({ prompt: 'x' })).rejects.toBeInstanceOf(

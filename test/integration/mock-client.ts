@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { afterAll, beforeEach } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
 import { startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 
 /**
  * A mock gateway on 127.0.0.1 with a manual clock, and a client of its first account, for the
@@ -11,12 +11,7 @@ import { startMockGateway } from '../../src/testing/index.js';
 export async function mockGatewayClient(options: { maxRetries?: number } = {}) {
   const gateway = await startMockGateway({ clock: 'manual' });
   const agent = new Agent({ keepAliveTimeout: 1_000 });
-  const client = new MediaGateway({
-    apiKey: gateway.apiKey,
-    baseURL: gateway.url,
-    maxRetries: options.maxRetries ?? 0,
-    dispatcher: agent,
-  });
+  const client = testClient({ gateway, maxRetries: options.maxRetries ?? 0, dispatcher: agent });
   beforeEach(() => {
     gateway.clearFaults();
     gateway.resetRequests();

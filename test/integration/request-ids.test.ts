@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: request IDs
 import { describe, expect, test } from 'vitest';
 import { pngImage } from '../../src/testing/index.js';
 import { apiRequests } from './images-helpers.js';

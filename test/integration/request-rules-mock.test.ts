@@ -1,3 +1,4 @@
+// Covers: the mock gateway checks requests with the SDK's schemas
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';

@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: upload progress
 /**
  * `onProgress` of uploads and image edits against the mock gateway: the bytes sent, rising to
  * the body's length, throttled; a callback that throws never changes the call.
@@ -9,11 +10,12 @@ import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import {
   fileFromPath,
   InvalidOptionError,
-  MediaGateway,
+  type MediaGateway,
   type UploadOptions,
   type UploadProgress,
 } from '../../src/index.js';
 import { pngImage } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import { warningsDuring } from '../helpers/process-warnings.js';
 import { rejection } from '../helpers/rejection.js';
 import { throwingThenable, unhandledRejectionsDuring } from '../helpers/unhandled-rejections.js';
@@ -102,11 +104,12 @@ describe.each(operations)('$name with onProgress', ({ method, path, call }) => {
   /** A client of the mock that logs at warn, and the lines it logged. */
   const loggingClient = () => {
     const warnings: string[] = [];
-    const logged = new MediaGateway({
+    const logged = testClient({
       ...gateway.clientOptions(),
       dispatcher: agent,
       logger: { warn: (message: string) => void warnings.push(message) },
       logLevel: 'warn',
+      maxRetries: 2,
     });
     return { warnings, logged };
   };

@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: uploads
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

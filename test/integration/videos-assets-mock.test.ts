@@ -1,7 +1,9 @@
+// Covers: the client against the mock gateway: video assets
 import { describe, expect, test } from 'vitest';
-import { ConflictError, MediaGateway, NotFoundError } from '../../src/index.js';
+import { ConflictError, NotFoundError } from '../../src/index.js';
 import type { ReviewTask } from '../../src/resources/library/types.js';
 import type { VideoCreateParams } from '../../src/schemas/video/types.js';
+import { testClient } from '../helpers/client.js';
 import { mockGatewayClient } from './mock-client.js';
 
 // spec: Media library — only `Active` materials may be referenced; materials combined in one
@@ -9,10 +11,9 @@ import { mockGatewayClient } from './mock-client.js';
 // spec: Errors — unknown, deleted or foreign material 404; not ready, incompatible group 409.
 
 const { gateway, client, agent } = await mockGatewayClient();
-const other = new MediaGateway({
+const other = testClient({
   apiKey: gateway.account('acct_2').apiKey,
   baseURL: gateway.url,
-  maxRetries: 0,
   dispatcher: agent,
 });
 

@@ -1,11 +1,12 @@
+// Covers: the client against the mock gateway: video downloads
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { AuthenticationError, MediaExpiredError, NotFoundError } from '../../src/core/errors.js';
 import { mp4Video } from '../../src/testing/state/media.js';
 import { MEDIA_EXPIRED_MESSAGE } from '../../src/testing/state/media-origin.js';
+import { testClient } from '../helpers/client.js';
 import { rejection } from '../helpers/rejection.js';
 import { startVideoRig, VIDEO_DONE_MS, type VideoRig } from './videos-helpers.js';
 
@@ -85,7 +86,7 @@ describe('downloadContent', () => {
 
   test('without a valid key the download is refused (401)', async () => {
     const taskId = await finishedTask();
-    const stranger = new MediaGateway({ apiKey: 'mgw_test_wrong', baseURL: rig.gateway.url, maxRetries: 0 });
+    const stranger = testClient({ apiKey: 'mgw_test_wrong', baseURL: rig.gateway.url });
     await expect(stranger.videos.downloadContent(taskId)).rejects.toBeInstanceOf(AuthenticationError);
   });
 

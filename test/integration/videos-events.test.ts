@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: video task events
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

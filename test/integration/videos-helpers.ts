@@ -1,5 +1,6 @@
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import { type MockGateway, type MockGatewayOptions, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 
 /** A started mock gateway and a client pointed at it, with no retries. */
 export interface VideoRig {
@@ -12,12 +13,8 @@ export interface VideoRig {
 /** Starts a mock gateway (manual clock unless told) and clients for `acct_1` and `acct_2`. */
 export async function startVideoRig(options: MockGatewayOptions = {}): Promise<VideoRig> {
   const gateway = await startMockGateway({ clock: 'manual', ...options });
-  const client = new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
-  const other = new MediaGateway({
-    apiKey: gateway.account('acct_2').apiKey,
-    baseURL: gateway.url,
-    maxRetries: 0,
-  });
+  const client = testClient({ gateway });
+  const other = testClient({ apiKey: gateway.account('acct_2').apiKey, baseURL: gateway.url });
   return { gateway, client, other };
 }
 

@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: the video task kinds
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ReservationHints } from '../../src/schemas/video/reservation-tiers.js';
 import type { VideoCreateParams } from '../../src/schemas/video/types.js';

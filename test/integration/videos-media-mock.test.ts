@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: video media inputs
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BadRequestError } from '../../src/core/errors.js';
 import type { VideoCreateParams } from '../../src/schemas/video/types.js';

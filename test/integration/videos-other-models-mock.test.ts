@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: the other video models
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TaskEventHub } from '../../src/core/events-hub.js';
 import type { VideoTask } from '../../src/resources/video-task.js';

@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: video previews
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BadRequestError } from '../../src/core/errors.js';
 import { PREVIEW_VALIDITY_MS } from '../../src/testing/routes/videos-shared.js';

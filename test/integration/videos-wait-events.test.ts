@@ -1,8 +1,10 @@
+// Covers: the client against the mock gateway: video waits ended by events
 // A wait on task events for a request that subscribed none: it polls at its normal pace instead
 // of sitting until the 60-120 s fallback poll, and says so at debug.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { MediaGateway, TaskEventHub } from '../../src/index.js';
+import { TaskEventHub } from '../../src/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 
 let gateway: MockGateway;
 beforeAll(async () => {
@@ -15,10 +17,8 @@ const kite = { model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 } a
 describe('videos.createAndWait with events and no notifications in the request', () => {
   test('polls at the client pollInterval, ends on the task, and logs why at debug', async () => {
     const lines: string[] = [];
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      maxRetries: 0,
+    const client = testClient({
+      gateway,
       pollInterval: 20,
       logger: { debug: (message: string) => lines.push(message) },
     });

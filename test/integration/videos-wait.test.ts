@@ -1,5 +1,5 @@
+// Covers: the client against the mock gateway: video waits
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import type { MediaGatewayError } from '../../src/core/base-error.js';
 import {
   AmbiguousSubmissionError,
@@ -13,6 +13,7 @@ import {
 } from '../../src/core/errors.js';
 import { InvalidOptionError } from '../../src/core/options.js';
 import { mockWebhooks } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import { rejection } from '../helpers/rejection.js';
 import { startVideoRig, type VideoRig, videoSubmissions } from './videos-helpers.js';
 
@@ -83,12 +84,7 @@ describe('createAndWait', () => {
   test('a submission that hangs is ambiguous and the wait never starts', async () => {
     const { gateway } = rig;
     gateway.inject({ match: { method: 'POST', path: '/v1/videos/generations' }, fault: { hang: true } });
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      maxRetries: 2,
-      timeout: 200,
-    });
+    const client = testClient({ gateway, maxRetries: 2, timeout: 200 });
     const submitted: string[] = [];
     const error = await rejection(
       client.videos.createAndWait(kite, { interval: 1, onSubmitted: (id) => submitted.push(id) }),
@@ -101,7 +97,7 @@ describe('createAndWait', () => {
 
   test('a connection reset after the body is ambiguous; the gateway holds exactly one reservation', async () => {
     const { gateway } = rig;
-    const client = new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 2 });
+    const client = testClient({ gateway, maxRetries: 2 });
     const before = gateway.ledger.entries.length;
     const tasksBefore = gateway.tasks.list({ kind: 'video' }).length;
     gateway.inject({
@@ -144,7 +140,7 @@ describe('createAndWait keeps the billed task ID on whatever ends its wait', () 
 
   test('polls that fail for good: the status error with taskId, submitted once', async () => {
     const { gateway } = rig;
-    const client = new MediaGateway({ ...gateway.clientOptions(), maxRetries: 1 });
+    const client = testClient({ ...gateway.clientOptions(), maxRetries: 1 });
     gateway.inject({ match: { method: 'GET', path: /^\/v1\/videos\// }, times: 10, fault: { status: 503 } });
     const error = await sdkRejection(client.videos.createAndWait(kite, { interval: 1 }));
     expect(error).toBeInstanceOf(InternalServerError);
@@ -289,11 +285,7 @@ describe('refusals create no task and no reservation', () => {
 
   test('a key restricted to other models gets 403 and nothing is reserved', async () => {
     const { gateway } = rig;
-    const restricted = new MediaGateway({
-      apiKey: gateway.account('acct_1').restrictedKey!,
-      baseURL: gateway.url,
-      maxRetries: 0,
-    });
+    const restricted = testClient({ apiKey: gateway.account('acct_1').restrictedKey!, baseURL: gateway.url });
     const before = gateway.ledger.entries.length;
     const error = await rejection(restricted.videos.create({ model: 'vidmodel-2.5', prompt: 'a cat' }));
     expect(error).toBeInstanceOf(PermissionDeniedError);

@@ -1,5 +1,6 @@
+// Covers: the client against the mock gateway: webhook events
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import {
   ConflictError,
   NotFoundError,
@@ -7,6 +8,7 @@ import {
   RequestValidationError,
 } from '../../src/core/errors.js';
 import { signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 import { startRig, videoTask, type WebhookRig } from './webhooks-setup.js';
 
 let rig: WebhookRig;
@@ -14,11 +16,7 @@ let other: MediaGateway;
 
 beforeAll(async () => {
   rig = await startRig();
-  other = new MediaGateway({
-    apiKey: rig.gateway.account('acct_2').apiKey,
-    baseURL: rig.gateway.url,
-    maxRetries: 0,
-  });
+  other = testClient({ apiKey: rig.gateway.account('acct_2').apiKey, baseURL: rig.gateway.url });
 });
 afterAll(() => rig.close());
 

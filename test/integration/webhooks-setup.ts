@@ -1,7 +1,8 @@
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import type { Notifications } from '../../src/schemas/shared/common.js';
 import { type MockGateway, type MockGatewayOptions, startMockGateway } from '../../src/testing/index.js';
 import { type MockWebhooks, mockWebhooks } from '../../src/testing/state/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 import { type ReceiverOptions, startReceiver, type TestReceiver } from './webhooks-receiver.js';
 
 /** A gateway, a client, and a verified endpoint routed to a local receiver. */
@@ -29,7 +30,7 @@ export async function startRig(
 ): Promise<WebhookRig> {
   const gateway = await startMockGateway({ clock: 'manual', ...options });
   const webhooks = mockWebhooks(gateway).configure({ jitter: false, signingClock: 'mock' });
-  const client = new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+  const client = testClient({ gateway });
   const url = `https://hooks.example.com/rig-${++counter}`;
   const created = await client.webhooks.endpoints.create({ url });
   const receiver = await startReceiver({

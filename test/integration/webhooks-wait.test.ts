@@ -1,3 +1,4 @@
+// Covers: the client against the mock gateway: waits ended by webhooks
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TaskFailedError } from '../../src/core/errors.js';

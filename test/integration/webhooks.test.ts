@@ -1,5 +1,6 @@
+// Covers: the client against the mock gateway: webhook endpoints
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import {
   BadRequestError,
   ConflictError,
@@ -9,6 +10,7 @@ import {
 import { MockHttpError } from '../../src/testing/index.js';
 import { webhookEndpointCheck } from '../../src/testing/routes/webhook-endpoint-check.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 import { startReceiver } from './webhooks-receiver.js';
 import { startRig, videoTask, type WebhookRig } from './webhooks-setup.js';
 
@@ -17,11 +19,7 @@ let other: MediaGateway;
 
 beforeAll(async () => {
   rig = await startRig();
-  other = new MediaGateway({
-    apiKey: rig.gateway.account('acct_2').apiKey,
-    baseURL: rig.gateway.url,
-    maxRetries: 0,
-  });
+  other = testClient({ apiKey: rig.gateway.account('acct_2').apiKey, baseURL: rig.gateway.url });
 });
 afterAll(() => rig.close());
 

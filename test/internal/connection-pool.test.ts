@@ -1,3 +1,4 @@
+// Covers: src/internal/undici.ts
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent } from 'undici';
@@ -5,6 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { InvalidOptionError } from '../../src/core/options.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../../src/internal/request-spec.js';
+import { testClient } from '../helpers/client.js';
 
 /**
  * A gateway on 127.0.0.1 that counts the connections it is given and answers each request after
@@ -62,7 +64,7 @@ const KEY = 'mgw_test_0123456789abcdef';
 describe('the connections a client opens to one origin', () => {
   test('by default at most DEFAULT_MAX_CONNECTIONS (128): a burst of 600 calls queues on the client', async () => {
     const gateway = await countingGateway();
-    const client = new MediaGateway({ apiKey: KEY, baseURL: gateway.url, maxRetries: 0 });
+    const client = testClient({ apiKey: KEY, baseURL: gateway.url });
     await burst(client, 600);
     // The documented figure (at most 256).
     expect(DEFAULT_MAX_CONNECTIONS).toBe(128);
@@ -72,7 +74,7 @@ describe('the connections a client opens to one origin', () => {
 
   test('maxConnections sets the bound', async () => {
     const gateway = await countingGateway();
-    const client = new MediaGateway({ apiKey: KEY, baseURL: gateway.url, maxRetries: 0, maxConnections: 4 });
+    const client = testClient({ apiKey: KEY, baseURL: gateway.url, maxConnections: 4 });
     await burst(client, 100);
     expect(gateway.opened).toBeLessThanOrEqual(4);
     expect(gateway.mostOpen).toBeLessThanOrEqual(4);
@@ -80,8 +82,8 @@ describe('the connections a client opens to one origin', () => {
 
   test('clients with the same setting share their connections, withOptions included', async () => {
     const gateway = await countingGateway();
-    const client = new MediaGateway({ apiKey: KEY, baseURL: gateway.url, maxRetries: 0, maxConnections: 3 });
-    const other = new MediaGateway({ apiKey: KEY, baseURL: gateway.url, maxRetries: 0, maxConnections: 3 });
+    const client = testClient({ apiKey: KEY, baseURL: gateway.url, maxConnections: 3 });
+    const other = testClient({ apiKey: KEY, baseURL: gateway.url, maxConnections: 3 });
     await Promise.all([
       burst(client, 40),
       burst(other, 40),
@@ -94,13 +96,7 @@ describe('the connections a client opens to one origin', () => {
     const gateway = await countingGateway();
     const dispatcher = new Agent({ connections: 2 });
     try {
-      const client = new MediaGateway({
-        apiKey: KEY,
-        baseURL: gateway.url,
-        maxRetries: 0,
-        maxConnections: 50,
-        dispatcher,
-      });
+      const client = testClient({ apiKey: KEY, baseURL: gateway.url, maxConnections: 50, dispatcher });
       await burst(client, 60);
       expect(gateway.opened).toBeLessThanOrEqual(2);
     } finally {

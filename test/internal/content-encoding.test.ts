@@ -1,10 +1,11 @@
+// Covers: src/internal/response-body.ts
 /**
  * With no Accept-Encoding a server may compress its answer (RFC 9110), which undici's path would
  * read as bytes: the SDK asks for `identity`, so a server that compresses when it may does not.
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import { testClient } from '../helpers/client.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 
 let server: RawServer;
@@ -29,7 +30,7 @@ describe.each([
   ['undici', {}],
   ['a fetch', { fetch: globalThis.fetch }],
 ])('through %s', (_, transport) => {
-  const client = () => new MediaGateway({ apiKey: 'k', baseURL: server.url, maxRetries: 0, ...transport });
+  const client = () => testClient({ apiKey: 'k', baseURL: server.url, ...transport });
 
   test('a query and an accepted submission are read, from a server that compresses when it may', async () => {
     expect((await client().videos.retrieve('t1')).status).toBe('queued');

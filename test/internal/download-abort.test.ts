@@ -1,3 +1,4 @@
+// Covers: src/internal/download.ts
 /**
  * A download's body, once streaming, still ends the way the call's options say: the caller's
  * signal with APIUserAbortError (its reason as cause, whatever the reason), a pause past the
@@ -7,9 +8,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import type { MediaDownload } from '../../src/core/download.js';
 import { APIConnectionTimeoutError, APIUserAbortError } from '../../src/core/errors.js';
+import { testClient } from '../helpers/client.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -51,7 +52,7 @@ const reads: Array<[string, (download: MediaDownload) => Promise<unknown>]> = [
 ];
 
 describe.each(transports)('through %s', (_, transport) => {
-  const client = () => new MediaGateway({ apiKey: 'k', baseURL: server.url, maxRetries: 0, ...transport });
+  const client = () => testClient({ apiKey: 'k', baseURL: server.url, ...transport });
 
   test.each(reads)(
     "the caller's abort with a reason, while %s reads, is APIUserAbortError",

@@ -1,3 +1,4 @@
+// Covers: src/internal/error-mapping.ts
 /**
  * What a failure of the client's own `fetch` becomes: an SDK error that names what the fetch did
  * (threw, rejected, resolved something that is not a Response), ambiguous for a billable
@@ -5,9 +6,9 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { AmbiguousSubmissionError, APIConnectionError } from '../../src/core/errors.js';
 import type { FetchLike } from '../../src/internal/request-spec.js';
+import { testClient } from '../helpers/client.js';
 import { rejection } from '../helpers/rejection.js';
 import { throwingThenable } from '../helpers/unhandled-rejections.js';
 
@@ -17,7 +18,7 @@ const kite = { model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 } a
 /** A client whose every request goes to `fetch`, counting the calls; no network is touched. */
 function clientWith(fetch: (...args: Parameters<FetchLike>) => unknown) {
   const state = { calls: 0 };
-  const client = new MediaGateway({
+  const client = testClient({
     apiKey: KEY,
     baseURL: 'http://127.0.0.1:9',
     maxRetries: 2,

@@ -1,3 +1,4 @@
+// Covers: src/internal/fetch-send.ts
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,14 +9,13 @@ import { gzipSync } from 'node:zlib';
 import { HttpResponse, http } from 'msw';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import {
   AmbiguousSubmissionError,
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
   InternalServerError,
-  InvalidResponseError,
   NotFoundError,
   ResponseTooLargeError,
 } from '../../src/core/errors.js';
@@ -25,6 +25,7 @@ import { CROSS_ORIGIN_HEADERS } from '../../src/internal/redirects.js';
 import type { FetchInit, FetchLike } from '../../src/internal/request-spec.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { mp4Video, pngImage } from '../../src/testing/state/media.js';
+import { testClient } from '../helpers/client.js';
 import { type MswServer, useMswServer } from '../helpers/msw-server.js';
 import { refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
@@ -48,14 +49,14 @@ useMswServer((started) => {
 
 describe('options', () => {
   test('fetch and dispatcher together are refused, naming both', () => {
-    const error = rejectionSync(
-      () =>
-        new MediaGateway({
-          apiKey: KEY,
-          baseURL: server.url,
-          fetch: globalThis.fetch,
-          dispatcher: new Agent(),
-        }),
+    const error = rejectionSync(() =>
+      testClient({
+        apiKey: KEY,
+        baseURL: server.url,
+        fetch: globalThis.fetch,
+        dispatcher: new Agent(),
+        maxRetries: 2,
+      }),
     );
     expect(error).toBeInstanceOf(InvalidOptionError);
     expect(error.option).toBe('fetch');
@@ -67,8 +68,8 @@ describe('options', () => {
     ['an object', { fetch: () => undefined }],
     ['null', null],
   ])('a fetch that is %s is refused', (_name, value) => {
-    const error = rejectionSync(
-      () => new MediaGateway({ apiKey: KEY, baseURL: server.url, fetch: value as unknown as FetchLike }),
+    const error = rejectionSync(() =>
+      testClient({ apiKey: KEY, baseURL: server.url, fetch: value as unknown as FetchLike, maxRetries: 2 }),
     );
     expect(error).toBeInstanceOf(InvalidOptionError);
     expect(error.message).toMatch(/^fetch must be a function called as fetch\(url, init\)/);
@@ -77,7 +78,7 @@ describe('options', () => {
   test('a fetch or a dispatcher alone is taken; withOptions swaps one for the other', async () => {
     server.use(http.get('*/v1/videos/:id', ({ params }) => HttpResponse.json({ id: params.id })));
     const agent = new Agent();
-    const viaAgent = new MediaGateway({ apiKey: KEY, baseURL: server.url, maxRetries: 0, dispatcher: agent });
+    const viaAgent = testClient({ apiKey: KEY, baseURL: server.url, dispatcher: agent });
     const { calls, fetch } = recordingFetch();
     const viaFetch = viaAgent.withOptions({ fetch });
     expect((await viaFetch.videos.retrieve('t1')).id).toBe('t1');
@@ -113,7 +114,7 @@ describe('JSON calls through fetch', () => {
       ),
     );
     const { calls, fetch } = recordingFetch();
-    const client = new MediaGateway({ apiKey: KEY, baseURL: server.url, maxRetries: 0, fetch });
+    const client = testClient({ apiKey: KEY, baseURL: server.url, fetch });
     const { data, response, requestId } = await client.embeddings
       .create({ model: 'bge-m3', input: 'hi' })
       .withResponse();
@@ -136,12 +137,7 @@ describe('JSON calls through fetch', () => {
       res.setHeader('content-type', 'application/json');
       res.end('{"id":"t1"}');
     });
-    const client = new MediaGateway({
-      apiKey: KEY,
-      baseURL: raw.url,
-      maxRetries: 0,
-      fetch: globalThis.fetch,
-    });
+    const client = testClient({ apiKey: KEY, baseURL: raw.url, fetch: globalThis.fetch });
     const { response } = await client.videos.retrieve('t1').withResponse();
     expect(response.headers.get('x-multi')).toBe('a, b');
     await raw.close();
@@ -161,12 +157,7 @@ describe('JSON calls through fetch', () => {
           ),
         ),
       );
-      const client = new MediaGateway({
-        apiKey: KEY,
-        baseURL: server.url,
-        maxRetries: 0,
-        fetch: globalThis.fetch,
-      });
+      const client = testClient({ apiKey: KEY, baseURL: server.url, fetch: globalThis.fetch });
       const error = await rejection(client.videos.retrieve('t1'));
       expect(error).toBeInstanceOf(Class);
       expect(error.message).toContain(`gateway said ${status}`);
@@ -179,7 +170,7 @@ describe('failures through fetch', () => {
   test('a refused connection is APIConnectionError; nothing was sent, so a submission is retried', async () => {
     const port = await refusedPort();
     let calls = 0;
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: `http://127.0.0.1:${port}`,
       maxRetries: 1,
@@ -197,7 +188,7 @@ describe('failures through fetch', () => {
 
   test('a fetch failing without a code on a submission is ambiguous, and never sent twice', async () => {
     let calls = 0;
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: server.url,
       maxRetries: 2,
@@ -214,12 +205,7 @@ describe('failures through fetch', () => {
 
   test('an answer that never comes ends at the timeout with APIConnectionTimeoutError', async () => {
     const raw = await startRawServer(() => undefined);
-    const client = new MediaGateway({
-      apiKey: KEY,
-      baseURL: raw.url,
-      maxRetries: 0,
-      fetch: globalThis.fetch,
-    });
+    const client = testClient({ apiKey: KEY, baseURL: raw.url, fetch: globalThis.fetch });
     const error = await rejection(client.videos.retrieve('t1', { timeout: 200 }));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(error.message).toBe('GET /v1/videos/t1: no complete answer within 200 ms');
@@ -231,12 +217,7 @@ describe('failures through fetch', () => {
     const controller = new AbortController();
     const reason = new Error('navigated away');
     const raw = await startRawServer(() => controller.abort(reason));
-    const client = new MediaGateway({
-      apiKey: KEY,
-      baseURL: raw.url,
-      maxRetries: 0,
-      fetch: globalThis.fetch,
-    });
+    const client = testClient({ apiKey: KEY, baseURL: raw.url, fetch: globalThis.fetch });
     const error = await rejection(client.videos.retrieve('t1', { signal: controller.signal }));
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect(error.cause).toBe(reason);
@@ -248,12 +229,7 @@ describe('failures through fetch', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"id":');
     });
-    const client = new MediaGateway({
-      apiKey: KEY,
-      baseURL: raw.url,
-      maxRetries: 0,
-      fetch: globalThis.fetch,
-    });
+    const client = testClient({ apiKey: KEY, baseURL: raw.url, fetch: globalThis.fetch });
     const error = await rejection(client.videos.retrieve('t1', { timeout: 300 }));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     await raw.close();
@@ -277,12 +253,7 @@ describe('failures through fetch', () => {
         body: drip(),
       }) as unknown as Response;
     const deaf = (respond: () => Promise<Response>) =>
-      new MediaGateway({
-        apiKey: KEY,
-        baseURL: 'http://127.0.0.1:1',
-        maxRetries: 0,
-        fetch: respond as never,
-      });
+      testClient({ apiKey: KEY, baseURL: 'http://127.0.0.1:1', fetch: respond as never });
 
     test('an answer that never comes: APIConnectionTimeoutError at the timeout', async () => {
       const error = await rejection(
@@ -328,12 +299,7 @@ describe('a streamed answer through fetch', () => {
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': '1000' });
       res.write(Buffer.alloc(10));
     });
-    const client = new MediaGateway({
-      apiKey: KEY,
-      baseURL: raw.url,
-      maxRetries: 0,
-      fetch: globalThis.fetch,
-    });
+    const client = testClient({ apiKey: KEY, baseURL: raw.url, fetch: globalThis.fetch });
     const download = await client.videos.downloadContent('t1', { timeout: 300 });
     const error = await rejection(download.arrayBuffer());
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
@@ -369,10 +335,9 @@ describe('maxResponseBytes through fetch', () => {
         HttpResponse.text(big, { headers: { 'content-type': 'application/json' } }),
       ),
     );
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: server.url,
-      maxRetries: 0,
       maxResponseBytes: 1_000,
       fetch: globalThis.fetch,
     });
@@ -388,13 +353,11 @@ describe('maxResponseBytes through fetch', () => {
       for (let i = 0; i < big.length; i += 500) res.write(big.slice(i, i + 500));
       res.end();
     });
-    const options = { apiKey: KEY, baseURL: raw.url, maxRetries: 0, fetch: globalThis.fetch };
-    const error = await rejection(
-      new MediaGateway({ ...options, maxResponseBytes: 1_000 }).videos.retrieve('t1'),
-    );
+    const options = { apiKey: KEY, baseURL: raw.url, fetch: globalThis.fetch };
+    const error = await rejection(testClient({ ...options, maxResponseBytes: 1_000 }).videos.retrieve('t1'));
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error.message).toMatch(/more than 1000 bytes/);
-    const task = await new MediaGateway({ ...options, maxResponseBytes: 4_000 }).videos.retrieve('t1');
+    const task = await testClient({ ...options, maxResponseBytes: 4_000 }).videos.retrieve('t1');
     expect(task.id).toBe('t1');
     await raw.close();
   });
@@ -414,10 +377,9 @@ describe('maxResponseBytes through fetch', () => {
       });
       res.end(body);
     });
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: raw.url,
-      maxRetries: 0,
       maxResponseBytes: 64 * 1024,
       fetch: globalThis.fetch,
     });
@@ -468,28 +430,10 @@ describe('a gzip-encoded download through fetch', () => {
 });
 
 describe('redirects through fetch', () => {
-  test('https to http is refused without following it', async () => {
-    const urls: string[] = [];
-    const client = new MediaGateway({
-      apiKey: KEY,
-      baseURL: 'https://gateway.test',
-      maxRetries: 0,
-      fetch: async (url) => {
-        urls.push(url);
-        return new Response(null, { status: 302, headers: { location: 'http://media.test/v.mp4' } });
-      },
-    });
-    const error = await rejection(client.videos.downloadContent('task_1'));
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error.message).toMatch(/refused a redirect from https to http/);
-    expect(urls).toEqual(['https://gateway.test/v1/videos/task_1/content']);
-  });
-
   test('a fetch that hides redirects (an opaque answer) is refused with what to do', async () => {
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: 'https://gateway.test',
-      maxRetries: 0,
       fetch: async () => ({ status: 0, type: 'opaqueredirect', headers: new Headers(), body: null }),
     });
     const error = await rejection(client.videos.downloadContent('task_1'));
@@ -512,13 +456,7 @@ describe('against the mock gateway through fetch', () => {
 
   test('a download follows the redirect to the media origin with only the allowed headers, and saves', async () => {
     const { calls, fetch } = recordingFetch();
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      maxRetries: 0,
-      fetch,
-      defaultHeaders: { 'x-team': 'kites' },
-    });
+    const client = testClient({ gateway, fetch, defaultHeaders: { 'x-team': 'kites' } });
     const { task_id } = await client.videos.create({ model: 'vidmodel-2.5', prompt: 'a lantern festival' });
     await gateway.clock.advance(10_000);
     gateway.resetRequests();
@@ -545,10 +483,8 @@ describe('against the mock gateway through fetch', () => {
 
   test('a multipart upload reaches fetch as a ReadableStream pulled in chunks, never one buffer', async () => {
     const sizes: number[] = [];
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      maxRetries: 0,
+    const client = testClient({
+      gateway,
       // Reads the body the SDK gives chunk by chunk, then sends the same bytes on.
       fetch: async (url, init) => {
         expect(init.body).toBeInstanceOf(ReadableStream);
@@ -580,9 +516,8 @@ describe('against the mock gateway through fetch', () => {
     const { calls, fetch } = recordingFetch();
     const lines: string[] = [];
     const statuses: number[] = [];
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
+    const client = testClient({
+      gateway,
       maxRetries: 1,
       fetch,
       logger: {
@@ -609,12 +544,7 @@ describe('against the mock gateway through fetch', () => {
   });
 
   test('a multipart upload through globalThis.fetch arrives whole', async () => {
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      maxRetries: 0,
-      fetch: globalThis.fetch,
-    });
+    const client = testClient({ gateway, fetch: globalThis.fetch });
     const png = pngImage({ seed: 9 });
     gateway.resetRequests();
     const edited = await client.images.edit({ model: 'imgmodel-2', prompt: 'at night', image: png });
@@ -660,5 +590,5 @@ describe('undici is never loaded on the fetch path', () => {
 
 /** A client that sends through the runtime's fetch, without retries. */
 function fetchClient(baseURL: string): MediaGateway {
-  return new MediaGateway({ apiKey: KEY, baseURL, maxRetries: 0, fetch: globalThis.fetch });
+  return testClient({ apiKey: KEY, baseURL, fetch: globalThis.fetch });
 }

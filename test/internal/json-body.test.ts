@@ -1,3 +1,4 @@
+// Covers: src/internal/json-body.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
 import { jsonBody } from '../../src/internal/json-body.js';

@@ -1,3 +1,4 @@
+// Covers: src/internal/limiter.ts
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import {
 } from '../../src/index.js';
 import { modelOf, routeFamilyOf } from '../../src/internal/limiter.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { testClient } from '../helpers/client.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 
 const EMBEDDING = JSON.stringify({
@@ -35,7 +37,7 @@ async function clientFor(
 ) {
   server = await startRawServer(handle);
   agent = new Agent({ connections: 64 });
-  return new MediaGateway({ apiKey: 'k', baseURL: server.url, maxRetries: 0, dispatcher: agent, limits });
+  return testClient({ apiKey: 'k', baseURL: server.url, dispatcher: agent, limits });
 }
 
 const embed = (client: MediaGateway, model: 'bge-m3' | 'text-embedding-3-small' = 'bge-m3') =>
@@ -171,7 +173,7 @@ describe('a limiter given by the caller that fails', () => {
   /** A client under `limits` whose warn lines are kept. */
   const logging = (baseURL: string, maxRetries: number, limits: RateLimiter) => {
     const warnings: string[] = [];
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: 'k',
       baseURL,
       maxRetries,
@@ -257,10 +259,9 @@ describe('a limiter given by the caller that fails', () => {
     ],
   ])('whose acquire() %s: a MediaGatewayError before anything is sent', async (_, acquire, message) => {
     const counted = await accepting();
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: 'k',
       baseURL: counted.url,
-      maxRetries: 0,
       limits: { acquire, pause: () => undefined } as unknown as RateLimiter,
     });
     const error = await submit(client).catch((e: unknown) => e);
@@ -277,10 +278,11 @@ describe('a limiter given by the caller that fails', () => {
       await drain(req);
       res.writeHead(200, { 'content-type': 'application/json' }).end(EMBEDDING);
     });
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: 'k',
       baseURL: server.url,
       limits: { acquire: () => new Promise(() => {}), pause: () => undefined },
+      maxRetries: 2,
     });
     const controller = new AbortController();
     const call = client.embeddings.create({ model: 'bge-m3', input: 'x' }, { signal: controller.signal });

@@ -1,3 +1,4 @@
+// Covers: src/internal/multipart.ts
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,9 +1,11 @@
+// Covers: src/internal/observe.ts
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { type ClientOptions, MediaGateway } from '../../src/client.js';
+import type { ClientOptions } from '../../src/client.js';
 import { NotFoundError } from '../../src/core/errors.js';
 import { InvalidOptionError } from '../../src/core/options.js';
 import type { Hooks } from '../../src/internal/observe.js';
+import { testClient } from '../helpers/client.js';
 import { type MswServer, startMswServer } from '../helpers/msw-server.js';
 import { warningsDuring } from '../helpers/process-warnings.js';
 import { rejection } from '../helpers/rejection.js';
@@ -26,7 +28,7 @@ afterEach(() => {
 
 const KEY = 'mgw_observe_secret_key';
 const client = (options: ClientOptions = {}) =>
-  new MediaGateway({ apiKey: KEY, baseURL: server.url, maxRetries: 1, ...options });
+  testClient({ apiKey: KEY, baseURL: server.url, maxRetries: 1, ...options });
 
 /** Answers 500 (retry at once), then 200 with a request ID. */
 function failOnceThenAnswer() {

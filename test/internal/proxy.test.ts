@@ -1,6 +1,8 @@
+// Covers: src/internal/undici.ts
 import { afterAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { InvalidOptionError } from '../../src/core/options.js';
+import { testClient } from '../helpers/client.js';
 import { startProxyServer } from '../helpers/proxy-server.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
@@ -31,7 +33,7 @@ const capabilities = (client: MediaGateway) => client.webhooks.capabilities({ mo
 describe('the proxy option', () => {
   test('an http gateway is reached through the proxy in absolute form', async () => {
     const [target, proxy] = await Promise.all([gateway(), proxyServer()]);
-    const client = new MediaGateway({ apiKey: KEY, baseURL: target.url, proxy: proxy.url, maxRetries: 0 });
+    const client = testClient({ apiKey: KEY, baseURL: target.url, proxy: proxy.url });
     await capabilities(client);
     expect(proxy.forwarded).toEqual([`${target.url}/v1/webhook-capabilities?model=vidmodel-2.5`]);
     expect(proxy.tunnels).toEqual([]);
@@ -45,7 +47,7 @@ describe('the proxy option', () => {
     const before = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
     try {
-      const client = new MediaGateway({ apiKey: KEY, baseURL: target.url, proxy: proxy.url, maxRetries: 0 });
+      const client = testClient({ apiKey: KEY, baseURL: target.url, proxy: proxy.url });
       await capabilities(client);
     } finally {
       if (before === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
@@ -59,7 +61,7 @@ describe('the proxy option', () => {
   test('the credentials in its URL go to the proxy as Basic auth, never to the gateway', async () => {
     const [target, proxy] = await Promise.all([gateway(), proxyServer()]);
     const url = proxy.url.replace('http://', 'http://alice:s%3Acret@');
-    const client = new MediaGateway({ apiKey: KEY, baseURL: target.url, proxy: url, maxRetries: 0 });
+    const client = testClient({ apiKey: KEY, baseURL: target.url, proxy: url });
     await capabilities(client);
     expect(proxy.authorizations).toEqual([`Basic ${Buffer.from('alice:s:cret').toString('base64')}`]);
     expect(target.received[0]?.headers['proxy-authorization']).toBeUndefined();
@@ -72,7 +74,7 @@ describe('the proxy option', () => {
       res.writeHead(302, { location: `${media.url}/file.mp4` }).end();
     });
     closing.push(target);
-    const client = new MediaGateway({ apiKey: KEY, baseURL: target.url, proxy: proxy.url, maxRetries: 0 });
+    const client = testClient({ apiKey: KEY, baseURL: target.url, proxy: proxy.url });
     const download = await client.videos.downloadContent('task_1');
     await download.arrayBuffer();
     expect(proxy.forwarded).toEqual([`${target.url}/v1/videos/task_1/content`, `${media.url}/file.mp4`]);
@@ -85,7 +87,13 @@ describe('the proxy option', () => {
     const { Agent } = await import('undici');
     const dispatcher = new Agent();
     try {
-      const client = new MediaGateway({ apiKey: KEY, baseURL: target.url, proxy: proxy.url, dispatcher });
+      const client = testClient({
+        apiKey: KEY,
+        baseURL: target.url,
+        proxy: proxy.url,
+        dispatcher,
+        maxRetries: 2,
+      });
       await capabilities(client);
     } finally {
       await dispatcher.close();
@@ -96,7 +104,7 @@ describe('the proxy option', () => {
 
   test('a client made by withOptions keeps it; one given a fetch does not', async () => {
     const [target, proxy] = await Promise.all([gateway(), proxyServer()]);
-    const client = new MediaGateway({ apiKey: KEY, baseURL: target.url, proxy: proxy.url, maxRetries: 0 });
+    const client = testClient({ apiKey: KEY, baseURL: target.url, proxy: proxy.url });
     await capabilities(client.withOptions({ timeout: 5_000 }));
     expect(proxy.forwarded).toHaveLength(1);
     await capabilities(client.withOptions({ fetch: globalThis.fetch }));
@@ -157,9 +165,13 @@ describe('the proxy option', () => {
     const proxied = new EnvHttpProxyAgent({ httpProxy: proxy.url });
     const bypassed = new EnvHttpProxyAgent({ httpProxy: proxy.url, noProxy: '127.0.0.1' });
     try {
-      await capabilities(new MediaGateway({ apiKey: KEY, baseURL: target.url, dispatcher: proxied }));
+      await capabilities(
+        testClient({ apiKey: KEY, baseURL: target.url, dispatcher: proxied, maxRetries: 2 }),
+      );
       expect(proxy.tunnels.length + proxy.forwarded.length).toBe(1);
-      await capabilities(new MediaGateway({ apiKey: KEY, baseURL: target.url, dispatcher: bypassed }));
+      await capabilities(
+        testClient({ apiKey: KEY, baseURL: target.url, dispatcher: bypassed, maxRetries: 2 }),
+      );
       expect(proxy.tunnels.length + proxy.forwarded.length).toBe(1);
       expect(target.received).toHaveLength(2);
     } finally {
@@ -174,7 +186,7 @@ describe('the proxy option', () => {
     const installed = new undici.ProxyAgent({ uri: proxy.url, proxyTunnel: false });
     undici.setGlobalDispatcher(installed);
     try {
-      await capabilities(new MediaGateway({ apiKey: KEY, baseURL: target.url, maxRetries: 0 }));
+      await capabilities(testClient({ apiKey: KEY, baseURL: target.url }));
     } finally {
       undici.setGlobalDispatcher(before);
       await installed.close();

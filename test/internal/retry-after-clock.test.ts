@@ -1,6 +1,7 @@
+// Covers: src/internal/retry-policy.ts
 import { afterAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import type { LimitedRequest, RateLimiter } from '../../src/core/limits.js';
+import { testClient } from '../helpers/client.js';
 import { drain, startRawServer } from '../helpers/raw-server.js';
 
 // A gateway whose clock is off by `skewMs` from this one: its Date and its Retry-After dates come
@@ -35,8 +36,7 @@ describe('Retry-After as an HTTP date is counted from the answer’s Date', () =
   ])('a gateway clock %s: the retry waits the 1 s asked for', async (_name, skew) => {
     const server = await skewedGateway(skew, 503);
     const delays: number[] = [];
-    const client = new MediaGateway({
-      apiKey: 'mgw_test_0123456789abcdef',
+    const client = testClient({
       baseURL: server.url,
       maxRetries: 1,
       hooks: { onRetry: ({ delayMs }) => void delays.push(delayMs) },
@@ -55,12 +55,7 @@ describe('Retry-After as an HTTP date is counted from the answer’s Date', () =
       acquire: (_request: LimitedRequest) => Promise.resolve({ release: () => undefined }),
       pause: (_model, _family, ms) => void pauses.push(ms),
     };
-    const client = new MediaGateway({
-      apiKey: 'mgw_test_0123456789abcdef',
-      baseURL: server.url,
-      maxRetries: 1,
-      limits: limiter,
-    });
+    const client = testClient({ baseURL: server.url, maxRetries: 1, limits: limiter });
     await client.webhooks.capabilities({ model: 'vidmodel-2.5' });
     expect(pauses).toEqual([1000]);
   });
@@ -70,8 +65,7 @@ describe('Retry-After as an HTTP date is counted from the answer’s Date', () =
   test('without a Date header, the date is counted from this clock', async () => {
     const server = await skewedGateway(0, 503, false, 3000);
     const delays: number[] = [];
-    const client = new MediaGateway({
-      apiKey: 'mgw_test_0123456789abcdef',
+    const client = testClient({
       baseURL: server.url,
       maxRetries: 1,
       hooks: { onRetry: ({ delayMs }) => void delays.push(delayMs) },

@@ -1,3 +1,4 @@
+// Covers: src/internal/retry-policy.ts
 import { describe, expect, test } from 'vitest';
 import {
   AmbiguousSubmissionError,

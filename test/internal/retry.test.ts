@@ -1,6 +1,7 @@
+// Covers: src/internal/retry.ts
 import { Agent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import {
   AmbiguousSubmissionError,
   APIConnectionError,
@@ -10,6 +11,7 @@ import {
 } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { NotSentError } from '../../src/internal/retry-policy.js';
+import { testClient } from '../helpers/client.js';
 import { drain, type RawServer, refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -44,7 +46,7 @@ async function serve(
 }
 
 const client = (baseURL: string, options: Partial<ConstructorParameters<typeof MediaGateway>[0]> = {}) =>
-  new MediaGateway({ apiKey: KEY, baseURL, maxRetries: 2, ...options })._transport;
+  testClient({ apiKey: KEY, baseURL, maxRetries: 2, ...options })._transport;
 
 const get: RequestSpec = { method: 'GET', path: '/videos/t1', retry: 'safe', timeout: 2_000 };
 const submit: RequestSpec = {

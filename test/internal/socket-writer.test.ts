@@ -1,3 +1,4 @@
+// Covers: src/internal/socket-writer.ts
 import { execFileSync } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { fileURLToPath } from 'node:url';

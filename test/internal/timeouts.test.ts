@@ -1,3 +1,4 @@
+// Covers: src/internal/timeouts.ts
 import { describe, expect, test } from 'vitest';
 import { imageTimeout, TIMEOUTS } from '../../src/internal/timeouts.js';
 

@@ -1,6 +1,7 @@
+// Covers: src/internal/transport.ts
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import {
   APIError,
   AuthenticationError,
@@ -18,6 +19,7 @@ import {
 } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { VERSION } from '../../src/version.js';
+import { testClient } from '../helpers/client.js';
 import { type MswServer, useMswServer } from '../helpers/msw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -30,7 +32,7 @@ useMswServer((started) => {
 const transportFor = (
   baseURL = server.url,
   extra: Partial<ConstructorParameters<typeof MediaGateway>[0]> = {},
-) => new MediaGateway({ apiKey: KEY, baseURL, maxRetries: 0, ...extra })._transport;
+) => testClient({ apiKey: KEY, baseURL, ...extra })._transport;
 
 const spec = (overrides: Partial<RequestSpec> = {}): RequestSpec => ({
   method: 'GET',

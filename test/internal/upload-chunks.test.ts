@@ -1,11 +1,13 @@
+// Covers: src/internal/upload-file.ts
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Dispatcher } from 'undici';
 import { afterAll, describe, expect, test } from 'vitest';
-import { fileFromPath, MediaGateway } from '../../src/index.js';
+import { fileFromPath } from '../../src/index.js';
 import { pngImage } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'mediagw-chunks-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -55,7 +57,12 @@ describe('a file on disk sent through a dispatcher that keeps the chunks', () =>
     const path = join(dir, 'kept.png');
     await writeFile(path, bytes);
     const dispatcher = new KeepingDispatcher();
-    const client = new MediaGateway({ apiKey: 'mgw_test_key', baseURL: 'http://127.0.0.1:9', dispatcher });
+    const client = testClient({
+      apiKey: 'mgw_test_key',
+      baseURL: 'http://127.0.0.1:9',
+      dispatcher,
+      maxRetries: 2,
+    });
     await client.uploads.image(await fileFromPath(path));
     const sent = Buffer.concat(dispatcher.chunks);
     expect(sent.includes(bytes)).toBe(true);

@@ -1,3 +1,4 @@
+// Covers: src/internal/upload-progress.ts
 /**
  * Upload progress: the body's chunks counted as the consumer takes them, reported at most every
  * 100 ms of the given clock and once at the end, with nothing read ahead or held.

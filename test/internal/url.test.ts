@@ -1,3 +1,4 @@
+// Covers: src/internal/url.ts
 import { describe, expect, test } from 'vitest';
 import { MediaGatewayError, RequestValidationError } from '../../src/core/errors.js';
 import { buildPath, checkPathId, normalizeBaseURL, path } from '../../src/internal/url.js';

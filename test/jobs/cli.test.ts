@@ -1,3 +1,4 @@
+// Covers: src/cli/commands/jobs.ts
 /**
  * `mediagw jobs` as a user runs it: the built binary in child processes, against the mock
  * gateway of this process over loopback. `plan` offline; `run` and `status` with their --json
@@ -9,11 +10,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
 import { readJournal } from '../../src/jobs/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { mockWebhooks } from '../../src/testing/state/webhooks/index.js';
 import { BIN, cleanEnv, ensureBuilt, run, start, until } from '../cli/helpers.js';
+import { testClient } from '../helpers/client.js';
 import { startReceiver } from '../integration/webhooks-receiver.js';
 import { filesIn, mixedJobs, scratch, submissionsPerJob, videoJob, writeManifest } from './helpers.js';
 
@@ -261,7 +262,7 @@ describe('mediagw jobs run --events-port', () => {
       taskDurations: { video: { queuedMs: 0, runMs: 200 } },
     });
     const env = { MEDIAGW_API_KEY: gateway.apiKey, MEDIAGW_BASE_URL: gateway.url };
-    const client = new MediaGateway({ ...gateway.clientOptions(), maxRetries: 0 });
+    const client = testClient(gateway.clientOptions());
     const webhooks = mockWebhooks(gateway).configure({ jitter: false });
     const url = 'https://hooks.example.com/jobs-cli';
     const created = await client.webhooks.endpoints.create({ url });

@@ -1,3 +1,4 @@
+// Covers: src/jobs/run.ts, src/jobs/redis-journal.ts
 /**
  * A fleet: three `mediagw jobs run` processes share one run in a real Redis, against the mock
  * gateway of this process. Every job is submitted exactly once, by one of them; the budget is

@@ -1,3 +1,4 @@
+// Covers: src/jobs/manifest.ts
 /**
  * The manifest reader and `planJobs`: every bad line by number and id with field paths, ids of
  * 1-128 printable characters used once, known operations, the body's own rules, and totals.

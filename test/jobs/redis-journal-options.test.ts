@@ -1,3 +1,4 @@
+// Covers: src/jobs/redis-journal.ts
 /**
  * RedisJournal checks its timeoutMs when it is made: NaN, 0, a fraction or a delay past what a
  * timer holds (which fires after 1 ms) would end every Redis call of the run as timed out.

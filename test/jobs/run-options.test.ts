@@ -1,3 +1,4 @@
+// Covers: src/jobs/run.ts
 /**
  * runJobs checks its options before it opens the journal or sends anything: a wrong number or
  * type is a RequestValidationError naming the option, not a TypeError or RangeError mid-run.
@@ -5,21 +6,23 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MediaGateway, RequestValidationError } from '../../src/index.js';
+import { RequestValidationError } from '../../src/index.js';
 import { planJobs, type RunJobsOptions, readJobs, runJobs } from '../../src/jobs/index.js';
+import { testClient } from '../helpers/client.js';
 import { scratch } from './helpers.js';
 
 let dir: string;
 let remove: () => void;
 let sent = 0;
 // Nothing may be sent: a fetch that counts what reaches it.
-const client = new MediaGateway({
+const client = testClient({
   apiKey: 'cgt-options-check-key-0000',
   baseURL: 'http://127.0.0.1:9',
   fetch: async () => {
     sent++;
     throw new Error('nothing should be sent');
   },
+  maxRetries: 2,
 });
 const jobs = [{ id: 'a', operation: 'videos.create', body: { model: 'vidmodel-2.0-mini', prompt: 'x' } }];
 

@@ -1,3 +1,4 @@
+// Covers: src/jobs/run.ts
 /**
  * runJobs against the mock gateway over loopback: a run of mixed operations to the end, failures
  * that stay failures, the budget across restarts, a submission whose answer is lost (in doubt,
@@ -6,10 +7,11 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
+import type { MediaGateway } from '../../src/index.js';
 import { type JobChange, JobEvents, readJournal, runJobs } from '../../src/jobs/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { mockWebhooks } from '../../src/testing/state/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 import { startReceiver, type TestReceiver } from '../integration/webhooks-receiver.js';
 import { filesIn, mixedJobs, scratch, submissionsPerJob, writeManifest } from './helpers.js';
 
@@ -20,7 +22,7 @@ let remove: () => void;
 
 beforeEach(async () => {
   gateway = await startMockGateway({ speed: 200, requestLogLimit: 100_000 });
-  client = new MediaGateway({ ...gateway.clientOptions(), maxRetries: 0 });
+  client = testClient(gateway.clientOptions());
   ({ dir, remove } = scratch());
 });
 
@@ -267,11 +269,7 @@ describe('runJobs', () => {
       );
       const manifest = writeManifest(join(dir, 'm.jsonl'), jobs);
       // A client limiter queues the polls and downloads, each listening to the run's signal.
-      const limited = new MediaGateway({
-        ...gateway.clientOptions(),
-        maxRetries: 0,
-        limits: { requestsPerSecond: 50, burst: 1 },
-      });
+      const limited = testClient({ ...gateway.clientOptions(), limits: { requestsPerSecond: 50, burst: 1 } });
       const summary = await runJobs(limited, manifest, {
         journal: join(dir, 'j.journal'),
         outputDir: join(dir, 'out'),

@@ -1,3 +1,4 @@
+// Covers: src/redis/dedupe-store.ts
 // A RedisDedupeStore keeps the claims it granted alive while they are held, holds one claim per
 // event ID in its process, and gets a done record to Redis after a markDone that failed.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

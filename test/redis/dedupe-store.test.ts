@@ -1,3 +1,4 @@
+// Covers: src/redis/dedupe-store.ts
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGatewayError } from '../../src/core/base-error.js';
 import { type RedisCommandClient, RedisDedupeStore, RedisUnavailableError } from '../../src/redis/index.js';

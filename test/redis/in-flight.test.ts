@@ -1,3 +1,4 @@
+// Covers: src/redis/dedupe-store.ts
 // Receivers in separate processes sharing one Redis: an event in flight on one receiver is
 // never acknowledged by another. Its deliveries get 503 with Retry-After (spec: Events 7 —
 // honoured on 503) until the holder finishes, fails or dies and its lease lapses.

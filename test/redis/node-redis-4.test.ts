@@ -1,3 +1,4 @@
+// Covers: src/redis/client.ts
 import { createClient } from 'redis4';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RedisDedupeStore, RedisRateLimiter, RedisTaskEventHub } from '../../src/redis/index.js';

@@ -1,3 +1,4 @@
+// Covers: src/redis/index.ts
 // Option checks need no Redis: they run at construction, before any command.
 import { describe, expect, test } from 'vitest';
 import { InvalidOptionError } from '../../src/core/options.js';

@@ -1,11 +1,13 @@
+// Covers: src/redis/client.ts
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
+import type { MediaGateway } from '../../src/index.js';
 import { RedisDedupeStore, RedisTaskEventHub, RedisUnavailableError } from '../../src/redis/index.js';
 import {
   createNodeWebhookHandler,
   createWebhookHandler,
   type HandledWebhookEvent,
 } from '../../src/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 import {
   hasRedisServerBinary,
   type RedisServer,
@@ -51,7 +53,7 @@ describe.skipIf(!canStart)('when Redis goes away mid-run', () => {
     clients.push(store, publisher, subscriber);
     hub = new RedisTaskEventHub({ publisher, subscriber, timeoutMs: 1_000 });
     api = await startTaskApi();
-    gateway = new MediaGateway({ apiKey: 'sk-test', baseURL: api.url, maxRetries: 0 });
+    gateway = testClient({ apiKey: 'sk-test', baseURL: api.url });
     const options = {
       secrets: SECRETS,
       dedupe: new RedisDedupeStore({ client: store, timeoutMs: 1_000 }),

@@ -1,8 +1,10 @@
+// Covers: src/redis/rate-limiter-fallback.ts
 import { Agent } from 'undici';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MediaGateway, QueueTimeoutError } from '../../src/index.js';
+import { QueueTimeoutError } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import {
   type Child,
   hasRedisServerBinary,
@@ -49,12 +51,7 @@ describe.skipIf(!canStart)('RedisRateLimiter when Redis stops mid-run', () => {
       timeoutMs: 300,
     });
     cleanups.push(() => limiter.close());
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      dispatcher: agent,
-      limits: limiter,
-    });
+    const client = testClient({ gateway, dispatcher: agent, limits: limiter, maxRetries: 2 });
     const keyModel = `${gateway.apiKey}|vidmodel-2.0-mini`;
     const submissions = Array.from({ length: 40 }, () =>
       client.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 }),
@@ -195,11 +192,9 @@ describe.skipIf(!canStart)('RedisRateLimiter when Redis comes back empty', () =>
         retryRedisMs: 200,
       });
       cleanups.push(() => limiter.close());
-      const client = new MediaGateway({
-        apiKey: gateway.apiKey,
-        baseURL: gateway.url,
+      const client = testClient({
+        gateway,
         dispatcher: agent,
-        maxRetries: 0,
         limits: {
           acquire: async (request) => {
             const permit = await limiter.acquire(request);

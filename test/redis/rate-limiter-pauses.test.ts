@@ -1,12 +1,14 @@
+// Covers: src/redis/rate-limiter-pauses.ts
 // Pauses over pub/sub: a 429 one replica got reaches the others as a message, and they wait it
 // out without a Redis command; the pause key still tells a replica that was not listening.
 // Redis commands are counted with MONITOR.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MAX_RETRY_AFTER_MS } from '../../src/core/limits.js';
-import { MediaGateway, QueueTimeoutError } from '../../src/index.js';
+import { QueueTimeoutError } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import { type Child, startChild, stopChild, testRedis, uniquePrefix, waitUntil } from './helpers.js';
 import { closeRedis, connectRedis, connectSubscriber, type TestRedisClient } from './shared.js';
 
@@ -97,12 +99,7 @@ describe.skipIf('skip' in redis)('RedisRateLimiter pauses over pub/sub', () => {
       return Number(reply[1]) >= 1;
     }, 'the listener to subscribe');
 
-    const here = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      maxRetries: 0,
-      limits: await limiterFor(prefix, 200, true),
-    });
+    const here = testClient({ gateway, limits: await limiterFor(prefix, 200, true) });
     gateway.inject({
       match: { method: 'POST', path: '/v1/videos/generations' },
       fault: { status: 429, headers: { 'Retry-After': '30' } },

@@ -1,9 +1,11 @@
+// Covers: src/redis/rate-limiter.ts
 import { createHash } from 'node:crypto';
 import { Agent } from 'undici';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
-import { MediaGateway, QueueTimeoutError } from '../../src/index.js';
+import { QueueTimeoutError } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import {
   type Child,
   peakPerSecond,
@@ -115,13 +117,7 @@ describe.skipIf('skip' in redis)('RedisRateLimiter across processes', async () =
     const prefix = uniquePrefix();
     const limits = { perModel: { '*': { maxInFlight: 8 } } };
     const limiter = new RedisRateLimiter({ client, apiKey: gateway.apiKey, prefix, limits });
-    const here = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      dispatcher: agent,
-      maxRetries: 0,
-      limits: limiter,
-    });
+    const here = testClient({ gateway, dispatcher: agent, limits: limiter });
     gateway.inject({
       match: { method: 'POST', path: '/v1/videos/generations' },
       fault: { status: 429, headers: { 'Retry-After': '30' } },

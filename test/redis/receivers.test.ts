@@ -1,3 +1,4 @@
+// Covers: src/redis/dedupe-store.ts
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';

@@ -1,8 +1,10 @@
+// Covers: src/redis/task-event-hub.ts
 // What one wait costs: Redis commands seen by MONITOR, and task queries seen by the task API.
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway, WaitTimeoutError } from '../../src/index.js';
+import { type MediaGateway, WaitTimeoutError } from '../../src/index.js';
 import { RedisTaskEventHub } from '../../src/redis/index.js';
+import { testClient } from '../helpers/client.js';
 import { testRedis, uniquePrefix } from './helpers.js';
 import {
   closeRedis,
@@ -41,7 +43,7 @@ describe.skipIf('skip' in redis)('one wait on RedisTaskEventHub', () => {
     });
     hub = new RedisTaskEventHub({ publisher, subscriber, prefix });
     api = await startTaskApi();
-    client = new MediaGateway({ apiKey: 'sk-test', baseURL: api.url, maxRetries: 0, dispatcher: agent });
+    client = testClient({ apiKey: 'sk-test', baseURL: api.url, dispatcher: agent });
   });
   afterAll(async () => {
     await hub?.close();

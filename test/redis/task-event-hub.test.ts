@@ -1,14 +1,16 @@
+// Covers: src/redis/task-event-hub.ts
 import { EventEmitter } from 'node:events';
 import { createClient as createClient4 } from 'redis4';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway, TaskFailedError } from '../../src/index.js';
+import { type MediaGateway, TaskFailedError } from '../../src/index.js';
 import {
   type RedisSubscriberClient,
   RedisTaskEventHub,
   RedisUnavailableError,
 } from '../../src/redis/index.js';
 import { createWebhookHandler } from '../../src/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 import { startTcpProxy, testRedis, uniquePrefix, waitUntil } from './helpers.js';
 import {
   closeRedis,
@@ -48,7 +50,7 @@ describe.skipIf('skip' in redis)('RedisTaskEventHub across replicas', () => {
     if ('skip' in redis) return;
     [hubA, hubB, inspect, api] = await Promise.all([hub(), hub(), connectRedis(redis.url), startTaskApi()]);
     clients.push(inspect);
-    client = new MediaGateway({ apiKey: 'sk-test', baseURL: api.url, maxRetries: 0, dispatcher: agent });
+    client = testClient({ apiKey: 'sk-test', baseURL: api.url, dispatcher: agent });
     const handler = createWebhookHandler({ secrets: SECRETS, onEvent: hubB.publish, onError: () => {} });
     receiveOnB = (event) => {
       const { body, headers } = signedDelivery(event);
@@ -210,7 +212,7 @@ describe.skipIf('skip' in redis)('RedisTaskEventHub when its subscriber connecti
       proxy.cut();
       await waitUntil(() => !subscriber.isReady, 'the subscriber to notice');
       api.status.set('task_blip', 'completed');
-      const gateway = new MediaGateway({ apiKey: 'sk-test', baseURL: api.url, maxRetries: 0 });
+      const gateway = testClient({ apiKey: 'sk-test', baseURL: api.url });
       const controller = new AbortController();
       const waiting = gateway.videos.waitForTask('task_blip', {
         events: hub,

@@ -1,3 +1,4 @@
+// Covers: src/redis/task-event-hub.ts
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RedisTaskEventHub } from '../../src/redis/index.js';
 import { createWebhookHandler } from '../../src/webhooks/index.js';

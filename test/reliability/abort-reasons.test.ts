@@ -1,10 +1,11 @@
+// Covers: aborts and their reasons, through the whole client
 import { getEventListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { AmbiguousSubmissionError, APIUserAbortError } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { testClient } from '../helpers/client.js';
 import { warningsDuring } from '../helpers/process-warnings.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
@@ -24,7 +25,7 @@ async function server(handle: Parameters<typeof startRawServer>[0]): Promise<Raw
 }
 
 const transport = (baseURL: string, maxRetries = 0) =>
-  new MediaGateway({ apiKey: KEY, baseURL, maxRetries })._transport;
+  testClient({ apiKey: KEY, baseURL, maxRetries })._transport;
 const query: RequestSpec = { method: 'GET', path: '/videos/t1', retry: 'safe', timeout: 10_000 };
 const submission: RequestSpec = {
   method: 'POST',
@@ -106,7 +107,7 @@ describe('one signal shared by many calls', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"t1"}');
     });
     const dispatcher = new Agent({ connections: 16 });
-    const client = new MediaGateway({ apiKey: KEY, baseURL: gw.url, dispatcher, maxRetries: 0 });
+    const client = testClient({ apiKey: KEY, baseURL: gw.url, dispatcher });
     const controller = new AbortController();
     const { signal } = controller;
     try {
@@ -128,7 +129,7 @@ describe('one signal shared by many calls', () => {
   test('1,000 calls aborted together all get the reason, and leave no listener', async () => {
     const gw = await silent();
     const dispatcher = new Agent({ connections: 16 });
-    const client = new MediaGateway({ apiKey: KEY, baseURL: gw.url, dispatcher, maxRetries: 0 });
+    const client = testClient({ apiKey: KEY, baseURL: gw.url, dispatcher });
     const controller = new AbortController();
     const { signal } = controller;
     const reason = new Error('stop everything');

@@ -1,10 +1,11 @@
+// Covers: a call's deadline across retries, through the whole client
 import type { ServerResponse } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { AmbiguousSubmissionError, APIConnectionTimeoutError } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { testClient } from '../helpers/client.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -45,7 +46,7 @@ async function server(handle: Parameters<typeof startRawServer>[0]): Promise<Raw
   return s;
 }
 
-const client = (baseURL: string, maxRetries = 0) => new MediaGateway({ apiKey: KEY, baseURL, maxRetries });
+const client = (baseURL: string, maxRetries = 0) => testClient({ apiKey: KEY, baseURL, maxRetries });
 const query: RequestSpec = { method: 'GET', path: '/videos/t1', retry: 'safe', timeout: 60_000 };
 const submission: RequestSpec = {
   method: 'POST',
@@ -86,7 +87,7 @@ describe('timeout is a total deadline per attempt', () => {
 
   test('the client’s timeout is a total too, and each retry gets it afresh', async () => {
     const gw = await server((_req, res) => drip(res, 100));
-    const gateway = new MediaGateway({ apiKey: KEY, baseURL: gw.url, maxRetries: 1, timeout: 400 });
+    const gateway = testClient({ apiKey: KEY, baseURL: gw.url, maxRetries: 1, timeout: 400 });
     const { error, elapsed } = await timed(() => gateway._transport.json(query));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(gw.received).toHaveLength(2);

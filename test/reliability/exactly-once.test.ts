@@ -1,3 +1,4 @@
+// Covers: webhook deliveries handled exactly once
 // The gateway's at-least-once delivery against receivers in separate processes sharing one
 // Redis, with failures injected into onEvent and one receiver killed while it holds events:
 // every event's onEvent completes exactly once, and no delivery is acknowledged (2xx) before

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import type { RequestOptions } from '../../src/index.js';
 import {
   type Fault,
@@ -13,6 +13,7 @@ import {
   mp4Video,
   startMockGateway,
 } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import {
   CROSS_ORIGIN_ALLOWED,
   FAULTS,
@@ -79,7 +80,7 @@ const exact = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/
 
 /** Sets up what the call needs (a finished video task, a group) and describes the call. */
 async function prepare(operation: OperationId, gateway: MockGateway, folder: string): Promise<Prepared> {
-  const setup = new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+  const setup = testClient({ gateway });
   switch (operation) {
     case 'query':
     case 'download': {
@@ -279,7 +280,7 @@ export async function runCell(operation: OperationId, fault: FaultId): Promise<O
     const injected = faultFor(fault, operation, prepared.match);
     const baseURL = injected === undefined ? REFUSED_URL : dispatcher ? HTTPS_ORIGIN : gateway.url;
     const warnings: string[] = [];
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: gateway.apiKey,
       baseURL,
       maxRetries: MATRIX_SETTINGS.maxRetries,

@@ -1,3 +1,4 @@
+// Covers: the fault matrix: every operation under every transport fault
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

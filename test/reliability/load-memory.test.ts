@@ -1,9 +1,10 @@
+// Covers: memory and connections under load
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { pngImage, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import { mib, runChild } from './child.js';
 import { watchConnections } from './resources.js';
 
@@ -53,7 +54,7 @@ describe('memory', () => {
     // Every request is counted below: keep them all.
     const gateway = await startMockGateway({ clock: 'manual', requestLogLimit: 2 * BOUNDS.requests });
     try {
-      const setup = new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+      const setup = testClient({ gateway });
       const { task_id } = await setup.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite' });
       gateway.resetRequests();
       const connections = watchConnections(gateway.servers.api);
@@ -107,7 +108,7 @@ describe('memory', () => {
   test(`downloading a ${BOUNDS.downloadBytes / 1e6} MB video grows RSS by less than ${mib(BOUNDS.downloadRssGrowthBytes)} MiB`, async () => {
     const gateway = await startMockGateway({ clock: 'manual', largeMediaBytes: BOUNDS.downloadBytes });
     try {
-      const setup = new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+      const setup = testClient({ gateway });
       const { task_id } = await setup.videos.create({
         model: 'vidmodel-2.0-mini',
         prompt: 'a kite',

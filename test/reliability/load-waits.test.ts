@@ -1,8 +1,10 @@
+// Covers: many concurrent waits against the mock gateway
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import { APIUserAbortError } from '../../src/core/errors.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import { mapLimit } from './limit.js';
 import { activeResources, countingConnector, until, watchConnections } from './resources.js';
 
@@ -72,12 +74,7 @@ describe(`${LOAD.waits} concurrent waitForTask calls on a pool of ${LOAD.connect
     const before = activeResources();
     const { stats: sockets, connector } = countingConnector();
     const agent = new Agent({ connections: LOAD.connections, connect: connector });
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      dispatcher: agent,
-      maxRetries: 0,
-    });
+    const client = testClient({ gateway, dispatcher: agent });
     const { settled } = await startWaits(client);
     await gateway.clock.advance(20_000);
     const outcomes = await Promise.all(settled);
@@ -91,12 +88,7 @@ describe(`${LOAD.waits} concurrent waitForTask calls on a pool of ${LOAD.connect
     const before = activeResources();
     const { stats: sockets, connector } = countingConnector();
     const agent = new Agent({ connections: LOAD.connections, connect: connector });
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      dispatcher: agent,
-      maxRetries: 0,
-    });
+    const client = testClient({ gateway, dispatcher: agent });
     const { ids, controllers, settled } = await startWaits(client);
 
     // Some are sleeping between polls, some are mid-request: all end with APIUserAbortError.
@@ -120,12 +112,7 @@ describe(`${LOAD.waits} concurrent waitForTask calls on a pool of ${LOAD.connect
 
   test('aborting a wait mid-request frees its socket and timers at once', async () => {
     const agent = new Agent({ connections: 1 });
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      dispatcher: agent,
-      maxRetries: 0,
-    });
+    const client = testClient({ gateway, dispatcher: agent });
     const { task_id } = await client.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite' });
     const before = activeResources();
     const openBefore = connections.open;
@@ -148,12 +135,7 @@ describe(`${LOAD.waits} concurrent waitForTask calls on a pool of ${LOAD.connect
 
   test('aborting a wait between polls clears its sleep at once', async () => {
     const agent = new Agent({ connections: 1 });
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      dispatcher: agent,
-      maxRetries: 0,
-    });
+    const client = testClient({ gateway, dispatcher: agent });
     const { task_id } = await client.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite' });
     const before = activeResources();
     const controller = new AbortController();

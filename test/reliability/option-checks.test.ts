@@ -1,3 +1,4 @@
+// Covers: every client option is checked: src/client.ts, src/core/options.ts
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import { APIConnectionTimeoutError, InternalServerError } from '../../src/core/errors.js';

@@ -1,10 +1,11 @@
+// Covers: properties of the answer decoders
 import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { MediaGatewayError } from '../../src/core/errors.js';
 import { imageTaskState, toImageTask } from '../../src/resources/image-task.js';
 import { toReviewTask } from '../../src/resources/library/types.js';
+import { testClient } from '../helpers/client.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './property-settings.js';
 
 const settings = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS };
@@ -170,12 +171,7 @@ function clientAnswering(answer: () => unknown) {
     .intercept({ path: () => true, method: 'GET' })
     .reply(200, () => JSON.stringify(answer()) ?? 'null', { headers: { 'content-type': 'application/json' } })
     .persist();
-  const client = new MediaGateway({
-    apiKey: 'mgw_test',
-    baseURL: 'https://gw.example',
-    dispatcher: agent,
-    maxRetries: 0,
-  });
+  const client = testClient({ apiKey: 'mgw_test', baseURL: 'https://gw.example', dispatcher: agent });
   return { client, agent };
 }
 

@@ -1,3 +1,4 @@
+// Covers: properties of the request schemas
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';

@@ -1,3 +1,4 @@
+// Covers: properties of webhook signing and verifying
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {

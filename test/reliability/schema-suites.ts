@@ -3,7 +3,7 @@
  * broken, client-side validation alone, and the real client call that sends the request.
  */
 import type fc from 'fast-check';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import { imageEditParts } from '../../src/internal/multipart.js';
 import { parseEmbeddingCreateParams } from '../../src/schemas/embeddings/index.js';
 import {
@@ -30,6 +30,7 @@ import {
   parseWebhookEventListParams,
 } from '../../src/schemas/webhook-endpoints/index.js';
 import { type MockGateway, mockWebhooks, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import type { Fixtures } from './arbitraries/common.js';
 import { imageEdit, imageEditRules, imageGenerate, imageGenerateRules } from './arbitraries/images.js';
 import {
@@ -279,8 +280,7 @@ export async function startRig(): Promise<Rig> {
     clock: 'manual',
     accounts: ['acct_1', ...others].map((id) => ({ id })),
   });
-  const clientOf = (id: string) =>
-    new MediaGateway({ apiKey: gateway.account(id).apiKey, baseURL: gateway.url, maxRetries: 0 });
+  const clientOf = (id: string) => testClient({ apiKey: gateway.account(id).apiKey, baseURL: gateway.url });
   const client = clientOf('acct_1');
   const webhooks = mockWebhooks(gateway);
   const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((name) => {

@@ -1,7 +1,8 @@
+// Covers: secrets kept out of errors, logs and the mock's log
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { REFUSED_URL } from './fault-cell.js';
 
@@ -76,15 +77,9 @@ describe('the API key never leaks', () => {
     const log = (level: string) => (message: string, data?: Record<string, unknown>) =>
       lines.push(`${level} ${message} ${inspect(data, { depth: 10 })} ${JSON.stringify(data) ?? ''}`);
     const logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
-    const client = new MediaGateway({
-      apiKey: KEY,
-      baseURL: gateway.url,
-      maxRetries: 1,
-      timeout: 500,
-      logger,
-    });
-    const hostile = new MediaGateway({ apiKey: KEY, baseURL: echo.url, maxRetries: 1, logger });
-    const refused = new MediaGateway({ apiKey: KEY, baseURL: REFUSED_URL, maxRetries: 1, logger });
+    const client = testClient({ apiKey: KEY, baseURL: gateway.url, maxRetries: 1, timeout: 500, logger });
+    const hostile = testClient({ apiKey: KEY, baseURL: echo.url, maxRetries: 1, logger });
+    const refused = testClient({ apiKey: KEY, baseURL: REFUSED_URL, maxRetries: 1, logger });
 
     // Responses of every kind.
     const submission = await client.videos.create({
@@ -144,7 +139,7 @@ describe('the API key never leaks', () => {
   }, 30_000);
 
   test('not by inspecting the client, hidden properties included', () => {
-    const client = new MediaGateway({ apiKey: KEY, baseURL: gateway.url });
+    const client = testClient({ apiKey: KEY, baseURL: gateway.url, maxRetries: 2 });
     const shown = [
       inspect(client, { depth: 10 }),
       inspect(client, { depth: 10, showHidden: true }),

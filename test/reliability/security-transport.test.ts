@@ -1,8 +1,10 @@
+// Covers: the transport against hostile servers
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import { InternalServerError } from '../../src/core/errors.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 
 let gateway: MockGateway;
@@ -11,7 +13,7 @@ let client: MediaGateway;
 
 beforeAll(async () => {
   gateway = await startMockGateway({ clock: 'manual' });
-  client = new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+  client = testClient({ gateway });
   // Another origin, answering with a few bytes.
   foreign = await startRawServer(async (req, res) => {
     await drain(req);
@@ -142,7 +144,7 @@ describe('hostile answers are parsed defensively', () => {
     async (_name, status, body) => {
       const server = await answering(status, body());
       try {
-        const hostile = new MediaGateway({
+        const hostile = testClient({
           apiKey: 'mgw_test',
           baseURL: server.url,
           maxRetries: 1,
@@ -169,7 +171,7 @@ describe('hostile answers are parsed defensively', () => {
       `{"id":"cgt-1","status":"queued","extra":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}`,
     );
     try {
-      const hostile = new MediaGateway({ apiKey: 'mgw_test', baseURL: server.url, maxRetries: 0 });
+      const hostile = testClient({ apiKey: 'mgw_test', baseURL: server.url });
       const task = await within(hostile.videos.retrieve('cgt-1'), 60_000);
       expect(task.status).toBe('queued');
     } finally {

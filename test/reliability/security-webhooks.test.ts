@@ -1,3 +1,4 @@
+// Covers: webhook receivers against hostile deliveries
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';

@@ -1,7 +1,8 @@
+// Covers: waits under faults, through the whole client
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import {
   APIUserAbortError,
   ProgressCallbackError,
@@ -13,6 +14,7 @@ import { InvalidOptionError } from '../../src/core/options.js';
 import type { WaitOptions } from '../../src/core/polling.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import type { Fault } from '../../src/testing/state/faults.js';
+import { testClient } from '../helpers/client.js';
 import { rejection } from '../helpers/rejection.js';
 
 /**
@@ -36,12 +38,7 @@ beforeAll(async () => {
   gateway = await startMockGateway({ clock: 'manual' });
   agent = new Agent({ keepAliveTimeout: 1_000 });
   // Retries on, so that a poll answered 503 sleeps for its Retry-After inside the transport.
-  client = new MediaGateway({
-    apiKey: gateway.apiKey,
-    baseURL: gateway.url,
-    maxRetries: 2,
-    dispatcher: agent,
-  });
+  client = testClient({ gateway, maxRetries: 2, dispatcher: agent });
 });
 afterEach(() => {
   gateway.clearFaults();

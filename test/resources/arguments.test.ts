@@ -1,13 +1,15 @@
+// Covers: src/core/arguments.ts
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
-import { MediaGateway, RequestValidationError } from '../../src/index.js';
+import { RequestValidationError } from '../../src/index.js';
 import { pngImage, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 
 // Every public method, called as plain JavaScript may call it: an argument left out, null, a
 // number or a string where an object belongs. Each is refused with a RequestValidationError that
 // names the argument, and nothing reaches the gateway (a mock on 127.0.0.1).
 
 const gateway = await startMockGateway({ clock: 'manual' });
-const client = new MediaGateway({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
+const client = testClient({ gateway });
 beforeEach(() => gateway.resetRequests());
 afterAll(() => gateway.close());
 

@@ -1,3 +1,4 @@
+// Covers: src/resources/embeddings-request.ts
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { plainEmbeddingRequest } from '../../src/resources/embeddings-request.js';

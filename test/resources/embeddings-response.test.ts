@@ -1,3 +1,4 @@
+// Covers: src/resources/embeddings-response.ts
 import { describe, expect, test } from 'vitest';
 import { InvalidResponseError } from '../../src/core/errors.js';
 import {

@@ -1,8 +1,10 @@
+// Covers: src/resources/image-task.ts
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { AmbiguousSubmissionError } from '../../src/core/errors.js';
 import { imageTaskState, toImageTask } from '../../src/resources/image-task.js';
 import { toTaskSubmission } from '../../src/resources/submission.js';
+import { finishedTask } from '../helpers/client.js';
 
 describe('image task status (spec: States — Image task statuses)', () => {
   test.each([
@@ -25,13 +27,12 @@ describe('image task status (spec: States — Image task statuses)', () => {
 
 describe('toImageTask', () => {
   test('tracked tasks list objects with a url; every image is kept', () => {
-    const task = toImageTask('t1', {
-      code: 200,
-      data: {
-        status: 'succeeded',
+    const task = toImageTask(
+      't1',
+      finishedTask('image', {
         result: { images: [{ url: 'https://a/1.png' }, { url: 'https://a/2.png', extra: 1 }] },
-      },
-    });
+      }),
+    );
     expect(task.state).toBe('succeeded');
     expect(task.images).toEqual([{ url: 'https://a/1.png' }, { url: 'https://a/2.png' }]);
   });

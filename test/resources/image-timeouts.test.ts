@@ -1,7 +1,9 @@
+// Covers: src/resources/images.ts
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { MediaGateway, type RequestOptions } from '../../src/index.js';
+import type { MediaGateway, RequestOptions } from '../../src/index.js';
 import { type MockGateway, pngImage, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 
 /** What undici was asked to do for one request: the timeouts are read where undici reads them. */
 interface Dispatched {
@@ -38,9 +40,8 @@ const CALL_TIMEOUT = 45_000;
 
 beforeAll(async () => {
   gateway = await startMockGateway({ clock: 'manual' });
-  const base = { apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0, dispatcher: agent };
-  client = new MediaGateway(base);
-  clientWithTimeout = new MediaGateway({ ...base, timeout: CLIENT_TIMEOUT });
+  client = testClient({ gateway, dispatcher: agent });
+  clientWithTimeout = testClient({ gateway, dispatcher: agent, timeout: CLIENT_TIMEOUT });
 });
 beforeEach(() => {
   agent.dispatched.length = 0;

@@ -1,7 +1,9 @@
+// Covers: src/resources/images.ts
 import { HttpResponse, http } from 'msw';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
+import type { MediaGateway } from '../../src/index.js';
 import { pngImage } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 import { type MswServer, startMswServer } from '../helpers/msw-server.js';
 
 // Request shapes of client.images, uploads and midjourney as a second parser (undici's
@@ -17,7 +19,7 @@ const submitted = { code: 200, data: [{ status: 'submitted', task_id: 'task_1' }
 beforeAll(async () => {
   gatewaySide = await startMswServer();
   elsewhere = await startMswServer();
-  client = new MediaGateway({ apiKey: KEY, baseURL: `${gatewaySide.url}/v1/`, maxRetries: 0 });
+  client = testClient({ apiKey: KEY, baseURL: `${gatewaySide.url}/v1/` });
 });
 beforeEach(() => {
   gatewaySide.requests.length = 0;

@@ -1,3 +1,4 @@
+// Covers: src/resources/library/index.ts
 import { describe, expect, test } from 'vitest';
 import { Page } from '../../src/core/pagination.js';
 import { assetReference, toReviewTask, unwrap } from '../../src/resources/library/types.js';

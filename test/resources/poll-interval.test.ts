@@ -1,3 +1,4 @@
+// Covers: src/resources/video-task.ts, src/resources/images.ts, src/resources/library/review-tasks.ts
 /**
  * The client-wide `pollInterval`: every wait of the client polls at it instead of the spec's
  * figure for the task kind; a wait's own `interval` wins, and the fallback polls of a wait on

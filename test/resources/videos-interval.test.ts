@@ -1,8 +1,10 @@
+// Covers: src/resources/video-task.ts
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { APIPromise } from '../../src/core/api-promise.js';
 import type { Transport } from '../../src/internal/transport.js';
 import { videoPollInterval } from '../../src/resources/video-task.js';
 import { Videos } from '../../src/resources/videos.js';
+import { finishedTask } from '../helpers/client.js';
 import { useVirtualClock, virtualClock } from '../helpers/virtual-clock.js';
 
 // Sleeps move a fake clock instead of real time, and their lengths are recorded.
@@ -36,7 +38,7 @@ function transport(answers: Answer[]) {
 }
 
 const running = (extra: Answer = {}) => ({ id: 'cgt-1', object: 'video', status: 'in_progress', ...extra });
-const done = (extra: Answer = {}) => ({ id: 'cgt-1', object: 'video', status: 'completed', ...extra });
+const done = (extra: Answer = {}) => finishedTask('video', extra);
 
 useVirtualClock();
 

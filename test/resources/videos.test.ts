@@ -1,12 +1,13 @@
+// Covers: src/resources/videos.ts
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import {
   AmbiguousSubmissionError,
   APIUserAbortError,
   RequestValidationError,
   TaskFailedError,
 } from '../../src/core/errors.js';
+import { testClient } from '../helpers/client.js';
 import { type MswServer, useMswServer } from '../helpers/msw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -15,7 +16,7 @@ useMswServer((started) => {
   server = started;
 });
 
-const client = () => new MediaGateway({ apiKey: 'k_videos', baseURL: `${server.url}/v1/`, maxRetries: 0 });
+const client = () => testClient({ apiKey: 'k_videos', baseURL: `${server.url}/v1/` });
 const envelope = { code: 200, data: [{ status: 'submitted', task_id: 'task_v1' }], error: null };
 
 describe('videos.create', () => {

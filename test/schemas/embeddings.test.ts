@@ -1,3 +1,4 @@
+// Covers: src/schemas/embeddings/index.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
 import { embeddingCreateSchema, parseEmbeddingCreateParams } from '../../src/schemas/embeddings/index.js';

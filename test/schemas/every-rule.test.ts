@@ -1,3 +1,4 @@
+// Covers: src/schemas/images/index.ts, src/schemas/video/index.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError, type ValidationIssue, validateRequest } from '../../src/index.js';
 import { parseImageEditAsyncParams, parseImageEditParams } from '../../src/schemas/images/index.js';

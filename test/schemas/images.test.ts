@@ -1,3 +1,4 @@
+// Covers: src/schemas/images/index.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
 import { toUploadFile } from '../../src/internal/upload-file.js';

@@ -1,3 +1,4 @@
+// Covers: src/schemas/library/index.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
 import {

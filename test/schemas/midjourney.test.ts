@@ -1,3 +1,4 @@
+// Covers: src/schemas/images/midjourney.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
 import { parseMidjourneyGenerateParams } from '../../src/schemas/images/midjourney.js';

@@ -1,3 +1,4 @@
+// Covers: src/schemas/images/fast.ts, src/schemas/library/fast.ts, src/schemas/video/2-5-fast.ts
 /**
  * The plain checks that let valid requests through without zod (schemas/*-plain.ts) may only
  * ever defer to the schema: every body one lets through, the schema accepts, unchanged. These

@@ -1,3 +1,4 @@
+// Covers: src/schemas/video/reservation.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
 import type { VideoCreateParams } from '../../src/schemas/video/index.js';

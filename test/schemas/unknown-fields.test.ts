@@ -1,6 +1,8 @@
+// Covers: src/schemas/shared/unknown-fields.ts
 import { describe, expect, test } from 'vitest';
-import { MediaGateway, RequestValidationError, validateRequest } from '../../src/index.js';
+import { RequestValidationError, validateRequest } from '../../src/index.js';
 import { closestField } from '../../src/schemas/shared/unknown-fields.js';
+import { testClient } from '../helpers/client.js';
 
 const IMAGE_FIELDS = ['model', 'prompt', 'n', 'size', 'resolution', 'quality', 'background', 'output_format'];
 
@@ -40,7 +42,7 @@ describe('an unknown field of a megabyte', () => {
   });
 
   test('is quoted cut short in the error message, with its length', async () => {
-    const client = new MediaGateway({ apiKey: 'mgw_test_key', baseURL: 'http://127.0.0.1:9' });
+    const client = testClient({ apiKey: 'mgw_test_key', baseURL: 'http://127.0.0.1:9', maxRetries: 2 });
     const error = await client.images.generate(params as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     const { message, issues } = error as RequestValidationError;
@@ -52,7 +54,7 @@ describe('an unknown field of a megabyte', () => {
   });
 
   test('a short misspelling keeps its suggestion and its whole path in the message', async () => {
-    const client = new MediaGateway({ apiKey: 'mgw_test_key', baseURL: 'http://127.0.0.1:9' });
+    const client = testClient({ apiKey: 'mgw_test_key', baseURL: 'http://127.0.0.1:9', maxRetries: 2 });
     const error = await client.images
       .generate({ model: 'imgmodel-2', prompt: 'a cat', sise: '1:1' } as never)
       .catch((e: unknown) => e);

@@ -1,3 +1,4 @@
+// Covers: src/schemas/video/2-5.ts
 import { describe, expect, test } from 'vitest';
 import { UPGRADE_INHERITED_FIELDS } from '../../src/schemas/shared/constants.js';
 import { checkParams } from '../../src/schemas/shared/validate.js';

@@ -1,3 +1,4 @@
+// Covers: src/schemas/video/mini.ts
 import { describe, expect, test } from 'vitest';
 import { checkParams } from '../../src/schemas/shared/validate.js';
 import { videoRequestSchema } from '../../src/schemas/video/index.js';

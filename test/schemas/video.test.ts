@@ -1,3 +1,4 @@
+// Covers: src/schemas/video/index.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
 import { VIDEO_MODELS } from '../../src/schemas/shared/constants.js';

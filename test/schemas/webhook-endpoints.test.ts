@@ -1,3 +1,4 @@
+// Covers: src/schemas/webhook-endpoints/index.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
 import {

@@ -1,3 +1,4 @@
+// Covers: src/core/errors/api.ts
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {

@@ -1,3 +1,4 @@
+// Covers: src/core/files.ts
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,

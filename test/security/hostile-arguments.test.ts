@@ -1,7 +1,9 @@
+// Covers: src/core/arguments.ts
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import { APIConnectionError, RequestValidationError } from '../../src/core/errors.js';
+import { testClient } from '../helpers/client.js';
 import { type RawServer, refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -45,7 +47,7 @@ beforeAll(async () => {
   gateway = await startRawServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x","code":0,"data":{"id":"x"}}');
   });
-  client = new MediaGateway({ apiKey: 'mgw_ids_key_000011112222', baseURL: gateway.url, maxRetries: 0 });
+  client = testClient({ apiKey: 'mgw_ids_key_000011112222', baseURL: gateway.url });
 });
 afterAll(() => gateway.close());
 

@@ -1,7 +1,9 @@
+// Covers: src/core/pagination.ts
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
+import type { MediaGateway } from '../../src/client.js';
 import { InvalidResponseError } from '../../src/core/errors.js';
+import { testClient } from '../helpers/client.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -25,7 +27,7 @@ async function listServer(
     res.end(JSON.stringify(answer(page)));
   });
   servers.push(server);
-  return { client: new MediaGateway({ apiKey: KEY, baseURL: server.url, maxRetries: 0 }), asked };
+  return { client: testClient({ apiKey: KEY, baseURL: server.url }), asked };
 }
 
 const page = (items: unknown[], total: unknown, pageNumber: unknown = 1, limit: unknown = 2) => ({

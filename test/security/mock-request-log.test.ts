@@ -1,3 +1,4 @@
+// Covers: src/testing/state/request-log.ts
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { InvalidOptionError } from '../../src/core/options.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';

@@ -1,7 +1,9 @@
+// Covers: src/internal/redact.ts
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { testClient } from '../helpers/client.js';
 import { drain, refusedPort, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -35,10 +37,9 @@ describe('the API key never leaks', () => {
     });
     const lines: string[] = [];
     const log = (m: string, d?: unknown) => lines.push(m + JSON.stringify(d ?? {}));
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: server.url,
-      maxRetries: 0,
       logger: { debug: log, info: log, warn: log, error: log },
     });
     const spec: RequestSpec = { method: 'GET', path: '/videos/t', retry: 'safe', timeout: 2000 };
@@ -56,7 +57,7 @@ describe('the API key never leaks', () => {
   test('not from connection errors or retries logged', async () => {
     const port = await refusedPort();
     const lines: string[] = [];
-    const client = new MediaGateway({
+    const client = testClient({
       apiKey: KEY,
       baseURL: `http://127.0.0.1:${port}`,
       maxRetries: 1,
@@ -76,6 +77,7 @@ describe('the API key never leaks', () => {
   });
 
   test('not from inspecting or serialising the client', () => {
+    // The client itself is inspected: built as a user builds it.
     const client = new MediaGateway({ apiKey: KEY, baseURL: 'https://gw.example' });
     expect(inspect(client, { depth: 10 })).not.toContain(KEY);
     expect(JSON.stringify(client)).not.toContain(KEY);

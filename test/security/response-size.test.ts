@@ -1,8 +1,8 @@
+// Covers: src/internal/response-body.ts, src/internal/read-capped.ts
 import type { ServerResponse } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Agent, type Dispatcher, interceptors } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import {
   AmbiguousSubmissionError,
   InternalServerError,
@@ -10,6 +10,7 @@ import {
   ResponseTooLargeError,
 } from '../../src/core/errors.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
+import { testClient } from '../helpers/client.js';
 import { drain, type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 import { mib, runChild } from '../reliability/child.js';
@@ -60,12 +61,7 @@ const submission: RequestSpec = {
   timeout: 10_000,
 };
 const client = (baseURL: string, maxResponseBytes?: number) =>
-  new MediaGateway({
-    apiKey: KEY,
-    baseURL,
-    maxRetries: 2,
-    ...(maxResponseBytes ? { maxResponseBytes } : {}),
-  });
+  testClient({ apiKey: KEY, baseURL, maxRetries: 2, ...(maxResponseBytes ? { maxResponseBytes } : {}) });
 
 describe('maxResponseBytes', () => {
   test('a content-length over the limit is refused before reading, and not retried', async () => {
@@ -182,13 +178,7 @@ describe('maxResponseBytes', () => {
     };
     for (const interceptor of [interceptors.decompress(), keepsLength]) {
       const dispatcher = new Agent().compose(interceptor);
-      const gateway = new MediaGateway({
-        apiKey: KEY,
-        baseURL: gw.url,
-        maxRetries: 0,
-        maxResponseBytes: 64 * 1024,
-        dispatcher,
-      });
+      const gateway = testClient({ apiKey: KEY, baseURL: gw.url, maxResponseBytes: 64 * 1024, dispatcher });
       try {
         const error = await rejection(gateway.videos.retrieve('t1'));
         expect(error).toBeInstanceOf(ResponseTooLargeError);

@@ -1,3 +1,4 @@
+// Covers: src/core/download.ts
 import { execFile } from 'node:child_process';
 import {
   existsSync,

@@ -1,8 +1,9 @@
+// Covers: src/internal/redact.ts
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/client.js';
 import { InvalidResponseError } from '../../src/core/errors.js';
 import { createRedactor, isSecretName, MAX_DEPTH, redactText, TOO_DEEP } from '../../src/internal/redact.js';
+import { testClient } from '../helpers/client.js';
 import { drain, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 import { expectLinear } from './linear-time.js';
@@ -30,10 +31,9 @@ async function answering(status: number, body: string, logger?: (line: string) =
     res.writeHead(status, { 'content-type': 'application/json' }).end(body);
   });
   const log = (line: string, data?: unknown) => logger?.(`${line} ${JSON.stringify(data ?? {})}`);
-  const client = new MediaGateway({
+  const client = testClient({
     apiKey: KEY,
     baseURL: server.url,
-    maxRetries: 0,
     ...(logger ? { logger: { debug: log, info: log, warn: log, error: log } } : {}),
   });
   return { client, server };
@@ -251,10 +251,9 @@ describe('logged URLs keep their path and plain parameters, not their signature'
       res.writeHead(200, { 'content-type': 'image/png' }).end('png');
     });
     try {
-      const client = new MediaGateway({
+      const client = testClient({
         apiKey: KEY,
         baseURL: 'https://gw.example',
-        maxRetries: 0,
         logger: { debug: (line, data) => lines.push(`${line} ${JSON.stringify(data ?? {})}`) },
       });
       const download = await client.images.download(`${server.url}${path}`);
@@ -285,7 +284,7 @@ describe('a storage error quoting the signature it refused', () => {
       res.writeHead(403, { 'content-type': 'application/xml' }).end(xml);
     });
     try {
-      const client = new MediaGateway({ apiKey: KEY, baseURL: 'https://gw.example', maxRetries: 0 });
+      const client = testClient({ apiKey: KEY, baseURL: 'https://gw.example' });
       const link = `${server.url}/media/a.png?X-Amz-Credential=${encodeURIComponent(credential)}&X-Amz-Signature=${signature}`;
       const error = await rejection(client.images.download(link));
       expect(error.status).toBe(403);
@@ -319,7 +318,7 @@ describe('a key too short to be a credential', () => {
         );
       });
       try {
-        const client = new MediaGateway({ apiKey: key, baseURL: server.url, maxRetries: 0 });
+        const client = testClient({ apiKey: key, baseURL: server.url });
         const error = (await rejection(client.webhooks.capabilities({ model: 'vidmodel-2.5' }))) as Error;
         expect(error.message).toContain(text);
         expect(error.message).toContain('Bearer [redacted]');

@@ -1,3 +1,4 @@
+// Covers: src/testing/state/accounts.ts
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import {

@@ -1,3 +1,4 @@
+// Covers: src/testing/gateway.ts
 /**
  * `gateway.clientOptions()`: a client whose waits keep pace with the mock's clock. Asserted on
  * the mock clock and the number of polls, never on wall time.

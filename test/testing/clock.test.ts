@@ -1,3 +1,4 @@
+// Covers: src/testing/state/clock.ts
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { MockClock } from '../../src/testing/index.js';

@@ -1,3 +1,4 @@
+// Covers: src/testing/dashboard/live.ts
 // The dashboard's live stream read by raw sockets, some of which stop reading: what a stalled
 // page costs the mock is bounded, the number of pages is capped, and pages that read keep
 // getting every view.

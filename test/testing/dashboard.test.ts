@@ -1,14 +1,16 @@
+// Covers: src/testing/dashboard/index.ts
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
+import type { MediaGateway } from '../../src/index.js';
 import { type MockGateway, reviewLibraryAsset, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 
 let gateway: MockGateway;
 let client: MediaGateway;
 
 beforeAll(async () => {
   gateway = await startMockGateway({ clock: 'manual' });
-  client = new MediaGateway({ baseURL: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
+  client = testClient({ gateway });
 });
 afterAll(() => gateway.close());
 

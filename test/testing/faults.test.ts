@@ -1,3 +1,4 @@
+// Covers: src/testing/state/faults.ts
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';

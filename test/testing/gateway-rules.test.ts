@@ -1,3 +1,4 @@
+// Covers: src/testing/routes/index.ts
 // Rules where the mock follows the gateway: review tasks send no task events; a JSON body needs a
 // JSON content type; library intake holds detected lengths to the spec's limits.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

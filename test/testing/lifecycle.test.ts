@@ -1,3 +1,4 @@
+// Covers: src/testing/http/server.ts
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';

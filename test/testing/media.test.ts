@@ -1,3 +1,4 @@
+// Covers: src/testing/state/media.ts
 import { inflateSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

@@ -1,7 +1,8 @@
+// Covers: src/testing/state/rate-limits.ts
 import { Agent, request } from 'undici';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
 import { startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
 
 const kite = { model: 'vidmodel-2.0-mini', prompt: 'a red kite', duration: 5 } as const;
 
@@ -72,12 +73,7 @@ describe('mock gateway rate limits', () => {
   });
 
   it('the SDK retries a billable submission answered 429 once the pause is over: one task, one charge', async () => {
-    const client = new MediaGateway({
-      apiKey: gateway.apiKey,
-      baseURL: gateway.url,
-      dispatcher: agent,
-      limits: {},
-    });
+    const client = testClient({ gateway, dispatcher: agent, limits: {}, maxRetries: 2 });
     const before = gateway.tasks.list().length;
     await client.videos.create(kite);
     await client.videos.create(kite);

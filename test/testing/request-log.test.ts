@@ -1,3 +1,4 @@
+// Covers: src/testing/state/request-log.ts
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';

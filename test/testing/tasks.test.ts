@@ -1,3 +1,4 @@
+// Covers: src/testing/state/tasks.ts
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type MockGateway, type MockTask, outcomeFor, startMockGateway } from '../../src/testing/index.js';
 import { api, createAgent } from './helpers.js';

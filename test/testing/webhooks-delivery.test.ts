@@ -1,3 +1,4 @@
+// Covers: src/testing/state/webhooks/engine.ts
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/testing/state/webhooks/index.ts
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MockDeliveryAttempt, MockWebhookEvent } from '../../src/testing/index.js';
 import { startRig, type WebhookRig } from '../integration/webhooks-setup.js';

@@ -1,11 +1,13 @@
+// Covers: src/testing/state/webhooks/engine.ts
 // A mock running faster than real time still signs its deliveries so that an ordinary receiver
 // (the default tolerance, the system clock) accepts them.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MediaGateway } from '../../src/index.js';
+import type { MediaGateway } from '../../src/index.js';
 import { type MockGateway, mockWebhooks, startMockGateway } from '../../src/testing/index.js';
 import { createNodeWebhookHandler, verifyWebhook } from '../../src/webhooks/index.js';
+import { testClient } from '../helpers/client.js';
 
 let gateway: MockGateway;
 let client: MediaGateway;
@@ -20,7 +22,7 @@ beforeAll(async () => {
   // far outside the 300 s tolerance however fast this machine runs the test.
   gateway = await startMockGateway({ speed: 1000 });
   await gateway.clock.advance(3_600_000);
-  client = new MediaGateway(gateway.clientOptions());
+  client = testClient({ ...gateway.clientOptions(), maxRetries: 2 });
   let handler: ReturnType<typeof createNodeWebhookHandler> | undefined;
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];

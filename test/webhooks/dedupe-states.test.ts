@@ -1,3 +1,4 @@
+// Covers: src/webhooks/dedupe.ts
 // An event is acknowledged only once it is done: a delivery of an event that another
 // delivery is still handling is answered 503 with Retry-After (spec: Events 7 — the gateway
 // honours Retry-After on 503), never 200, so a later retry runs onEvent if the first fails.

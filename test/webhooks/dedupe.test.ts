@@ -1,3 +1,4 @@
+// Covers: src/webhooks/dedupe.ts
 import { describe, expect, test } from 'vitest';
 import { MemoryDedupeStore } from '../../src/webhooks/index.js';
 

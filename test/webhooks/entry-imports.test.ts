@@ -1,3 +1,4 @@
+// Covers: src/webhooks/index.ts
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

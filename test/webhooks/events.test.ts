@@ -1,3 +1,4 @@
+// Covers: src/webhooks/events.ts
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { TaskEventHub } from '../../src/core/events-hub.js';
 import {

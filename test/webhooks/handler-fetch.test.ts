@@ -1,3 +1,4 @@
+// Covers: src/webhooks/handler-fetch.ts
 import { describe, expect, test, vi } from 'vitest';
 import {
   createWebhookHandler,

@@ -1,3 +1,4 @@
+// Covers: src/webhooks/handler-node.ts
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import express from 'express';

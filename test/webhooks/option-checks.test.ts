@@ -1,3 +1,4 @@
+// Covers: src/webhooks/index.ts
 import { describe, expect, test } from 'vitest';
 import { InvalidOptionError } from '../../src/core/options.js';
 import {

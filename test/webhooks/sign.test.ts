@@ -1,3 +1,4 @@
+// Covers: src/webhooks/sign.ts
 import { describe, expect, test, vi } from 'vitest';
 import { MediaGatewayError } from '../../src/core/base-error.js';
 import {

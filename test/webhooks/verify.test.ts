@@ -1,3 +1,4 @@
+// Covers: src/webhooks/verify-node.ts, src/webhooks/verify-web.ts
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { MediaGatewayError } from '../../src/core/base-error.js';
 import {
