@@ -6,9 +6,9 @@ import {
   describeCause,
   MediaGatewayError,
 } from '../core/errors.js';
-import { errorCode, NOT_SENT_CODES, TIMEOUT_CODES } from '../core/undici-codes.js';
 import type { FetchLike, FetchResponseLike, RawResponse } from './request-spec.js';
 import { FetchFailedError, NotSentError } from './retry-policy.js';
+import { errorCode, NOT_SENT_CODES, TIMEOUT_CODES } from './undici-codes.js';
 
 /**
  * What the client's own `fetch` did instead of answering: thrown by {@link checkedFetch}, mapped

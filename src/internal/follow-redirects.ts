@@ -1,6 +1,6 @@
 // How the client's downloads follow redirects: the SDK's one loop (core/redirect-loop.ts) over
 // the transport's answers.
-import { followRedirects } from '../core/redirect-loop.js';
+import { followRedirects } from './redirect-loop.js';
 import type { RawResponse } from './request-spec.js';
 
 const ignore = () => undefined;

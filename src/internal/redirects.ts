@@ -1,5 +1,5 @@
 // The rules themselves live in core/, where `fileFromURL` follows them too.
-export { MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from '../core/redirect-policy.js';
+export { MAX_REDIRECTS, RedirectRefusedError, redirectTarget } from './redirect-policy.js';
 
 /**
  * Headers that may follow a download's redirect to another origin. Everything else (the key,

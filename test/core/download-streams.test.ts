@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
-import { MediaDownload } from '../../src/core/download.js';
 import { APIConnectionError, APIUserAbortError, MediaGatewayError } from '../../src/core/errors.js';
+import { MediaDownload } from '../../src/internal/media-download.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 

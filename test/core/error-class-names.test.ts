@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { ERROR_BRAND, MediaGatewayError } from '../../src/core/base-error.js';
-import { RedirectRefusedError } from '../../src/core/redirect-policy.js';
 import { APIConnectionError, MediaGateway } from '../../src/index.js';
+import { RedirectRefusedError } from '../../src/internal/redirect-policy.js';
 import { FetchFailedError, NotSentError } from '../../src/internal/retry-policy.js';
 import { rejection } from '../helpers/rejection.js';
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { MediaGateway } from '../../src/client.js';
-import type { MediaDownload } from '../../src/core/download.js';
 import { APIConnectionTimeoutError, APIUserAbortError } from '../../src/core/errors.js';
+import type { MediaDownload } from '../../src/internal/media-download.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';
 

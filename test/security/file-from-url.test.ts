@@ -6,7 +6,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FileInputError, InvalidResponseError, type MediaGatewayError } from '../../src/core/errors.js';
 import type { FetchLike } from '../../src/core/fetch-like.js';
-import { type FileFromURLOptions, fileFromURL } from '../../src/core/files.js';
+import { type FileFromURLOptions, fileFromURL } from '../../src/internal/files.js';
 import { png } from '../core/image-fixtures.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';

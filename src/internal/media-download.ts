@@ -11,9 +11,9 @@ import {
   describeCause,
   FileWriteError,
   MediaGatewayError,
-} from './errors.js';
-import { checkCallback, checkCount } from './options.js';
-import { ProgressThrottle } from './progress.js';
+} from '../core/errors.js';
+import { checkCallback, checkCount } from '../core/options.js';
+import { ProgressThrottle } from '../core/progress.js';
 import { errorCode, TIMEOUT_CODES } from './undici-codes.js';
 
 /** Progress of a download being saved. */

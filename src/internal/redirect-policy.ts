@@ -1,6 +1,6 @@
 // Which redirects the SDK follows. Here, below internal/, so that `fileFromURL` (a core helper)
 // keeps the same rules as the client's downloads; internal/redirects.ts hands them on.
-import { RedirectRefusedError } from './errors/transport.js';
+import { RedirectRefusedError } from '../core/errors/transport.js';
 
 /** The most redirects a download follows. */
 export const MAX_REDIRECTS = 5;

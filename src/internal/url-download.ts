@@ -2,10 +2,10 @@
 // SDK's own rules (`redirectTarget`) on both, hop by hop.
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { FetchInit, FetchLike } from './fetch-like.js';
+import type { FetchInit, FetchLike } from '../core/fetch-like.js';
+import { untilAborted } from '../core/until-aborted.js';
 import { followRedirects } from './redirect-loop.js';
 import { MAX_REDIRECTS, RedirectRefusedError } from './redirect-policy.js';
-import { untilAborted } from './until-aborted.js';
 
 /** A download's answer, whichever way it was fetched; the body is a stream or an async iterable. */
 export interface Downloaded {
