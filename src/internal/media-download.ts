@@ -14,7 +14,7 @@ import {
 } from '../core/errors.js';
 import { checkCallback, checkCount } from '../core/options.js';
 import { ProgressThrottle } from '../core/progress.js';
-import { errorCode, TIMEOUT_CODES } from './undici-codes.js';
+import { errorCode, TIMEOUT_CODES } from './error-mapping.js';
 
 /** Progress of a download being saved. */
 export interface DownloadProgress {

@@ -4,7 +4,7 @@ import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { ERROR_BRAND, MediaGatewayError } from '../../src/core/base-error.js';
 import { APIConnectionError, MediaGateway } from '../../src/index.js';
-import { RedirectRefusedError } from '../../src/internal/redirect-policy.js';
+import { RedirectRefusedError } from '../../src/internal/redirects.js';
 import { FetchFailedError, NotSentError } from '../../src/internal/retry-policy.js';
 import { rejection } from '../helpers/rejection.js';
 
