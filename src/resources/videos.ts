@@ -4,7 +4,7 @@ import { SubmittedCallbackError, withTaskId } from '../core/errors/wait.js';
 import { APIUserAbortError, abortedBy } from '../core/errors.js';
 import { checkCallback } from '../core/options.js';
 import { checkWaitOptions, pollTask, type WaitOptions } from '../core/polling.js';
-import { untilAborted } from '../core/until-aborted.js';
+import { untilAborted } from '../core/signal-fanout.js';
 import { openDownload } from '../internal/download.js';
 import type { MediaDownload } from '../internal/media-download.js';
 import type { RequestOptions } from '../internal/request-spec.js';
