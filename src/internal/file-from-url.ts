@@ -140,7 +140,8 @@ export async function fileFromURL(url: string | URL, options?: FileFromURLOption
     // The failure's own text and fields can hold the URL, query and all: both are cleaned.
     const cause = scrubbedError(error, scrub) as { message?: unknown; code?: unknown } | undefined;
     const said = typeof cause === 'string' ? cause : cause?.message || cause?.code || 'the download failed';
-    return refuse(`could not be downloaded: ${said}`, cause);
+    // The wire's own errors name the operation, which the message has already said.
+    return refuse(`could not be downloaded: ${String(said).replace(/^fileFromURL: /, '')}`, cause);
   };
   try {
     const response = await download(settings, deadline, visited);
