@@ -15,7 +15,6 @@
  */
 export { type ClientOptions, MediaGateway } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
-export { type DownloadProgress, MediaDownload, type SaveOptions } from './core/download.js';
 export {
   type AcceptedSubmission,
   AmbiguousSubmissionError,
@@ -52,14 +51,6 @@ export { TaskEventHub, type TaskEventHubOptions, type TaskEventSource } from './
 export { type WithExtraFields, withExtraFields } from './core/extra-fields.js';
 export type { FetchInit, FetchLike, FetchResponseLike } from './core/fetch-like.js';
 export {
-  type FileFromURLOptions,
-  type FileOptions,
-  fileFromBase64,
-  fileFromPath,
-  fileFromURL,
-  type Uploadable,
-} from './core/files.js';
-export {
   type LimitedRequest,
   type LimitPermit,
   QueueTimeoutError,
@@ -73,6 +64,15 @@ export { Page, type PageData, PagePromise } from './core/pagination.js';
 export type { TaskOutcome, WaitOptions } from './core/polling.js';
 export type { WebhookEventLike } from './core/task-events.js';
 export type { AnyTask, TaskByKind, TaskKind } from './core/task-types.js';
+export {
+  type FileFromURLOptions,
+  type FileOptions,
+  fileFromBase64,
+  fileFromPath,
+  fileFromURL,
+  type Uploadable,
+} from './internal/files.js';
+export { type DownloadProgress, MediaDownload, type SaveOptions } from './internal/media-download.js';
 export type {
   HookErrorInfo,
   HookRequestInfo,

@@ -7,10 +7,10 @@ import {
 } from './errors.js';
 import type { TaskEventSource } from './events-hub.js';
 import { checkCallback, checkDuration, checkInterval, InvalidOptionError } from './options.js';
+import { untilAborted } from './signal-fanout.js';
 import { sleep } from './sleep.js';
 import type { WebhookEventLike } from './task-events.js';
 import type { AnyTask, TaskKind } from './task-types.js';
-import { untilAborted } from './until-aborted.js';
 
 /** Options of every `waitForTask`. */
 export interface WaitOptions<T = unknown> {

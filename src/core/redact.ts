@@ -4,8 +4,8 @@
  * fields of the gateway's API (a webhook endpoint's `signing_secret`, ...) in parsed bodies and
  * in raw text, and the signature and credential parameters of presigned media URLs; it shows a
  * URL without its query, fragment or credentials, and copies a failure so that it is safe to
- * keep. Pure text and value work, no I/O: it sits in core/ so that `fileFromURL` and the wire
- * (internal/) use the same one.
+ * keep. Pure text and value work, no I/O: it sits in core/ so that the wire (internal/, where
+ * `fileFromURL` is too), the client and the mock gateway use the same one.
  */
 
 /** What replaces a secret. */

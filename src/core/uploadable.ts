@@ -1,4 +1,23 @@
-import type { Uploadable } from './files.js';
+// The kinds of file the SDK uploads, and how they are told apart: a type and pure checks, no I/O.
+import type { ReadStream } from 'node:fs';
+
+/**
+ * A file to upload: a `Blob`/`File`, a `Buffer`/`Uint8Array`/`ArrayBuffer`, an `fs.ReadStream`,
+ * a web `ReadableStream<Uint8Array>`, or what `fileFromPath`, `fileFromURL` and
+ * `fileFromBase64` return. A string is not a file: pass it through one of those helpers.
+ *
+ * Blobs, byte arrays and `fs.ReadStream`s (sent from their path) have a known size, so the request
+ * carries `Content-Length` and can be retried. A `ReadableStream` has no known size (the request is
+ * sent chunked) and can be sent only once.
+ */
+export type Uploadable =
+  | Blob
+  | File
+  | Buffer
+  | Uint8Array
+  | ArrayBuffer
+  | ReadStream
+  | ReadableStream<Uint8Array>;
 
 /** The message for a string given where a file is expected. */
 export const BARE_STRING_MESSAGE =

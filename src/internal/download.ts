@@ -1,5 +1,5 @@
-import { MediaDownload } from '../core/download.js';
 import { APIUserAbortError, abortedBy } from '../core/errors.js';
+import { MediaDownload } from './media-download.js';
 import type { RequestOptions } from './request-spec.js';
 import { TIMEOUTS } from './timeouts.js';
 import type { Transport } from './transport.js';

@@ -6,9 +6,35 @@ import {
   describeCause,
   MediaGatewayError,
 } from '../core/errors.js';
-import { errorCode, NOT_SENT_CODES, TIMEOUT_CODES } from '../core/undici-codes.js';
 import type { FetchLike, FetchResponseLike, RawResponse } from './request-spec.js';
 import { FetchFailedError, NotSentError } from './retry-policy.js';
+
+// The failure codes (undici's and the system's) the SDK tells apart: read here alone, for the
+// transport's errors below and a download's body (media-download.ts) alike.
+
+/** Connection failures that happen before a request byte can have left this process. */
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** undici's timeouts: no answer's headers in time, or a body that paused longer than allowed. */
+export const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** The system or undici code of a failure, looked for down its `cause` chain. */
+export function errorCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return (error as { code?: string } | undefined)?.code;
+}
 
 /**
  * What the client's own `fetch` did instead of answering: thrown by {@link checkedFetch}, mapped

@@ -15,7 +15,7 @@ function idleError(operation: string, ms: number): APIConnectionTimeoutError {
  * The body of a fetch's answer as the {@link ResponseBody} the rest of the SDK reads: a Node
  * `Readable` that pulls one chunk from the web stream (or async iterable) each time it is asked
  * for more, so nothing is read ahead of the consumer, with `text()` and `dump()` as undici's
- * body has them. A pause between chunks longer than `idleMs` ends it with
+ * body has them. A pause between chunks longer than `idleMs` (when given) ends it with
  * {@link APIConnectionTimeoutError}, as undici's `bodyTimeout` does on the other path.
  */
 export class FetchBody extends Readable implements ResponseBody {
@@ -26,7 +26,7 @@ export class FetchBody extends Readable implements ResponseBody {
   constructor(
     source: WebBody | AsyncIterable<Uint8Array> | null,
     private readonly operation: string,
-    private readonly idleMs: number,
+    private readonly idleMs: number | undefined,
   ) {
     super({ highWaterMark: 0 });
     if (source === null) {
@@ -46,7 +46,10 @@ export class FetchBody extends Readable implements ResponseBody {
   override _read(): void {
     const reader = this.#reader;
     if (reader === undefined) return void this.push(null);
-    this.#timer ??= setTimeout(() => this.destroy(idleError(this.operation, this.idleMs)), this.idleMs);
+    const idleMs = this.idleMs;
+    if (idleMs !== undefined) {
+      this.#timer ??= setTimeout(() => this.destroy(idleError(this.operation, idleMs)), idleMs);
+    }
     reader.read().then(
       ({ done, value }) => {
         if (this.destroyed) return;

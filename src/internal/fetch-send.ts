@@ -6,7 +6,7 @@
 import { APIConnectionError } from '../core/errors.js';
 import { InvalidOptionError } from '../core/options.js';
 import { showUnparsedURL } from '../core/redact.js';
-import { untilAborted } from '../core/until-aborted.js';
+import { untilAborted } from '../core/signal-fanout.js';
 import { FetchBody } from './fetch-body.js';
 import type { FetchInit, FetchLike, OutgoingRequest, RawResponse } from './request-spec.js';
 

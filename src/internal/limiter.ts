@@ -16,7 +16,7 @@ import {
 } from '../core/limits.js';
 import { LocalLimiter } from '../core/local-limiter.js';
 import { InvalidOptionError } from '../core/options.js';
-import { untilAborted } from '../core/until-aborted.js';
+import { untilAborted } from '../core/signal-fanout.js';
 import type { RequestSpec } from './request-spec.js';
 
 /**

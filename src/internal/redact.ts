@@ -1,7 +1,7 @@
 /**
  * The redactor's names at the path they had before it moved to core/redact.ts, where it is
- * defined once (`fileFromURL`, in core/, uses it too, and core/ imports nothing above it).
- * Nothing is defined here; the SDK's own modules import core/redact.ts.
+ * defined once, below every layer that uses it. Nothing is defined here; the SDK's own modules
+ * import core/redact.ts.
  */
 export {
   createRedactor,

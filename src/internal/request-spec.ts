@@ -121,8 +121,12 @@ export interface OutgoingRequest {
   headers: Record<string, string>;
   /** JSON text, a streamed body's chunks, or nothing. */
   body: string | AsyncIterable<Uint8Array> | undefined;
-  /** The attempt's timeout in ms, which also bounds each pause of a streamed answer's body. */
-  timeout: number;
+  /**
+   * The attempt's timeout in ms, which also bounds each pause of a streamed answer's body;
+   * `undefined` leaves the pauses to the dispatcher's own limits (`fileFromURL`, whose deadline
+   * bounds the whole download).
+   */
+  timeout: number | undefined;
   /** The attempt's deadline: the timer and the caller's signal. */
   deadline: Deadline;
 }

@@ -74,6 +74,21 @@ export function defaultDispatcher(
 }
 
 /**
+ * The `Agent` of `fileFromURL` given no `dispatcher`: undici's defaults, built on first use and
+ * kept with the client's. Never the global dispatcher: once Node's own fetch has run, that slot
+ * can hold the older undici bundled with Node 20 and 22.
+ */
+export function plainAgent(undici: Undici): Dispatcher {
+  // '' is no client's key: theirs always hold a space.
+  let agent = ownDispatchers.get('');
+  if (agent === undefined) {
+    agent = new undici.Agent();
+    ownDispatchers.set('', agent);
+  }
+  return agent;
+}
+
+/**
  * Sends `request` through `dispatcher` with undici's request API, as `undici.request` calls it,
  * without that wrapper's URL parse and options copy (a few µs a request). Not `async`: the
  * answer is shaped in one `then`, with no async frame of its own per request.
@@ -95,9 +110,10 @@ export function undiciRequest(
     body: (request.body ?? null) as string | Readable | null,
     // undici's own 300 s defaults would cut a 600 s edit short: follow the operation's timeout.
     // The deadline is what ends a JSON call; for a download's body, streamed after the
-    // deadline is released, the body timeout is the longest pause between chunks.
-    headersTimeout: request.timeout,
-    bodyTimeout: request.timeout,
+    // deadline is released, the body timeout is the longest pause between chunks. None given
+    // (null): the dispatcher's own.
+    headersTimeout: request.timeout ?? null,
+    bodyTimeout: request.timeout ?? null,
     // undici takes an EventEmitter as the signal (its docs say so): the deadline is one.
     signal: request.deadline as unknown as EventEmitter,
   };

@@ -1,12 +1,12 @@
 import { openAsBlob, ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { type FileOnDisk, fileOnDisk, readInRing, whyUnreadable } from '../core/disk-file.js';
 import { FileInputError, MediaGatewayError, RequestValidationError } from '../core/errors.js';
 import { defaultNameForType, OCTET_STREAM, sniffType } from '../core/file-type.js';
-import type { Uploadable } from '../core/files.js';
 import { type ByteReader, blobReader, bytesReader } from '../core/image-header.js';
+import type { Uploadable } from '../core/uploadable.js';
 import { BARE_STRING_MESSAGE, isBlobLike, isUploadable, UPLOAD_FILE } from '../core/uploadable.js';
+import { type FileOnDisk, fileOnDisk, readInRing, whyUnreadable } from './disk-file.js';
 
 const CHUNK = 64 * 1024;
 // A stream's first bytes are held back to sniff its type and read its image header.

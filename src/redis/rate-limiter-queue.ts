@@ -4,7 +4,7 @@
  */
 import { QueueTimeoutError } from '../core/limits.js';
 import { MAX_TIMER_MS } from '../core/options.js';
-import { untilAborted } from '../core/until-aborted.js';
+import { untilAborted } from '../core/signal-fanout.js';
 
 /** One line per model (or family): each request waits for the one before it to be granted. */
 export class ArrivalLines {

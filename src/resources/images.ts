@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { APIPromise } from '../core/api-promise.js';
 import { checkObjectArgument, checkOptionsArgument } from '../core/arguments.js';
-import { MediaDownload } from '../core/download.js';
 import { RequestValidationError } from '../core/errors.js';
 import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
 import { pollTask, type WaitOptions } from '../core/polling.js';
 import { openDownload } from '../internal/download.js';
+import { MediaDownload } from '../internal/media-download.js';
 import { buildMultipart, imageEditParts, type MultipartField } from '../internal/multipart.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import {

@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { checkOptionsArgument } from '../core/arguments.js';
-import type { Uploadable } from '../core/files.js';
+import type { Uploadable } from '../internal/files.js';
 import { buildMultipart, imageUploadParts } from '../internal/multipart.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
 import type { UploadFile } from '../internal/upload-file.js';

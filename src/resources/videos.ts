@@ -1,12 +1,12 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { checkOptionsArgument } from '../core/arguments.js';
-import type { MediaDownload } from '../core/download.js';
 import { SubmittedCallbackError, withTaskId } from '../core/errors/wait.js';
 import { APIUserAbortError, abortedBy } from '../core/errors.js';
 import { checkCallback } from '../core/options.js';
 import { checkWaitOptions, pollTask, type WaitOptions } from '../core/polling.js';
-import { untilAborted } from '../core/until-aborted.js';
+import { untilAborted } from '../core/signal-fanout.js';
 import { openDownload } from '../internal/download.js';
+import type { MediaDownload } from '../internal/media-download.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { checkVideoRequest, estimateReservation } from '../internal/schemas.js';
 import { TIMEOUTS } from '../internal/timeouts.js';

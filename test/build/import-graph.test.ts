@@ -55,6 +55,18 @@ const ENTRY_FILES = ['index.ts', 'webhooks/index.ts', 'redis/index.ts', 'testing
 const HEAVY_PACKAGES = ['undici', 'zod', 'p-retry', 'form-data-encoder', 'formdata-node'];
 const LIGHT_LAYERS: readonly Layer[] = ['webhooks', 'redis'];
 
+/**
+ * Modules that read or write files or talk over the network, which core/ may not import:
+ * Node's file system and sockets (`fs`, `net`, `tls`, `dgram`, `dns`, `http`, `https`, `http2`,
+ * `child_process`), undici, and Node's streams (`stream`, `stream/promises`): in this SDK a Node
+ * stream only ever carries bytes between a socket or a file and the caller, which is the work of
+ * internal/. A type-only import (`import type { ReadStream } from 'node:fs'`, the `Uploadable`
+ * type) is erased from the build and reads nothing, so it is allowed. core/ may import no other
+ * layer, so no I/O reaches it through a file of the SDK either.
+ */
+const IO_MODULE =
+  /^(node:)?(fs|fs\/promises|net|tls|dgram|dns|dns\/promises|http|https|http2|child_process|stream|stream\/promises)$|^undici(\/|$)/;
+
 /** The layer of a file, by its path under src/ (`version.ts`, a leaf constant, counts as core). */
 function layerOf(file: string): Layer {
   const [top = ''] = file.split('/');
@@ -213,6 +225,62 @@ function strayLinks(root = SRC): string[] {
   return out.sort();
 }
 
+/**
+ * Value imports of an {@link IO_MODULE} in the files under `core/` (static, dynamic,
+ * `export … from` and `require`), as `file imports module`. An import whose every name is
+ * `type` counts as type-only, as TypeScript erases it.
+ */
+function coreIO(root = SRC): string[] {
+  const out: string[] = [];
+  for (const path of sourceFiles(join(root, 'core'))) {
+    const file = relative(root, path).split('\\').join('/');
+    const found = new Set<string>();
+    const typeOnly = (clause: ts.ImportClause | ts.NamedExports | undefined): boolean => {
+      if (clause === undefined) return false;
+      if (ts.isNamedExports(clause))
+        return clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
+      if (clause.isTypeOnly) return true;
+      const named = clause.namedBindings;
+      return (
+        clause.name === undefined &&
+        named !== undefined &&
+        ts.isNamedImports(named) &&
+        named.elements.length > 0 &&
+        named.elements.every((e) => e.isTypeOnly)
+      );
+    };
+    const visit = (node: ts.Node): void => {
+      let specifier: ts.Expression | undefined;
+      if (ts.isImportDeclaration(node) && !typeOnly(node.importClause)) specifier = node.moduleSpecifier;
+      else if (
+        ts.isExportDeclaration(node) &&
+        !node.isTypeOnly &&
+        !typeOnly(node.exportClause as ts.NamedExports | undefined)
+      ) {
+        specifier = node.moduleSpecifier;
+      } else if (
+        ts.isCallExpression(node) &&
+        (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+          (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+      ) {
+        specifier = node.arguments[0];
+      } else if (
+        ts.isImportEqualsDeclaration(node) &&
+        !node.isTypeOnly &&
+        ts.isExternalModuleReference(node.moduleReference)
+      ) {
+        specifier = node.moduleReference.expression;
+      }
+      if (specifier && ts.isStringLiteralLike(specifier) && IO_MODULE.test(specifier.text))
+        found.add(specifier.text);
+      ts.forEachChild(node, visit);
+    };
+    visit(ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true));
+    for (const name of found) out.push(`${file} imports ${name}`);
+  }
+  return out.sort();
+}
+
 /** Files of the receiver-side layers that reach a heavy package, with the path that gets there. */
 function heavyReaches({ edges, packages }: Graph): string[] {
   const out: string[] = [];
@@ -313,6 +381,13 @@ describe('the import graph of src/', () => {
 
   it('imports only down the layers of ARCHITECTURE.md, and down the tiers of testing/', () => {
     expect(layerViolations(graph), 'imports against the arrows').toEqual([]);
+  });
+
+  it('keeps file and network I/O out of core/: no fs, sockets, http(s), Node streams or undici', () => {
+    expect(
+      coreIO(),
+      'core/ files that import a module doing file or network I/O (it belongs in internal/)',
+    ).toEqual([]);
   });
 
   it('keeps undici, zod and the request machinery out of mediagw/webhooks and mediagw/redis', () => {

@@ -1,7 +1,7 @@
-// Covers: src/core/until-aborted.ts
+// Covers: src/core/signal-fanout.ts
 import { getEventListeners } from 'node:events';
 import { describe, expect, test } from 'vitest';
-import { untilAborted } from '../../src/core/until-aborted.js';
+import { untilAborted } from '../../src/core/signal-fanout.js';
 import { rejection } from '../helpers/rejection.js';
 
 describe('untilAborted', () => {

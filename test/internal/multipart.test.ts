@@ -11,7 +11,7 @@ import busboy from 'busboy';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { fileFromPath } from '../../src/core/files.js';
+import { fileFromPath } from '../../src/internal/files.js';
 import {
   buildMultipart,
   imageEditParts,

@@ -1,4 +1,4 @@
-// Covers: src/core/file-from-url.ts
+// Covers: src/internal/file-from-url.ts
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FileInputError, type MediaGatewayError } from '../../src/core/errors.js';
 import type { FetchLike } from '../../src/core/fetch-like.js';
-import { type FileFromURLOptions, fileFromURL } from '../../src/core/files.js';
+import { type FileFromURLOptions, fileFromURL } from '../../src/internal/files.js';
 import { png } from '../core/image-fixtures.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';

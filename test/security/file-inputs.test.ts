@@ -1,4 +1,4 @@
-// Covers: src/core/files.ts
+// Covers: src/internal/files.ts
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
@@ -16,8 +16,8 @@ import { inspect } from 'node:util';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { APIUserAbortError, FileInputError, MediaGatewayError } from '../../src/core/errors.js';
-import { fileFromBase64, fileFromPath, fileFromURL } from '../../src/core/files.js';
 import { InvalidOptionError } from '../../src/core/options.js';
+import { fileFromBase64, fileFromPath, fileFromURL } from '../../src/internal/files.js';
 import { toUploadFile } from '../../src/internal/upload-file.js';
 import { png } from '../core/image-fixtures.js';
 import { type RawServer, refusedPort, startRawServer } from '../helpers/raw-server.js';

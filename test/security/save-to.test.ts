@@ -1,4 +1,4 @@
-// Covers: src/core/download.ts
+// Covers: src/internal/media-download.ts
 import { execFile } from 'node:child_process';
 import {
   existsSync,
@@ -18,9 +18,9 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
-import { MediaDownload } from '../../src/core/download.js';
 import { FileWriteError, MediaGatewayError } from '../../src/core/errors.js';
 import { InvalidOptionError } from '../../src/core/options.js';
+import { MediaDownload } from '../../src/internal/media-download.js';
 import { rejection } from '../helpers/rejection.js';
 
 // The CommonJS module objects: patched here, and synced into the ESM bindings the SDK imports.
@@ -206,7 +206,7 @@ describe('saveTo: a write that fails midway', () => {
     const target = join(dir, 'video.mp4');
     writeFileSync(target, 'the previous version');
     const script = join(dir, '..', `child-${cases}.mts`);
-    const downloadModule = fileURLToPath(new URL('../../src/core/download.ts', import.meta.url));
+    const downloadModule = fileURLToPath(new URL('../../src/internal/media-download.ts', import.meta.url));
     writeFileSync(
       script,
       `import { Readable } from 'node:stream';

@@ -1,4 +1,4 @@
-// Covers: src/core/redirect-policy.ts, src/core/redirect-loop.ts, src/internal/redirects.ts, src/internal/follow-redirects.ts
+// Covers: src/internal/redirects.ts, src/internal/follow-redirects.ts
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import {
   type MediaGatewayError,
 } from '../../src/core/errors.js';
 import type { FetchLike } from '../../src/core/fetch-like.js';
-import { fileFromURL } from '../../src/core/files.js';
+import { fileFromURL } from '../../src/internal/files.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { png } from '../core/image-fixtures.js';
 import { testClient } from '../helpers/client.js';

@@ -1,5 +1,4 @@
-import type { Uploadable } from '../../core/files.js';
-import { BARE_STRING_MESSAGE, isUploadable } from '../../core/uploadable.js';
+import { BARE_STRING_MESSAGE, isUploadable, type Uploadable } from '../../core/uploadable.js';
 import { acrossFields } from '../shared/across-fields.js';
 import {
   clientReferenceId,

@@ -7,7 +7,7 @@
  * fields and nothing else, so a field no image route takes (a typo such as `sise`) does not
  * compile; the validator refuses it too, before sending.
  */
-import type { Uploadable } from '../../core/files.js';
+import type { Uploadable } from '../../core/uploadable.js';
 import type { Notifications } from '../shared/common.js';
 import type { ImageModel } from '../shared/constants.js';
 

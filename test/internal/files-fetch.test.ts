@@ -1,10 +1,10 @@
-// Covers: src/core/files.ts, src/core/file-from-url.ts
+// Covers: src/internal/files.ts, src/internal/file-from-url.ts
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { APIUserAbortError, FileInputError } from '../../src/core/errors.js';
 import type { FetchLike } from '../../src/core/fetch-like.js';
-import { fileFromURL } from '../../src/core/files.js';
 import { InvalidOptionError } from '../../src/core/options.js';
+import { fileFromURL } from '../../src/internal/files.js';
 import { pngImage } from '../../src/testing/state/media.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';

@@ -1,32 +1,15 @@
-import { constants, openAsBlob, type ReadStream } from 'node:fs';
+import { constants, openAsBlob } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { FileInputError } from '../core/errors.js';
+import { defaultName, sniffType } from '../core/file-type.js';
+import { type ByteReader, IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
 import { rememberFileOnDisk, whyUnreadable } from './disk-file.js';
-import { FileInputError } from './errors.js';
 import { checkFileOptions, type FileOptions } from './file-options.js';
-import { defaultName, sniffType } from './file-type.js';
-import { type ByteReader, IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from './image-header.js';
 
+export type { Uploadable } from '../core/uploadable.js';
 export { type FileFromURLOptions, fileFromURL } from './file-from-url.js';
 export type { FileOptions } from './file-options.js';
-
-/**
- * A file to upload: a `Blob`/`File`, a `Buffer`/`Uint8Array`/`ArrayBuffer`, an `fs.ReadStream`,
- * a web `ReadableStream<Uint8Array>`, or what {@link fileFromPath}, {@link fileFromURL} and
- * {@link fileFromBase64} return. A string is not a file: pass it through one of those helpers.
- *
- * Blobs, byte arrays and `fs.ReadStream`s (sent from their path) have a known size, so the request
- * carries `Content-Length` and can be retried. A `ReadableStream` has no known size (the request is
- * sent chunked) and can be sent only once.
- */
-export type Uploadable =
-  | Blob
-  | File
-  | Buffer
-  | Uint8Array
-  | ArrayBuffer
-  | ReadStream
-  | ReadableStream<Uint8Array>;
 
 /**
  * A file on disk, streamed when sent: nothing is read into memory, and its size is known without

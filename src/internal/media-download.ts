@@ -11,10 +11,10 @@ import {
   describeCause,
   FileWriteError,
   MediaGatewayError,
-} from './errors.js';
-import { checkCallback, checkCount } from './options.js';
-import { ProgressThrottle } from './progress.js';
-import { errorCode, TIMEOUT_CODES } from './undici-codes.js';
+} from '../core/errors.js';
+import { checkCallback, checkCount } from '../core/options.js';
+import { ProgressThrottle } from '../core/progress.js';
+import { errorCode, TIMEOUT_CODES } from './error-mapping.js';
 
 /** Progress of a download being saved. */
 export interface DownloadProgress {

@@ -1,21 +1,25 @@
-// `fileFromURL`: a download streamed to a temporary file, under a deadline, made into a File.
+// `fileFromURL`: a download streamed to a temporary file, under a deadline, made into a File. Its
+// GET goes out on the client's wire: the same undici or fetch sender, the same redirect loop.
 import { constants, openAsBlob, rmSync } from 'node:fs';
 import { open, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
-import { Deadline } from './deadline.js';
+import { Deadline } from '../core/deadline.js';
+import { APIUserAbortError, FileInputError } from '../core/errors.js';
+import type { FetchLike } from '../core/fetch-like.js';
+import { defaultNameForType, OCTET_STREAM, sniffType } from '../core/file-type.js';
+import { blobReader } from '../core/image-header.js';
+import { checkCount, checkDuration, InvalidOptionError } from '../core/options.js';
+import { scrubbedError, showUnparsedURL, showURL, urlScrubber } from '../core/redact.js';
 import { rememberFileOnDisk, whyUnreadable } from './disk-file.js';
-import { APIUserAbortError, FileInputError } from './errors.js';
-import type { FetchLike } from './fetch-like.js';
+import { fetchRequest } from './fetch-send.js';
 import { checkFileOptions, type FileOptions } from './file-options.js';
-import { defaultNameForType, OCTET_STREAM, sniffType } from './file-type.js';
-import { blobReader } from './image-header.js';
-import { checkCount, checkDuration, InvalidOptionError } from './options.js';
-import { scrubbedError, showUnparsedURL, showURL, urlScrubber } from './redact.js';
-import { RedirectRefusedError } from './redirect-policy.js';
-import { type Downloaded, download } from './url-download.js';
+import { followRedirects } from './follow-redirects.js';
+import { RedirectRefusedError } from './redirects.js';
+import type { OutgoingRequest, RawResponse } from './request-spec.js';
+import { loadUndici, plainAgent, undiciRequest } from './undici.js';
 
 /** Options of {@link fileFromURL}. */
 export interface FileFromURLOptions extends FileOptions {
@@ -136,14 +140,18 @@ export async function fileFromURL(url: string | URL, options?: FileFromURLOption
     // The failure's own text and fields can hold the URL, query and all: both are cleaned.
     const cause = scrubbedError(error, scrub) as { message?: unknown; code?: unknown } | undefined;
     const said = typeof cause === 'string' ? cause : cause?.message || cause?.code || 'the download failed';
-    return refuse(`could not be downloaded: ${said}`, cause);
+    // The wire's own errors name the operation, which the message has already said.
+    return refuse(`could not be downloaded: ${String(said).replace(/^fileFromURL: /, '')}`, cause);
   };
   try {
-    const response = await download({ ...settings, signal: deadline.abortSignal, visited });
+    const response = await download(settings, deadline, visited);
+    // The body's failures reach the call through the copy (keep); one that comes after it settled,
+    // the deadline destroying the body as it ends, has no one left to tell.
+    response.body.on('error', ignore);
     try {
       return await keep(response, settings, refuse, lastSegment, deadline.abortSignal);
     } catch (error) {
-      response.destroy();
+      response.body.destroy();
       throw error;
     }
   } catch (error) {
@@ -151,6 +159,70 @@ export async function fileFromURL(url: string | URL, options?: FileFromURLOption
   } finally {
     deadline.release();
   }
+}
+
+const ignore = () => undefined;
+
+/** Named in the messages of refused redirects. */
+const OPERATION = 'fileFromURL';
+
+/** The statuses a redirect is followed from: the others of 3xx are answers (304, 300). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * GETs the URL last in `visited` through undici, or through a fetch where one is given or undici
+ * cannot run (`loadUndici`), and follows its redirects: at most `MAX_REDIRECTS`, http(s) only,
+ * never from https to http, never to a URL with credentials. Each URL gone to is noted in
+ * `visited`, so that a failure can be cleaned of it. The request carries no header of the
+ * caller's, so nothing is kept back from another origin.
+ *
+ * @throws RedirectRefusedError for a redirect not followed; the transport's own failures as
+ * they are (the caller cleans them).
+ */
+async function download(settings: URLSettings, deadline: Deadline, visited: URL[]): Promise<RawResponse> {
+  const undici = settings.fetch ? undefined : await loadUndici();
+  const dispatcher = undici && (settings.dispatcher ?? plainAgent(undici));
+  const fetch = settings.fetch ?? (globalThis.fetch as unknown as FetchLike);
+  const { answer } = await followRedirects(visited[0] as URL, {
+    operation: OPERATION,
+    // No redirect interceptor, no `redirect: 'follow'`: each hop comes back here, to be checked
+    // by the SDK's rules. No timeout of the request's own: the deadline bounds the whole download.
+    send: (url) => {
+      const request: OutgoingRequest = {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: 'GET',
+        headers: {},
+        body: undefined,
+        timeout: undefined,
+        deadline,
+      };
+      return undici && dispatcher
+        ? undiciRequest(undici, dispatcher, request, url.href)
+        : fetchRequest(fetch, request, url.href, OPERATION);
+    },
+    read: (response) => ({
+      status: response.status,
+      requestId: undefined,
+      location: response.headers.location,
+    }),
+    isRedirect: ({ status, location }) => REDIRECTS.has(status) && location !== undefined,
+    // Read out, so that the connection can be reused.
+    drop: (response) => response.body.dump().catch(() => undefined),
+    tooMany: '',
+    onTarget: (next, hop) => {
+      // Noted before it is refused, so that a failure quoting it is cleaned of it.
+      visited.push(next);
+      if (next.username || next.password) {
+        throw new RedirectRefusedError(
+          `${OPERATION}: refused a redirect to a URL with credentials (user:password@), which are never sent`,
+          hop.status,
+          undefined,
+        );
+      }
+    },
+  });
+  return answer;
 }
 
 /** The options of {@link fileFromURL}, checked, with their defaults. */
@@ -208,14 +280,14 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 
 /** Writes a 2xx answer's body to a new temporary file, capped, and makes the `File` of it. */
 async function keep(
-  response: Downloaded,
+  response: RawResponse,
   settings: URLSettings,
   refuse: (reason: string, cause?: unknown) => FileInputError,
   lastSegment: string,
   signal: AbortSignal,
 ): Promise<File> {
   if (response.status < 200 || response.status >= 300) {
-    await response.discard();
+    await response.body.dump().catch(() => undefined);
     throw refuse(`answered HTTP ${response.status}`);
   }
   const { maxBytes, tempDir } = settings;
@@ -244,7 +316,7 @@ async function keep(
     const { mtimeMs, size } = await stat(tempPath);
     if (size === 0) throw refuse('answered with an empty body: there is nothing to upload');
     const blob = (await openAsBlob(tempPath)) as Blob;
-    const header = response.contentType?.split(';')[0]?.trim();
+    const header = response.headers['content-type']?.split(';')[0]?.trim();
     const sniffed = await sniffType(blobReader(blob));
     const type =
       settings.contentType ?? (header && header !== OCTET_STREAM ? header : (sniffed ?? header ?? ''));

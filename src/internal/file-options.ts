@@ -1,5 +1,5 @@
 // The options every file helper takes, and their check.
-import { InvalidOptionError } from './options.js';
+import { InvalidOptionError } from '../core/options.js';
 
 /** Name and type for a file helper. */
 export interface FileOptions {

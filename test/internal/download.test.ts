@@ -1,17 +1,17 @@
-// Covers: src/core/download.ts
+// Covers: src/internal/media-download.ts
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, test, vi } from 'vitest';
-import { MediaDownload } from '../../src/core/download.js';
 import {
   APIConnectionError,
   APIUserAbortError,
   FileWriteError,
   MediaGatewayError,
 } from '../../src/core/errors.js';
+import { MediaDownload } from '../../src/internal/media-download.js';
 import { warningsDuring } from '../helpers/process-warnings.js';
 import { throwingThenable, unhandledRejectionsDuring } from '../helpers/unhandled-rejections.js';
 

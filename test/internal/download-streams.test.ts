@@ -1,10 +1,10 @@
-// Covers: src/core/download.ts
+// Covers: src/internal/media-download.ts
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/client.js';
-import { MediaDownload } from '../../src/core/download.js';
 import { APIConnectionError, APIUserAbortError, MediaGatewayError } from '../../src/core/errors.js';
+import { MediaDownload } from '../../src/internal/media-download.js';
 import { testClient } from '../helpers/client.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 import { rejection } from '../helpers/rejection.js';

@@ -1,4 +1,4 @@
-// Covers: src/core/files.ts
+// Covers: src/internal/files.ts
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -18,9 +18,9 @@ import {
   MediaGatewayError,
   RequestValidationError,
 } from '../../src/core/errors.js';
-import { fileFromBase64, fileFromPath, fileFromURL } from '../../src/core/files.js';
 import { InvalidOptionError } from '../../src/core/options.js';
 import { isUploadable } from '../../src/core/uploadable.js';
+import { fileFromBase64, fileFromPath, fileFromURL } from '../../src/internal/files.js';
 import { toUploadFile, type UploadFile } from '../../src/internal/upload-file.js';
 import { gif, jpeg, png, webpLossy } from '../core/image-fixtures.js';
 import { rejection } from '../helpers/rejection.js';
@@ -432,7 +432,7 @@ describe('fileFromURL', () => {
     const tmp = await mkdtemp(join(tmpdir(), 'mediagw-fetch-first-'));
     try {
       const script = join(tmp, 'child.mts');
-      const filesModule = fileURLToPath(new URL('../../src/core/files.ts', import.meta.url));
+      const filesModule = fileURLToPath(new URL('../../src/internal/files.ts', import.meta.url));
       await writeFile(
         script,
         `await (await fetch(${JSON.stringify(`${base}/img/photo.png`)})).arrayBuffer();
@@ -453,7 +453,7 @@ describe('fileFromURL', () => {
     const tmp = await mkdtemp(join(tmpdir(), 'mediagw-exit-test-'));
     try {
       const script = join(tmp, 'child.mts');
-      const filesModule = fileURLToPath(new URL('../../src/core/files.ts', import.meta.url));
+      const filesModule = fileURLToPath(new URL('../../src/internal/files.ts', import.meta.url));
       await writeFile(
         script,
         `import { readdirSync } from 'node:fs';
