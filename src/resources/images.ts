@@ -202,24 +202,20 @@ export class Images extends APIResource {
    * if (task.state === 'succeeded') for (const image of task.images) console.log(image.url);
    */
   getTask(taskId: string, params: { model: string }, options?: RequestOptions): APIPromise<ImageTask> {
-    return this.transport
-      .json<unknown>(() => {
+    return this.jsonCall<unknown>(
+      'GET',
+      'safe',
+      () => {
         if (params !== undefined)
           checkObjectArgument('images.getTask', params, 'params', 'an object { model }');
         // spec: Endpoints — GET /v1/tasks/{task_id}?model=: "the same model ID used at submission".
         const model = params?.model;
         const issue = imageTaskModelIssue(model);
         if (issue) throw new RequestValidationError('images.getTask', [{ path: 'model', message: issue }]);
-        return {
-          method: 'GET',
-          path: path`/tasks/${{ taskId }}`,
-          query: { model: model as string },
-          retry: 'safe',
-          timeout: TIMEOUTS.default,
-          options,
-        };
-      })
-      ._thenUnwrap((raw) => toImageTask(taskId, raw));
+        return { path: path`/tasks/${{ taskId }}`, query: { model: model as string } };
+      },
+      options,
+    )._thenUnwrap((raw) => toImageTask(taskId, raw));
   }
 
   /**

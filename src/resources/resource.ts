@@ -1,3 +1,7 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions, RequestSpec } from '../internal/request-spec.js';
+import type { RetryClass } from '../internal/retry-policy.js';
+import { TIMEOUTS } from '../internal/timeouts.js';
 import type { Transport } from '../internal/transport.js';
 
 /** What a client tells its resources besides how to send requests: its defaults for waits. */
@@ -16,5 +20,18 @@ export abstract class APIResource {
   constructor(transport: Transport, settings: ResourceSettings = {}) {
     Object.defineProperty(this, 'transport', { value: transport, enumerable: false });
     Object.defineProperty(this, 'settings', { value: settings, enumerable: false });
+  }
+
+  /**
+   * A JSON call with the default timeout. `route` builds its path, query and body inside the
+   * call, so an ID or a body refused while it is built rejects the call.
+   */
+  protected jsonCall<T>(
+    method: RequestSpec['method'],
+    retry: RetryClass,
+    route: () => Pick<RequestSpec, 'path' | 'query' | 'body'>,
+    options: RequestOptions | undefined,
+  ): APIPromise<T> {
+    return this.transport.json<T>(() => ({ method, ...route(), retry, timeout: TIMEOUTS.default, options }));
   }
 }

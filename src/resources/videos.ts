@@ -88,13 +88,7 @@ export class Videos extends APIResource {
    * if (task.status === 'completed') await (await client.videos.downloadContent(taskId)).saveTo('out.mp4');
    */
   retrieve(taskId: string, options?: RequestOptions): APIPromise<VideoTask> {
-    return this.transport.json<VideoTask>(() => ({
-      method: 'GET',
-      path: path`/videos/${{ taskId }}`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    }));
+    return this.jsonCall<VideoTask>('GET', 'safe', () => ({ path: path`/videos/${{ taskId }}` }), options);
   }
 
   /**
@@ -105,13 +99,12 @@ export class Videos extends APIResource {
    * subclasses by status.
    */
   retrieveCompat(taskId: string, options?: RequestOptions): APIPromise<VideoTaskCompat> {
-    return this.transport.json<VideoTaskCompat>(() => ({
-      method: 'GET',
-      path: path`/video/generations/${{ taskId }}`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
+    return this.jsonCall<VideoTaskCompat>(
+      'GET',
+      'safe',
+      () => ({ path: path`/video/generations/${{ taskId }}` }),
       options,
-    }));
+    );
   }
 
   /**
