@@ -155,30 +155,38 @@ const imageBody = <Extra extends z.ZodRawShape>(
       ALWAYS,
     );
 
-const generationBase = (
-  operation: string,
-  known: readonly string[],
-  refineMore: (value: Body, ctx: z.RefinementCtx) => void,
+/**
+ * A route's two bodies: the synchronous one, which refuses the task fields, and the task's
+ * (`<route>Async`), which takes them.
+ */
+const routeBodies = <Extra extends z.ZodRawShape>(
+  route: 'generate' | 'edit',
+  extra: Extra,
+  refused: { fields: string[]; message: string },
 ) =>
-  imageBody(
-    operation,
-    known,
-    {},
-    // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
-    { fields: ['image', 'images'], message: `in a JSON generation body (it attaches no file): ${EDIT_HINT}` },
-    refineMore,
-  );
+  [
+    imageBody(`images.${route}`, OUTPUT_FIELDS, extra, refused, (value, ctx) =>
+      refineSync(value, ctx, route),
+    ),
+    imageBody(
+      `images.${route}Async`,
+      [...OUTPUT_FIELDS, ...TASK_FIELDS],
+      extra,
+      refused,
+      refuseLegacyWebhookWithNotifications,
+    ),
+  ] as const;
 
-/** `images.generate` body: model, non-empty prompt, `n`, `size` `<W>x<H>`, no `image_urls` on 2.5, no `image`/`images`. */
-export const imageGenerateSchema = generationBase('images.generate', OUTPUT_FIELDS, (value, ctx) =>
-  refineSync(value, ctx, 'generate'),
-);
-
-/** `images.generateAsync` body: as {@link imageGenerateSchema}, plus `notifications` and `client_reference_id`. */
-export const imageGenerateAsyncSchema = generationBase(
-  'images.generateAsync',
-  [...OUTPUT_FIELDS, ...TASK_FIELDS],
-  refuseLegacyWebhookWithNotifications,
+/**
+ * `images.generate` body: model, non-empty prompt, `n`, `size` `<W>x<H>`, no `image_urls` on 2.5,
+ * no `image`/`images`; `images.generateAsync` body: the same plus `notifications` and
+ * `client_reference_id`.
+ */
+export const [imageGenerateSchema, imageGenerateAsyncSchema] = routeBodies(
+  'generate',
+  {},
+  // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
+  { fields: ['image', 'images'], message: `in a JSON generation body (it attaches no file): ${EDIT_HINT}` },
 );
 
 const uploadable = z.custom<Uploadable>((value) => isUploadable(value), {
@@ -216,29 +224,15 @@ const imageFiles = z
     });
   });
 
-const editBase = (
-  operation: string,
-  known: readonly string[],
-  refineMore: (value: Body, ctx: z.RefinementCtx) => void,
-) =>
-  imageBody(
-    operation,
-    known,
-    { image: imageFiles, mask: uploadable.optional() },
-    { fields: ['images'], message: 'to edits: pass the files as image (one file or an array of files)' },
-    refineMore,
-  );
-
-/** `images.edit` params: the output fields, `image` (one file or a non-empty array), `mask` (imgmodel-2 only). */
-export const imageEditSchema = editBase('images.edit', OUTPUT_FIELDS, (value, ctx) =>
-  refineSync(value, ctx, 'edit'),
-);
-
-/** `images.editAsync` params: as {@link imageEditSchema}, plus `notifications` and `client_reference_id`. */
-export const imageEditAsyncSchema = editBase(
-  'images.editAsync',
-  [...OUTPUT_FIELDS, ...TASK_FIELDS],
-  refuseLegacyWebhookWithNotifications,
+/**
+ * `images.edit` params: the output fields, `image` (one file or a non-empty array), `mask`
+ * (imgmodel-2 only); `images.editAsync` params: the same plus `notifications` and
+ * `client_reference_id`.
+ */
+export const [imageEditSchema, imageEditAsyncSchema] = routeBodies(
+  'edit',
+  { image: imageFiles, mask: uploadable.optional() },
+  { fields: ['images'], message: 'to edits: pass the files as image (one file or an array of files)' },
 );
 
 /**
