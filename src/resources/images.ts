@@ -6,7 +6,7 @@ import { RequestValidationError } from '../core/errors.js';
 import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../core/image-header.js';
 import { pollTask, type WaitOptions } from '../core/polling.js';
 import { openDownload } from '../internal/download.js';
-import { buildMultipart, imageEditParts, type MultipartField } from '../internal/multipart.js';
+import { buildMultipart, imageEditParts } from '../internal/multipart.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import {
   parseImageEditAsyncParams,
@@ -15,6 +15,7 @@ import {
   parseImageGenerateParams,
 } from '../internal/schemas.js';
 import { imageTimeout, TIMEOUTS } from '../internal/timeouts.js';
+import type { Transport } from '../internal/transport.js';
 import {
   progressFailed,
   reportingProgress,
@@ -139,21 +140,7 @@ export class Images extends APIResource {
    * const edited = await client.images.edit({ model: 'imgmodel-2', prompt: 'make it night', image: await fileFromPath('day.png') });
    */
   edit(params: ImageEditParams, options?: UploadOptions): APIPromise<ImagesResponse> {
-    return this.transport.json<ImagesResponse>(async () => {
-      checkOptionsArgument('images.edit', options);
-      const { onProgress, request } = splitUploadOptions(options);
-      const parsed = parseImageEditParams(params);
-      const parts = await imageEditParts(parsed, 'images.edit');
-      return {
-        method: 'POST',
-        path: '/images/edits',
-        stream: this.multipart(parts, onProgress, 'images.edit'),
-        model: parsed.model,
-        retry: 'billable',
-        timeout: imageTimeout(parsed, 'edit'),
-        options: request,
-      };
-    });
+    return sendEdit<ImagesResponse>(this.transport, params, options, false);
   }
 
   /**
@@ -168,24 +155,7 @@ export class Images extends APIResource {
    * const { task_id } = await client.images.editAsync({ model: 'imgmodel-2', prompt: 'add snow', image: await fileFromPath('a.png') });
    */
   editAsync(params: ImageEditAsyncParams, options?: UploadOptions): APIPromise<TaskSubmission> {
-    return this.transport
-      .json<SubmissionEnvelope>(async () => {
-        checkOptionsArgument('images.editAsync', options);
-        const { onProgress, request } = splitUploadOptions(options);
-        const parsed = parseImageEditAsyncParams(params);
-        const parts = await imageEditParts(parsed, 'images.editAsync');
-        return {
-          method: 'POST',
-          path: '/images/edits/async',
-          stream: this.multipart(parts, onProgress, 'images.editAsync'),
-          model: parsed.model,
-          retry: 'billable',
-          // A synchronous upstream makes the gateway generate before it answers with the task ID.
-          timeout: Math.max(TIMEOUTS.submission, imageTimeout(parsed, 'edit')),
-          options: request,
-        };
-      })
-      ._thenUnwrap(toEditSubmission);
+    return sendEdit<SubmissionEnvelope>(this.transport, params, options, true)._thenUnwrap(toEditSubmission);
   }
 
   /**
@@ -302,11 +272,38 @@ export class Images extends APIResource {
   }
 
   /** The streamed body of an edit, each attempt's bytes told to `onProgress` when given. */
-  private multipart(parts: MultipartField[], onProgress: UploadOptions['onProgress'], operation: string) {
-    return reportingProgress(
-      (body) => buildMultipart(parts, body),
-      onProgress,
-      progressFailed(this.transport, operation),
-    );
-  }
+}
+
+/**
+ * Sends an edit, or submits it as a task: the options checked, the fields parsed, the files
+ * read, then a streamed multipart body whose progress goes to `options.onProgress`.
+ */
+function sendEdit<T>(
+  transport: Transport,
+  params: ImageEditAsyncParams,
+  options: UploadOptions | undefined,
+  asTask: boolean,
+) {
+  const operation = asTask ? 'images.editAsync' : 'images.edit';
+  return transport.json<T>(async () => {
+    checkOptionsArgument(operation, options);
+    const { onProgress, request } = splitUploadOptions(options);
+    const parsed = asTask ? parseImageEditAsyncParams(params) : parseImageEditParams(params);
+    const parts = await imageEditParts(parsed, operation);
+    const timeout = imageTimeout(parsed, 'edit');
+    return {
+      method: 'POST',
+      path: asTask ? '/images/edits/async' : '/images/edits',
+      stream: reportingProgress(
+        (body) => buildMultipart(parts, body),
+        onProgress,
+        progressFailed(transport, operation),
+      ),
+      model: parsed.model,
+      retry: 'billable',
+      // A synchronous upstream makes the gateway generate before it answers with the task ID.
+      timeout: asTask ? Math.max(TIMEOUTS.submission, timeout) : timeout,
+      options: request,
+    };
+  });
 }

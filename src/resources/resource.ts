@@ -3,6 +3,7 @@ import type { RequestOptions, RequestSpec } from '../internal/request-spec.js';
 import type { RetryClass } from '../internal/retry-policy.js';
 import { TIMEOUTS } from '../internal/timeouts.js';
 import type { Transport } from '../internal/transport.js';
+import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
 
 /** What a client tells its resources besides how to send requests: its defaults for waits. */
 export interface ResourceSettings {
@@ -33,5 +34,26 @@ export abstract class APIResource {
     options: RequestOptions | undefined,
   ): APIPromise<T> {
     return this.transport.json<T>(() => ({ method, ...route(), retry, timeout: TIMEOUTS.default, options }));
+  }
+
+  /**
+   * Submits a billable task (`POST /v1<path>`) and returns its task ID. `body` checks the
+   * request inside the call, so a refused body rejects it.
+   */
+  protected submitTask(
+    path: string,
+    body: () => unknown,
+    options: RequestOptions | undefined,
+  ): APIPromise<TaskSubmission> {
+    return this.transport
+      .json<SubmissionEnvelope>(() => ({
+        method: 'POST',
+        path,
+        body: body(),
+        retry: 'billable',
+        timeout: TIMEOUTS.submission,
+        options,
+      }))
+      ._thenUnwrap((envelope) => toTaskSubmission(envelope, `POST /v1${path}`));
   }
 }
