@@ -4,7 +4,7 @@ import type { Asset, Group, MediaGateway, Page, ReviewTask } from '../../index.j
 import type { Context } from '../context.js';
 import { collect, integer, requestBody } from '../input.js';
 import { waitWithProgress } from '../tasks.js';
-import { bodyFlags, examples, printTask, type RequestFlags, run, waitFlags } from './shared.js';
+import { bodyFlags, examples, printRecord, printTask, type RequestFlags, run, waitFlags } from './shared.js';
 
 interface LibraryFlags extends RequestFlags {
   name?: string;
@@ -20,26 +20,22 @@ interface LibraryFlags extends RequestFlags {
 }
 
 function printGroup(ctx: Context, group: Group): void {
-  ctx.output.result(group, () =>
-    ctx.output.fields([
-      ['group', group.id],
-      ['name', group.name],
-      ['description', group.description],
-    ]),
-  );
+  printRecord(ctx, group, [
+    ['group', group.id],
+    ['name', group.name],
+    ['description', group.description],
+  ]);
 }
 
 function printAsset(ctx: Context, asset: Asset): void {
-  ctx.output.result(asset, () =>
-    ctx.output.fields([
-      ['asset', asset.id],
-      ['name', asset.name],
-      ['type', asset.asset_type],
-      ['status', asset.status],
-      ['group', asset.group_id],
-      ['url', asset.asset_url],
-    ]),
-  );
+  printRecord(ctx, asset, [
+    ['asset', asset.id],
+    ['name', asset.name],
+    ['type', asset.asset_type],
+    ['status', asset.status],
+    ['group', asset.group_id],
+    ['url', asset.asset_url],
+  ]);
 }
 
 /** Prints one page (or, with `--all`, every item) as a table or one JSON document. */
