@@ -46,6 +46,17 @@ const durationSchema = z
 
 const { resolution, output_format, omni_reference_task_type } = V25_ENUMS;
 
+/** The schema of each optional rule of {@link V25_FIELDS} that holds the same for every field. */
+const OPTIONAL_RULES = {
+  duration: durationSchema,
+  boolean: jsonBoolean,
+  text: textField,
+  seed: seedSchema,
+  ref: mediaRef,
+  roles: imageWithRolesSchema,
+  tools: toolsSchema,
+} satisfies Partial<Record<V25FieldRule, z.ZodType>>;
+
 /** The schema of one field of {@link V25_FIELDS}, by its rule. */
 function fieldSchema(field: string, rule: V25FieldRule, kind: 'ordinary' | 'preview'): z.ZodType {
   switch (rule) {
@@ -53,26 +64,14 @@ function fieldSchema(field: string, rule: V25FieldRule, kind: 'ordinary' | 'prev
       return z.literal(MODEL);
     case 'prompt':
       return requiredPrompt;
-    case 'duration':
-      return durationSchema.optional();
-    case 'boolean':
-      return jsonBoolean.optional();
-    case 'text':
-      return textField.optional();
-    case 'seed':
-      return seedSchema.optional();
-    case 'ref':
-      return mediaRef.optional();
-    case 'roles':
-      return imageWithRolesSchema.optional();
-    case 'tools':
-      return toolsSchema.optional();
     case 'images':
     case 'videos':
     case 'audios':
       return mediaRefList(V25_LIMITS[rule], rule, MODEL).optional();
     case 'enum':
       return enumSchema(field, kind).optional();
+    default:
+      return OPTIONAL_RULES[rule].optional();
   }
 }
 
