@@ -84,17 +84,7 @@ export class Images extends APIResource {
    * const { data } = await client.images.generate({ model: 'imgmodel-2', prompt: 'a paper crane', size: '1024x1024' });
    */
   generate(params: ImageGenerateParams, options?: RequestOptions): APIPromise<ImagesResponse> {
-    return this.transport.json<ImagesResponse>(() => {
-      const body = parseImageGenerateParams(params);
-      return {
-        method: 'POST',
-        path: '/images/generations',
-        body,
-        retry: 'billable',
-        timeout: imageTimeout(body, 'generate'),
-        options,
-      };
-    });
+    return sendGeneration<ImagesResponse>(this.transport, params, options, false);
   }
 
   /**
@@ -111,19 +101,9 @@ export class Images extends APIResource {
    * const task = await client.images.waitForTask(task_id, { model: 'imgmodel-2' });
    */
   generateAsync(params: ImageGenerateAsyncParams, options?: RequestOptions): APIPromise<TaskSubmission> {
-    return this.transport
-      .json<SubmissionEnvelope>(() => {
-        const body = parseImageGenerateAsyncParams(params);
-        return {
-          method: 'POST',
-          path: '/images/generations/async',
-          body,
-          retry: 'billable',
-          timeout: Math.max(TIMEOUTS.submission, imageTimeout(body, 'generate')),
-          options,
-        };
-      })
-      ._thenUnwrap(toGenerateSubmission);
+    return sendGeneration<SubmissionEnvelope>(this.transport, params, options, true)._thenUnwrap(
+      toGenerateSubmission,
+    );
   }
 
   /**
@@ -270,8 +250,28 @@ export class Images extends APIResource {
     const url = checkMediaURL('images.download', typeof entry === 'string' ? 'entry' : 'entry.url', item.url);
     return openDownload(this.transport, { path: '/', url }, options);
   }
+}
 
-  /** The streamed body of an edit, each attempt's bytes told to `onProgress` when given. */
+/** Sends a generation (JSON), or submits it as a task. */
+function sendGeneration<T>(
+  transport: Transport,
+  params: ImageGenerateAsyncParams,
+  options: RequestOptions | undefined,
+  asTask: boolean,
+) {
+  return transport.json<T>(() => {
+    const body = asTask ? parseImageGenerateAsyncParams(params) : parseImageGenerateParams(params);
+    const timeout = imageTimeout(body, 'generate');
+    return {
+      method: 'POST',
+      path: asTask ? '/images/generations/async' : '/images/generations',
+      body,
+      retry: 'billable',
+      // A synchronous upstream makes the gateway generate before it answers with the task ID.
+      timeout: asTask ? Math.max(TIMEOUTS.submission, timeout) : timeout,
+      options,
+    };
+  });
 }
 
 /**
