@@ -9,6 +9,7 @@ import {
   refuseLegacyWebhookWithNotifications,
 } from '../shared/common.js';
 import { IMAGE_MODELS } from '../shared/constants.js';
+import { addRuleIssue } from '../shared/issue.js';
 import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
@@ -89,22 +90,20 @@ const EDIT_HINT =
 // spec: Images — `image_urls` "must not be assumed for 2.5".
 function refineImageUrls25(value: Body, ctx: z.RefinementCtx): void {
   if (isImageModel25(value.model) && value.image_urls !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['image_urls'],
-      message: `is not supported by ${value.model} (an imgmodel-2 extension only): ${EDIT_HINT}`,
-    });
+    addRuleIssue(ctx, `is not supported by ${value.model} (an imgmodel-2 extension only): ${EDIT_HINT}`, [
+      'image_urls',
+    ]);
   }
 }
 
 // spec: Images, edits — "the 2.5 multipart handler rejects uploaded mask files".
 function refineMask25(value: Body, ctx: z.RefinementCtx): void {
   if (isImageModel25(value.model) && value.mask !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['mask'],
-      message: `is not accepted by ${value.model}: only imgmodel-2 takes a mask (the 2.5 edit route rejects mask files)`,
-    });
+    addRuleIssue(
+      ctx,
+      `is not accepted by ${value.model}: only imgmodel-2 takes a mask (the 2.5 edit route rejects mask files)`,
+      ['mask'],
+    );
   }
 }
 
@@ -209,18 +208,14 @@ const imageFiles = z
   .superRefine((value, ctx) => {
     if (!Array.isArray(value)) {
       if (typeof value === 'string' || !isUploadable(value)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: typeof value === 'string' ? BARE_STRING_MESSAGE : FILES_EXPECTED,
-        });
+        addRuleIssue(ctx, typeof value === 'string' ? BARE_STRING_MESSAGE : FILES_EXPECTED);
       }
       return;
     }
-    if (value.length === 0) ctx.addIssue({ code: 'custom', message: 'must hold at least one file' });
+    if (value.length === 0) addRuleIssue(ctx, 'must hold at least one file');
     value.forEach((item, i) => {
       const result = uploadable.safeParse(item);
-      if (!result.success)
-        ctx.addIssue({ code: 'custom', path: [i], message: result.error.issues[0]?.message ?? '' });
+      if (!result.success) addRuleIssue(ctx, result.error.issues[0]?.message ?? '', [i]);
     });
   });
 
