@@ -4,6 +4,7 @@
  */
 import { basename, extname } from 'node:path';
 import {
+  type ImageData,
   type ImageTask,
   type MediaDownload,
   type MediaGateway,
@@ -223,6 +224,58 @@ export async function saveWithProgress(
     bar.abandon();
     throw error;
   }
+}
+
+/**
+ * Saves images (a synchronous answer's, or an image task's) at `output`, numbered when there are
+ * several; returns the paths saved, none without `output`.
+ */
+export async function saveImages(
+  ctx: Context,
+  client: MediaGateway,
+  entries: Array<ImageData | { url: string }>,
+  output: string | undefined,
+  of: SaveOf,
+): Promise<string[]> {
+  if (!output) return [];
+  const saved: string[] = [];
+  for (const [i, entry] of entries.entries()) {
+    const path = numberedPath(output, i, entries.length);
+    await saveWithProgress(ctx, (o) => client.images.download(entry, o), path, of);
+    saved.push(path);
+  }
+  return saved;
+}
+
+/**
+ * Saves what `saves` asks of a succeeded task: its video, or its images, at `output`, then a
+ * video's last frame. Returns the paths saved.
+ */
+export async function saveTaskMedia(
+  ctx: Context,
+  client: MediaGateway,
+  ref: TaskRef,
+  task: AnyTask,
+  saves: Saves,
+): Promise<string[]> {
+  const { output, lastFrame } = saves;
+  const saved =
+    ref.kind === 'image'
+      ? await saveImages(ctx, client, (task as ImageTask).images, output, { ref, saves })
+      : [];
+  if (output && ref.kind === 'video') {
+    await saveWithProgress(ctx, (o) => client.videos.downloadContent(ref.id, o), output, { ref, saves });
+    saved.push(output);
+  }
+  if (lastFrame) {
+    // The video is saved by now: a resume saves the last frame alone.
+    await saveWithProgress(ctx, (o) => client.videos.downloadLastFrame(ref.id, o), lastFrame, {
+      ref,
+      saves: { lastFrame },
+    });
+    saved.push(lastFrame);
+  }
+  return saved;
 }
 
 /** `out.png` for one file; `out-1.png`, `out-2.png` for several. */

@@ -13,6 +13,7 @@
  * @module mediagw/jobs
  */
 export { JobEvents } from './events.js';
+export type { JobChange, RunJobsOptions } from './job-run.js';
 export {
   type ClaimRefusal,
   FileJournal,
@@ -40,10 +41,8 @@ export {
 export { RedisJournal, type RedisJournalOptions } from './redis-journal.js';
 export { RespConnection } from './resp.js';
 export {
-  type JobChange,
   type JournalStatus,
   ManifestError,
-  type RunJobsOptions,
   type RunSummary,
   readJournal,
   runJobs,

@@ -2,98 +2,19 @@
  * `runJobs`: submit, wait and download every job of a manifest, through a journal that makes
  * the run resumable after any crash without sending any job twice.
  */
-import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import {
-  AmbiguousSubmissionError,
-  APIConnectionError,
-  APIError,
-  APIUserAbortError,
-  type ImageData,
-  type MediaGateway,
-  MediaGatewayError,
-  type Notifications,
-  RequestValidationError,
-  TaskFailedError,
-  WaitTimeoutError,
-} from '../index.js';
-import type { JobEvents } from './events.js';
+import { type MediaGateway, RequestValidationError } from '../index.js';
+import { JobRun, type RunJobsOptions } from './job-run.js';
 import {
   FileJournal,
   JOB_STATES,
-  type JobError,
   type JobJournal,
-  JobJournalError,
   type JobRecord,
   type JobState,
   readFileJournal,
 } from './journal.js';
-import {
-  type BadLine,
-  checkJobSource,
-  type JobInput,
-  type JobSource,
-  readJobs,
-  reservationOf,
-} from './manifest.js';
-import { extensionOf, OutputFolder, outputName } from './outputs.js';
-
-/** A change of a job's state, told to `onProgress`. */
-export interface JobChange {
-  /** The job's id. */
-  id: string;
-  /** Its new state. */
-  state: JobState;
-  /** Its task ID, when known. */
-  task_id?: string | undefined;
-  /** Its files, once completed. */
-  files?: string[] | undefined;
-  /** Its error, when failed or in doubt. */
-  error?: JobError | undefined;
-  /** Why it was skipped. */
-  reason?: string | undefined;
-}
-
-/** Options of {@link runJobs}. */
-export interface RunJobsOptions {
-  /** The journal: a file path, or a journal of your own (e.g. a Redis one). */
-  journal: string | JobJournal;
-  /** Where outputs are saved, as `<id>.<ext>`, `<id>-<n>.<ext>` for several, `<id>.json` for embeddings. */
-  outputDir: string;
-  /** Jobs in flight at once (submitting, waiting or downloading). @default 4 */
-  concurrency?: number | undefined;
-  /**
-   * Reserved seconds (the SDK's estimate of each video job) the run may reach, counted across
-   * restarts: a job that would pass it is `skipped` with reason `budget`.
-   */
-  maxReservedSeconds?: number | undefined;
-  /** Sends the jobs that failed again. @default false */
-  retryFailed?: boolean | undefined;
-  /**
-   * Sends the jobs in doubt again (sent, no answer). They may exist and be billed already: this
-   * may bill them twice. @default false
-   */
-  resubmitInDoubt?: boolean | undefined;
-  /** Stops submitting, waiting and downloading; the journal stays consistent; the run resolves. */
-  signal?: AbortSignal | undefined;
-  /** Told every change of a job's state. */
-  onProgress?: ((change: JobChange) => void) | undefined;
-  /** Told, once every job was checked and before any is sent, how many jobs there are and how many are completed already. */
-  onStart?: ((jobs: { total: number; completed: number }) => void) | undefined;
-  /** Webhook events: waits end on them, and jobs in doubt are reconciled by `client_reference_id`. */
-  events?: JobEvents | undefined;
-  /**
-   * Added to every video and async image job whose body has no `notifications` of its own, so
-   * that the gateway sends the events that `events` receives.
-   */
-  notifications?: Notifications | undefined;
-  /** How long a job in doubt waits for its event, with `events`, in ms. @default 60000 */
-  reconcileTimeoutMs?: number | undefined;
-  /** Deadline of each task wait, in ms; a job past it stays `submitted`. @default 3600000 */
-  waitTimeoutMs?: number | undefined;
-  /** Milliseconds between the polls of a wait. @default the client's `pollInterval`, else the spec's figure per task kind */
-  pollIntervalMs?: number | undefined;
-}
+import { type BadLine, checkJobSource, type JobInput, type JobSource, readJobs } from './manifest.js';
+import { OutputFolder } from './outputs.js';
 
 /** What a run ends with. */
 export interface RunSummary {
@@ -127,21 +48,6 @@ export class ManifestError extends RequestValidationError {
 }
 
 /** Operations that are tasks, sent with a `client_reference_id` to reconcile them by. */
-const TASK_OPERATIONS = new Set(['videos.create', 'images.generateAsync']);
-
-function errorOf(error: unknown): JobError {
-  const out: JobError = {
-    type: error instanceof Error ? error.name : 'Error',
-    message: error instanceof Error ? error.message : String(error),
-  };
-  if (error instanceof APIError) {
-    out.status = error.status;
-    out.code = error.code;
-  }
-  if (error instanceof TaskFailedError) out.code = error.code;
-  return out;
-}
-
 function countStates(): Record<JobState, number> {
   return Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>;
 }
@@ -192,6 +98,30 @@ async function replayable(source: JobSource): Promise<JobSource> {
 }
 
 /**
+ * Reads every job of the manifest before any is sent, and counts the jobs and those the journal
+ * completed (for `onStart`). The bodies `skipBodies` names are not checked again.
+ * @throws ManifestError naming each bad line.
+ */
+async function checkManifest(
+  source: JobSource,
+  journal: JobJournal,
+  skipBodies: (id: string) => boolean,
+): Promise<{ total: number; completed: number }> {
+  const invalid: ManifestError['lines'] = [];
+  let total = 0;
+  let completed = 0;
+  for await (const line of readJobs(source, { skipBodies })) {
+    if (!line.job) invalid.push({ line: line.line, id: line.id, issues: line.issues });
+    else {
+      total++;
+      if (journal.get(line.job.id)?.state === 'completed') completed++;
+    }
+  }
+  if (invalid.length > 0) throw new ManifestError(invalid);
+  return { total, completed };
+}
+
+/**
  * Runs jobs: each is claimed in the journal (durably) before it is sent, then submitted,
  * waited for and its outputs saved whole in `outputDir`. Running again with the same journal
  * resumes: completed jobs are left alone (their files downloaded again when missing), submitted
@@ -228,14 +158,6 @@ export async function runJobs(
   const stop = new AbortController();
   // Every request and wait in flight listens to it: a few per job.
   setMaxListeners(concurrency * 4 + 10, stop.signal);
-  const waitTimeout = options.waitTimeoutMs ?? 3_600_000;
-  const reconcileTimeout = options.reconcileTimeoutMs ?? 60_000;
-  const waitOptions = {
-    signal: stop.signal,
-    timeout: waitTimeout,
-    ...(options.events ? { events: options.events } : {}),
-    ...(options.pollIntervalMs === undefined ? {} : { interval: options.pollIntervalMs }),
-  };
   await journal.open();
   let fatal: unknown;
   const onAbort = () => stop.abort(signal?.reason);
@@ -247,215 +169,11 @@ export async function runJobs(
       const state = journal.get(id)?.state;
       return state === 'completed' || (state === 'failed' && !options.retryFailed);
     };
-    const invalid: ManifestError['lines'] = [];
-    let total = 0;
-    let completed = 0;
-    for await (const line of readJobs(source, { skipBodies: finished })) {
-      if (!line.job) invalid.push({ line: line.line, id: line.id, issues: line.issues });
-      else {
-        total++;
-        if (journal.get(line.job.id)?.state === 'completed') completed++;
-      }
-    }
-    if (invalid.length > 0) throw new ManifestError(invalid);
-    options.onStart?.({ total, completed });
+    const counted = await checkManifest(source, journal, finished);
+    options.onStart?.(counted);
     outputs.prepare();
 
-    const tell = (record: JobRecord | undefined) => {
-      if (!record || !options.onProgress) return;
-      const change: JobChange = { id: record.id, state: record.state };
-      if (record.task_id) change.task_id = record.task_id;
-      if (record.files) change.files = record.files;
-      if (record.error) change.error = record.error;
-      if (record.reason) change.reason = record.reason;
-      options.onProgress(change);
-    };
-    const append = async (entry: Parameters<JobJournal['append']>[0], durable = false) => {
-      const before = journal.get(entry.id)?.state;
-      await journal.append(entry, durable);
-      const after = journal.get(entry.id);
-      // A completed job whose file was downloaded again did not change.
-      if (after?.state !== before || entry.e === 'in_doubt') tell(after);
-    };
-
-    /** Waits for a task and saves its outputs; leaves the job submitted when stopped. */
-    const deliver = async (job: JobInput, record: JobRecord): Promise<void> => {
-      const model = (record.model ?? job.body.model) as string;
-      let files: string[] = [];
-      try {
-        if (job.operation === 'videos.create') {
-          const taskId = record.task_id as string;
-          await client.videos.waitForTask(taskId, { ...waitOptions, model });
-          const download = await client.videos.downloadContent(taskId, { signal: stop.signal });
-          const name = outputName(job.id, 0, 1, extensionOf(download.contentType, undefined, 'mp4'));
-          await outputs.save(download, name, stop.signal);
-          files = [name];
-        } else {
-          let entries: ImageData[];
-          if (job.operation === 'images.generateAsync') {
-            const task = await client.images.waitForTask(record.task_id as string, { ...waitOptions, model });
-            entries = task.images;
-          } else {
-            entries = (record.outputs ?? []).map((url) => ({ url }));
-          }
-          files = await saveImages(job.id, entries);
-        }
-      } catch (error) {
-        if (stop.signal.aborted || error instanceof APIUserAbortError || error instanceof WaitTimeoutError)
-          return;
-        if (error instanceof TaskFailedError) {
-          await append({ e: 'failed', id: job.id, error: errorOf(error) }, true);
-          return;
-        }
-        if (error instanceof JobJournalError) throw error;
-        // A download that failed (an expired URL, a full disk): the task is done and billed;
-        // the job stays submitted, and the next run downloads again.
-        options.onProgress?.({
-          id: job.id,
-          state: 'submitted',
-          task_id: record.task_id,
-          error: errorOf(error),
-        });
-        return;
-      }
-      await append({ e: 'completed', id: job.id, files });
-    };
-
-    const saveImages = async (id: string, entries: ImageData[]): Promise<string[]> => {
-      const files: string[] = [];
-      for (const [i, entry] of entries.entries()) {
-        const download = await client.images.download(entry, { signal: stop.signal });
-        const name = outputName(id, i, entries.length, extensionOf(download.contentType, entry.url, 'png'));
-        await outputs.save(download, name, stop.signal);
-        files.push(name);
-      }
-      return files;
-    };
-
-    /** Waits for the event that names the job's `client_reference_id`. */
-    const reconcile = async (job: JobInput, record: JobRecord): Promise<void> => {
-      const reference = record.client_reference_id;
-      if (!options.events || !reference) return;
-      const timer = AbortSignal.timeout(reconcileTimeout);
-      let taskId: string;
-      try {
-        taskId = await options.events.taskFor(reference, AbortSignal.any([stop.signal, timer]));
-      } catch {
-        return;
-      }
-      await append({ e: 'submitted', id: job.id, task_id: taskId }, true);
-      await deliver(job, journal.get(job.id) as JobRecord);
-    };
-
-    /** Claims the job, sends it once, and goes on with what came back. */
-    const submit = async (job: JobInput): Promise<void> => {
-      if (stop.signal.aborted) return;
-      const reservation = reservationOf(job);
-      const own = job.body.client_reference_id;
-      const reference = TASK_OPERATIONS.has(job.operation)
-        ? typeof own === 'string'
-          ? own
-          : `mgj-${randomUUID()}`
-        : undefined;
-      const refused = await journal.claim(
-        {
-          e: 'intent',
-          id: job.id,
-          operation: job.operation,
-          model: typeof job.body.model === 'string' ? job.body.model : undefined,
-          client_reference_id: reference,
-          reserved: reservation?.seconds,
-        },
-        budget,
-      );
-      if (refused === 'taken') return;
-      if (refused === 'budget') {
-        await append({ e: 'skipped', id: job.id, reason: 'budget' });
-        return;
-      }
-      const body =
-        reference === undefined
-          ? job.body
-          : {
-              ...(options.notifications && job.body.notifications === undefined
-                ? { notifications: options.notifications }
-                : {}),
-              ...job.body,
-              client_reference_id: reference,
-            };
-      try {
-        if (job.operation === 'videos.create' || job.operation === 'images.generateAsync') {
-          const submission =
-            job.operation === 'videos.create'
-              ? await client.videos.create(body as never)
-              : await client.images.generateAsync(body as never);
-          await append({ e: 'submitted', id: job.id, task_id: submission.task_id }, true);
-          await deliver(job, journal.get(job.id) as JobRecord);
-        } else if (job.operation === 'images.generate') {
-          const answer = await client.images.generate(body as never);
-          if (answer.data.every((entry) => typeof entry.url === 'string' && entry.url)) {
-            await append(
-              { e: 'submitted', id: job.id, outputs: answer.data.map((d) => d.url as string) },
-              true,
-            );
-            await deliver(job, journal.get(job.id) as JobRecord);
-          } else {
-            await append({ e: 'completed', id: job.id, files: await saveImages(job.id, answer.data) });
-          }
-        } else {
-          const answer = await client.embeddings.create(body as never);
-          const name = outputName(job.id, 0, 1, 'json');
-          outputs.write(name, `${JSON.stringify(answer)}\n`);
-          await append({ e: 'completed', id: job.id, files: [name] });
-        }
-      } catch (error) {
-        if (error instanceof JobJournalError) throw error;
-        if (error instanceof AmbiguousSubmissionError) {
-          await append({ e: 'in_doubt', id: job.id, error: errorOf(error) }, true);
-          await reconcile(job, journal.get(job.id) as JobRecord);
-        } else if (error instanceof APIError || error instanceof RequestValidationError) {
-          // Refused: nothing was created, nothing reserved.
-          await append({ e: 'failed', id: job.id, error: errorOf(error), refund: true }, true);
-        } else if (error instanceof APIConnectionError || error instanceof APIUserAbortError) {
-          // Not sent (the SDK says so: a sent submission's unknown outcome is AmbiguousSubmissionError).
-          await append({ e: 'released', id: job.id, error: errorOf(error), refund: true }, true);
-        } else if (error instanceof MediaGatewayError) {
-          // The answer came and was saved in part (a download failed): the job was billed.
-          const record = journal.get(job.id);
-          if (record?.state === 'in_doubt')
-            await append({ e: 'in_doubt', id: job.id, error: errorOf(error) }, true);
-          else options.onProgress?.({ id: job.id, state: record?.state ?? 'pending', error: errorOf(error) });
-        } else {
-          throw error;
-        }
-      }
-    };
-
-    const handle = async (job: JobInput): Promise<void> => {
-      // Other runners of a shared journal may have moved the job on.
-      await journal.refresh(job.id);
-      const record = journal.get(job.id);
-      switch (record?.state) {
-        case 'completed':
-          if (record.files && !outputs.has(record.files) && (record.task_id || record.outputs)) {
-            await deliver(job, record);
-          }
-          return;
-        case 'failed':
-          if (options.retryFailed) await submit(job);
-          return;
-        case 'in_doubt':
-          if (options.resubmitInDoubt) await submit(job);
-          else await reconcile(job, record);
-          return;
-        case 'submitted':
-          await deliver(job, record);
-          return;
-        default:
-          await submit(job);
-      }
-    };
-
+    const run = new JobRun(client, journal, outputs, options, budget, stop.signal);
     const ids = new Set<string>();
     const running = new Set<Promise<void>>();
     for await (const line of readJobs(source, { skipBodies: finished })) {
@@ -464,7 +182,8 @@ export async function runJobs(
       // Stopped: the jobs not reached stay as they are; the summary counts those reached.
       if (stop.signal.aborted) break;
       ids.add(job.id);
-      const task: Promise<void> = handle(job)
+      const task: Promise<void> = run
+        .handle(job)
         .catch((error: unknown) => {
           fatal ??= error;
           stop.abort(error);

@@ -6,7 +6,7 @@ import { IMAGE_MIME_TYPES, SNIFF_BYTES, sniffImageFormat } from '../core/image-h
 import { pollTask, type WaitOptions } from '../core/polling.js';
 import { openDownload } from '../internal/download.js';
 import { MediaDownload } from '../internal/media-download.js';
-import { buildMultipart, imageEditParts, type MultipartField } from '../internal/multipart.js';
+import { buildMultipart, imageEditParts } from '../internal/multipart.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import {
   parseImageEditAsyncParams,
@@ -15,6 +15,7 @@ import {
   parseImageGenerateParams,
 } from '../internal/schemas.js';
 import { imageTimeout, TIMEOUTS } from '../internal/timeouts.js';
+import type { Transport } from '../internal/transport.js';
 import {
   progressFailed,
   reportingProgress,
@@ -83,17 +84,7 @@ export class Images extends APIResource {
    * const { data } = await client.images.generate({ model: 'imgmodel-2', prompt: 'a paper crane', size: '1024x1024' });
    */
   generate(params: ImageGenerateParams, options?: RequestOptions): APIPromise<ImagesResponse> {
-    return this.transport.json<ImagesResponse>(() => {
-      const body = parseImageGenerateParams(params);
-      return {
-        method: 'POST',
-        path: '/images/generations',
-        body,
-        retry: 'billable',
-        timeout: imageTimeout(body, 'generate'),
-        options,
-      };
-    });
+    return sendGeneration<ImagesResponse>(this.transport, params, options, false);
   }
 
   /**
@@ -110,19 +101,9 @@ export class Images extends APIResource {
    * const task = await client.images.waitForTask(task_id, { model: 'imgmodel-2' });
    */
   generateAsync(params: ImageGenerateAsyncParams, options?: RequestOptions): APIPromise<TaskSubmission> {
-    return this.transport
-      .json<SubmissionEnvelope>(() => {
-        const body = parseImageGenerateAsyncParams(params);
-        return {
-          method: 'POST',
-          path: '/images/generations/async',
-          body,
-          retry: 'billable',
-          timeout: Math.max(TIMEOUTS.submission, imageTimeout(body, 'generate')),
-          options,
-        };
-      })
-      ._thenUnwrap(toGenerateSubmission);
+    return sendGeneration<SubmissionEnvelope>(this.transport, params, options, true)._thenUnwrap(
+      toGenerateSubmission,
+    );
   }
 
   /**
@@ -139,21 +120,7 @@ export class Images extends APIResource {
    * const edited = await client.images.edit({ model: 'imgmodel-2', prompt: 'make it night', image: await fileFromPath('day.png') });
    */
   edit(params: ImageEditParams, options?: UploadOptions): APIPromise<ImagesResponse> {
-    return this.transport.json<ImagesResponse>(async () => {
-      checkOptionsArgument('images.edit', options);
-      const { onProgress, request } = splitUploadOptions(options);
-      const parsed = parseImageEditParams(params);
-      const parts = await imageEditParts(parsed, 'images.edit');
-      return {
-        method: 'POST',
-        path: '/images/edits',
-        stream: this.multipart(parts, onProgress, 'images.edit'),
-        model: parsed.model,
-        retry: 'billable',
-        timeout: imageTimeout(parsed, 'edit'),
-        options: request,
-      };
-    });
+    return sendEdit<ImagesResponse>(this.transport, params, options, false);
   }
 
   /**
@@ -168,24 +135,7 @@ export class Images extends APIResource {
    * const { task_id } = await client.images.editAsync({ model: 'imgmodel-2', prompt: 'add snow', image: await fileFromPath('a.png') });
    */
   editAsync(params: ImageEditAsyncParams, options?: UploadOptions): APIPromise<TaskSubmission> {
-    return this.transport
-      .json<SubmissionEnvelope>(async () => {
-        checkOptionsArgument('images.editAsync', options);
-        const { onProgress, request } = splitUploadOptions(options);
-        const parsed = parseImageEditAsyncParams(params);
-        const parts = await imageEditParts(parsed, 'images.editAsync');
-        return {
-          method: 'POST',
-          path: '/images/edits/async',
-          stream: this.multipart(parts, onProgress, 'images.editAsync'),
-          model: parsed.model,
-          retry: 'billable',
-          // A synchronous upstream makes the gateway generate before it answers with the task ID.
-          timeout: Math.max(TIMEOUTS.submission, imageTimeout(parsed, 'edit')),
-          options: request,
-        };
-      })
-      ._thenUnwrap(toEditSubmission);
+    return sendEdit<SubmissionEnvelope>(this.transport, params, options, true)._thenUnwrap(toEditSubmission);
   }
 
   /**
@@ -202,24 +152,20 @@ export class Images extends APIResource {
    * if (task.state === 'succeeded') for (const image of task.images) console.log(image.url);
    */
   getTask(taskId: string, params: { model: string }, options?: RequestOptions): APIPromise<ImageTask> {
-    return this.transport
-      .json<unknown>(() => {
+    return this.jsonCall<unknown>(
+      'GET',
+      'safe',
+      () => {
         if (params !== undefined)
           checkObjectArgument('images.getTask', params, 'params', 'an object { model }');
         // spec: Endpoints — GET /v1/tasks/{task_id}?model=: "the same model ID used at submission".
         const model = params?.model;
         const issue = imageTaskModelIssue(model);
         if (issue) throw new RequestValidationError('images.getTask', [{ path: 'model', message: issue }]);
-        return {
-          method: 'GET',
-          path: path`/tasks/${{ taskId }}`,
-          query: { model: model as string },
-          retry: 'safe',
-          timeout: TIMEOUTS.default,
-          options,
-        };
-      })
-      ._thenUnwrap((raw) => toImageTask(taskId, raw));
+        return { path: path`/tasks/${{ taskId }}`, query: { model: model as string } };
+      },
+      options,
+    )._thenUnwrap((raw) => toImageTask(taskId, raw));
   }
 
   /**
@@ -304,13 +250,60 @@ export class Images extends APIResource {
     const url = checkMediaURL('images.download', typeof entry === 'string' ? 'entry' : 'entry.url', item.url);
     return openDownload(this.transport, { path: '/', url }, options);
   }
+}
 
-  /** The streamed body of an edit, each attempt's bytes told to `onProgress` when given. */
-  private multipart(parts: MultipartField[], onProgress: UploadOptions['onProgress'], operation: string) {
-    return reportingProgress(
-      (body) => buildMultipart(parts, body),
-      onProgress,
-      progressFailed(this.transport, operation),
-    );
-  }
+/** Sends a generation (JSON), or submits it as a task. */
+function sendGeneration<T>(
+  transport: Transport,
+  params: ImageGenerateAsyncParams,
+  options: RequestOptions | undefined,
+  asTask: boolean,
+) {
+  return transport.json<T>(() => {
+    const body = asTask ? parseImageGenerateAsyncParams(params) : parseImageGenerateParams(params);
+    const timeout = imageTimeout(body, 'generate');
+    return {
+      method: 'POST',
+      path: asTask ? '/images/generations/async' : '/images/generations',
+      body,
+      retry: 'billable',
+      // A synchronous upstream makes the gateway generate before it answers with the task ID.
+      timeout: asTask ? Math.max(TIMEOUTS.submission, timeout) : timeout,
+      options,
+    };
+  });
+}
+
+/**
+ * Sends an edit, or submits it as a task: the options checked, the fields parsed, the files
+ * read, then a streamed multipart body whose progress goes to `options.onProgress`.
+ */
+function sendEdit<T>(
+  transport: Transport,
+  params: ImageEditAsyncParams,
+  options: UploadOptions | undefined,
+  asTask: boolean,
+) {
+  const operation = asTask ? 'images.editAsync' : 'images.edit';
+  return transport.json<T>(async () => {
+    checkOptionsArgument(operation, options);
+    const { onProgress, request } = splitUploadOptions(options);
+    const parsed = asTask ? parseImageEditAsyncParams(params) : parseImageEditParams(params);
+    const parts = await imageEditParts(parsed, operation);
+    const timeout = imageTimeout(parsed, 'edit');
+    return {
+      method: 'POST',
+      path: asTask ? '/images/edits/async' : '/images/edits',
+      stream: reportingProgress(
+        (body) => buildMultipart(parts, body),
+        onProgress,
+        progressFailed(transport, operation),
+      ),
+      model: parsed.model,
+      retry: 'billable',
+      // A synchronous upstream makes the gateway generate before it answers with the task ID.
+      timeout: asTask ? Math.max(TIMEOUTS.submission, timeout) : timeout,
+      options: request,
+    };
+  });
 }

@@ -1,13 +1,9 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { parseMidjourneyGenerateParams } from '../internal/schemas.js';
-import { TIMEOUTS } from '../internal/timeouts.js';
 import type { MidjourneyGenerateParams } from '../schemas/images/midjourney.js';
 import { APIResource } from './resource.js';
-import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
-
-const toMidjourneySubmission = (envelope: SubmissionEnvelope) =>
-  toTaskSubmission(envelope, 'POST /v1/midjourney/generations');
+import type { TaskSubmission } from './submission.js';
 
 /**
  * The Midjourney-family asynchronous route. The gateway's document lists the route but not
@@ -29,15 +25,6 @@ export class Midjourney extends APIResource {
    * });
    */
   generate(params: MidjourneyGenerateParams, options?: RequestOptions): APIPromise<TaskSubmission> {
-    return this.transport
-      .json<SubmissionEnvelope>(() => ({
-        method: 'POST',
-        path: '/midjourney/generations',
-        body: parseMidjourneyGenerateParams(params),
-        retry: 'billable',
-        timeout: TIMEOUTS.submission,
-        options,
-      }))
-      ._thenUnwrap(toMidjourneySubmission);
+    return this.submitTask('/midjourney/generations', () => parseMidjourneyGenerateParams(params), options);
   }
 }

@@ -9,21 +9,17 @@ import { openDownload } from '../internal/download.js';
 import type { MediaDownload } from '../internal/media-download.js';
 import type { RequestOptions } from '../internal/request-spec.js';
 import { checkVideoRequest, estimateReservation } from '../internal/schemas.js';
-import { TIMEOUTS } from '../internal/timeouts.js';
 import { path } from '../internal/url.js';
 import type { VideoCreateParams } from '../schemas/video/index.js';
 import type { ReservationEstimate, ReservationHints } from '../schemas/video/reservation-tiers.js';
 import { APIResource } from './resource.js';
-import { type SubmissionEnvelope, type TaskSubmission, toTaskSubmission } from './submission.js';
+import type { TaskSubmission } from './submission.js';
 import {
   checkVideoModelHint,
   type VideoTask,
   type VideoTaskCompat,
   videoPollInterval,
 } from './video-task.js';
-
-const toVideoSubmission = (envelope: SubmissionEnvelope) =>
-  toTaskSubmission(envelope, 'POST /v1/videos/generations');
 
 /** Options of {@link Videos.waitForTask}. */
 export type VideoWaitOptions = WaitOptions<VideoTask> & {
@@ -65,16 +61,7 @@ export class Videos extends APIResource {
    * const { task_id } = await client.videos.create({ model: 'vidmodel-2.5', prompt: 'a lighthouse at dusk', duration: 5 });
    */
   create(params: VideoCreateParams, options?: RequestOptions): APIPromise<TaskSubmission> {
-    return this.transport
-      .json<SubmissionEnvelope>(() => ({
-        method: 'POST',
-        path: '/videos/generations',
-        body: checkVideoRequest(params),
-        retry: 'billable',
-        timeout: TIMEOUTS.submission,
-        options,
-      }))
-      ._thenUnwrap(toVideoSubmission);
+    return this.submitTask('/videos/generations', () => checkVideoRequest(params), options);
   }
 
   /**
@@ -88,13 +75,7 @@ export class Videos extends APIResource {
    * if (task.status === 'completed') await (await client.videos.downloadContent(taskId)).saveTo('out.mp4');
    */
   retrieve(taskId: string, options?: RequestOptions): APIPromise<VideoTask> {
-    return this.transport.json<VideoTask>(() => ({
-      method: 'GET',
-      path: path`/videos/${{ taskId }}`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
-      options,
-    }));
+    return this.jsonCall<VideoTask>('GET', 'safe', () => ({ path: path`/videos/${{ taskId }}` }), options);
   }
 
   /**
@@ -105,13 +86,12 @@ export class Videos extends APIResource {
    * subclasses by status.
    */
   retrieveCompat(taskId: string, options?: RequestOptions): APIPromise<VideoTaskCompat> {
-    return this.transport.json<VideoTaskCompat>(() => ({
-      method: 'GET',
-      path: path`/video/generations/${{ taskId }}`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
+    return this.jsonCall<VideoTaskCompat>(
+      'GET',
+      'safe',
+      () => ({ path: path`/video/generations/${{ taskId }}` }),
       options,
-    }));
+    );
   }
 
   /**

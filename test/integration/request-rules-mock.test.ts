@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { editFieldFromText } from '../../src/schemas/images/index.js';
+import { editFieldFromText } from '../../src/schemas/images/edit-fields.js';
 import { clone } from '../reliability/arbitraries/rules.js';
 import { type Rig, type SchemaSuite, SUITES, startRig } from '../reliability/schema-suites.js';
 

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { type EmbeddingsResponse, fileFromPath } from '../../index.js';
 import { collect, integer, requestBody } from '../input.js';
-import { bodyFlags, examples, run } from './shared.js';
+import { bodyFlags, examples, printRecord, run } from './shared.js';
 
 interface EmbeddingFlags {
   body?: string;
@@ -70,14 +70,12 @@ export function registerEmbeddingsAndUploads(program: Command): void {
         message: `Stopped during the upload of ${file}: the gateway may or may not have stored it. Uploads are not billed: run the command again.`,
       });
       const uploaded = await client.uploads.image(image, { signal: ctx.signal });
-      ctx.output.result(uploaded, () =>
-        ctx.output.fields([
-          ['url', uploaded.url],
-          ['filename', uploaded.filename],
-          ['type', uploaded.content_type],
-          ['bytes', uploaded.bytes],
-        ]),
-      );
+      printRecord(ctx, uploaded, [
+        ['url', uploaded.url],
+        ['filename', uploaded.filename],
+        ['type', uploaded.content_type],
+        ['bytes', uploaded.bytes],
+      ]);
     }),
   );
 }

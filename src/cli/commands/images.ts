@@ -1,10 +1,10 @@
 /** `mediagw images generate|edit`. */
 import type { Command } from 'commander';
-import { fileFromPath, type ImageData, type ImageTask, type MediaGateway } from '../../index.js';
+import { fileFromPath, type ImageData, type MediaGateway } from '../../index.js';
 import type { Context } from '../context.js';
 import { CliError } from '../exit-codes.js';
 import { checkArgument, collect, integer, requestBody } from '../input.js';
-import { numberedPath, saveWithProgress, type TaskRef, waitWithProgress } from '../tasks.js';
+import { saveImages, saveTaskMedia, type TaskRef, waitWithProgress } from '../tasks.js';
 import {
   bodyFlags,
   examples,
@@ -48,26 +48,6 @@ async function fieldsOf(flags: ImageFlags, ctx: Context): Promise<Record<string,
   return requestBody(flags, { model: flags.model, prompt: flags.prompt, size: flags.size, n: flags.n }, ctx);
 }
 
-async function saveImages(
-  ctx: Context,
-  client: MediaGateway,
-  entries: Array<ImageData | { url: string }>,
-  output: string | undefined,
-  ref?: TaskRef,
-): Promise<string[]> {
-  if (!output) return [];
-  const saved: string[] = [];
-  for (const [i, entry] of entries.entries()) {
-    const path = numberedPath(output, i, entries.length);
-    await saveWithProgress(ctx, (o) => client.images.download(entry, o), path, {
-      ref,
-      saves: { output },
-    });
-    saved.push(path);
-  }
-  return saved;
-}
-
 /** Prints a synchronous answer: the image URLs (or that bytes came inline) and the files saved. */
 function printImages(ctx: Context, data: ImageData[], saved: string[], response: unknown): void {
   const out = ctx.output;
@@ -83,9 +63,39 @@ async function finishTask(
   ref: TaskRef,
   flags: ImageFlags,
 ): Promise<void> {
-  const task = (await waitWithProgress(ctx, client, ref, flags, { output: flags.output })) as ImageTask;
-  const saved = await saveImages(ctx, client, task.images, flags.output, ref);
+  const saves = { output: flags.output };
+  const task = await waitWithProgress(ctx, client, ref, flags, saves);
+  const saved = await saveTaskMedia(ctx, client, ref, task, saves);
   printTask(ctx.output, task, saved.length ? { saved } : {});
+}
+
+/**
+ * Sends an image request: the synchronous route (printing and saving its images) unless the
+ * flags ask for a task, then the route's task, waited for with `--wait`.
+ */
+async function submit(
+  ctx: Context,
+  flags: ImageFlags,
+  body: Record<string, unknown>,
+  route: 'generate' | 'edit',
+): Promise<void> {
+  if (flags.clientReferenceId) {
+    checkArgument(flags.clientReferenceId, '--client-reference-id');
+    body.client_reference_id = flags.clientReferenceId;
+  }
+  const client = await ctx.gatewayClient();
+  if (!flags.wait && !flags.async) {
+    delete body.client_reference_id;
+    submitting(ctx);
+    const response = await client.images[route](body as never, { signal: ctx.signal });
+    printImages(ctx, response.data, await saveImages(ctx, client, response.data, flags.output, {}), response);
+    return;
+  }
+  submitting(ctx);
+  const submission = await client.images[`${route}Async`](body as never, { signal: ctx.signal });
+  const ref: TaskRef = { id: submission.task_id, kind: 'image', model: String(body.model) };
+  if (!flags.wait) return printSubmission(ctx, submission, ref);
+  await finishTask(ctx, client, ref, flags);
 }
 
 /** Registers `images`. */
@@ -100,24 +110,7 @@ export function registerImages(program: Command): void {
   );
   generate.action(
     run(async (ctx, flags: ImageFlags) => {
-      const body = await fieldsOf(flags, ctx);
-      if (flags.clientReferenceId) {
-        checkArgument(flags.clientReferenceId, '--client-reference-id');
-        body.client_reference_id = flags.clientReferenceId;
-      }
-      const client = await ctx.gatewayClient();
-      if (!flags.wait && !flags.async) {
-        delete body.client_reference_id;
-        submitting(ctx);
-        const response = await client.images.generate(body as never, { signal: ctx.signal });
-        printImages(ctx, response.data, await saveImages(ctx, client, response.data, flags.output), response);
-        return;
-      }
-      submitting(ctx);
-      const submission = await client.images.generateAsync(body as never, { signal: ctx.signal });
-      const ref: TaskRef = { id: submission.task_id, kind: 'image', model: String(body.model) };
-      if (!flags.wait) return printSubmission(ctx, submission, ref);
-      await finishTask(ctx, client, ref, flags);
+      await submit(ctx, flags, await fieldsOf(flags, ctx), 'generate');
     }),
   );
 
@@ -135,23 +128,7 @@ export function registerImages(program: Command): void {
       const files = await Promise.all((flags.image ?? []).map((p) => fileFromPath(p)));
       body.image = files.length === 1 ? files[0] : files;
       if (flags.mask) body.mask = await fileFromPath(flags.mask);
-      if (flags.clientReferenceId) {
-        checkArgument(flags.clientReferenceId, '--client-reference-id');
-        body.client_reference_id = flags.clientReferenceId;
-      }
-      const client = await ctx.gatewayClient();
-      if (!flags.wait && !flags.async) {
-        delete body.client_reference_id;
-        submitting(ctx);
-        const response = await client.images.edit(body as never, { signal: ctx.signal });
-        printImages(ctx, response.data, await saveImages(ctx, client, response.data, flags.output), response);
-        return;
-      }
-      submitting(ctx);
-      const submission = await client.images.editAsync(body as never, { signal: ctx.signal });
-      const ref: TaskRef = { id: submission.task_id, kind: 'image', model: String(body.model) };
-      if (!flags.wait) return printSubmission(ctx, submission, ref);
-      await finishTask(ctx, client, ref, flags);
+      await submit(ctx, flags, body, 'edit');
     }),
   );
 }

@@ -1,10 +1,10 @@
 /** `mediagw library groups …` and `mediagw library assets …`. */
 import type { Command } from 'commander';
-import type { Asset, Group, Page, ReviewTask } from '../../index.js';
+import type { Asset, Group, MediaGateway, Page, ReviewTask } from '../../index.js';
 import type { Context } from '../context.js';
 import { collect, integer, requestBody } from '../input.js';
 import { waitWithProgress } from '../tasks.js';
-import { bodyFlags, examples, printTask, type RequestFlags, run, waitFlags } from './shared.js';
+import { bodyFlags, examples, printRecord, printTask, type RequestFlags, run, waitFlags } from './shared.js';
 
 interface LibraryFlags extends RequestFlags {
   name?: string;
@@ -20,26 +20,22 @@ interface LibraryFlags extends RequestFlags {
 }
 
 function printGroup(ctx: Context, group: Group): void {
-  ctx.output.result(group, () =>
-    ctx.output.fields([
-      ['group', group.id],
-      ['name', group.name],
-      ['description', group.description],
-    ]),
-  );
+  printRecord(ctx, group, [
+    ['group', group.id],
+    ['name', group.name],
+    ['description', group.description],
+  ]);
 }
 
 function printAsset(ctx: Context, asset: Asset): void {
-  ctx.output.result(asset, () =>
-    ctx.output.fields([
-      ['asset', asset.id],
-      ['name', asset.name],
-      ['type', asset.asset_type],
-      ['status', asset.status],
-      ['group', asset.group_id],
-      ['url', asset.asset_url],
-    ]),
-  );
+  printRecord(ctx, asset, [
+    ['asset', asset.id],
+    ['name', asset.name],
+    ['type', asset.asset_type],
+    ['status', asset.status],
+    ['group', asset.group_id],
+    ['url', asset.asset_url],
+  ]);
 }
 
 /** Prints one page (or, with `--all`, every item) as a table or one JSON document. */
@@ -76,6 +72,65 @@ function listFlags(command: Command): Command {
     .option('--page <n>', 'page number, from 1', integer('--page'))
     .option('--limit <n>', 'items per page', integer('--limit'))
     .option('--all', 'every page');
+}
+
+/** What {@link recordCommands} needs of a collection: how to reach, show and change its records. */
+interface RecordCommands<T> {
+  /** What a record is called in descriptions (`a group`, `a material`). */
+  noun: string;
+  /** How the `<id>` argument is described (`group ID`). */
+  idText: string;
+  /** An ID for the examples. */
+  id: string;
+  collection: (client: MediaGateway) => {
+    retrieve(id: string, options: { signal: AbortSignal }): Promise<T>;
+    update(id: string, body: never, options: { signal: AbortSignal }): Promise<T>;
+    delete(id: string, options: { signal: AbortSignal }): Promise<{ id: string }>;
+  };
+  print: (ctx: Context, record: T) => void;
+  update: {
+    description: string;
+    flags: (command: Command) => Command;
+    fields: (flags: LibraryFlags) => Record<string, unknown>;
+    example: string;
+  };
+  deleteDescription: string;
+  deleted: (deleted: { id: string }, id: string) => string;
+}
+
+/** `get <id>`, `update <id>` and `delete <id>` of a library collection. */
+function recordCommands<T>(parent: Command, spec: RecordCommands<T>): void {
+  const path = `mediagw library ${parent.name()}`;
+  const { idText } = spec;
+  const records = async (ctx: Context) => spec.collection(await ctx.gatewayClient());
+
+  const get = parent.command('get').description(`show a ${spec.noun}`).argument('<id>', idText);
+  examples(get, `${path} get ${spec.id}`);
+  get.action(
+    run(async (ctx, id: string) =>
+      spec.print(ctx, await (await records(ctx)).retrieve(id, { signal: ctx.signal })),
+    ),
+  );
+
+  const update = spec.update.flags(
+    bodyFlags(parent.command('update').description(spec.update.description).argument('<id>', idText)),
+  );
+  examples(update, `${path} update ${spec.id} ${spec.update.example}`);
+  update.action(
+    run(async (ctx, id: string, flags: LibraryFlags) => {
+      const body = await requestBody(flags, spec.update.fields(flags), ctx);
+      spec.print(ctx, await (await records(ctx)).update(id, body as never, { signal: ctx.signal }));
+    }),
+  );
+
+  const remove = parent.command('delete').description(spec.deleteDescription).argument('<id>', idText);
+  examples(remove, `${path} delete ${spec.id}`);
+  remove.action(
+    run(async (ctx, id: string) => {
+      const deleted = await (await records(ctx)).delete(id, { signal: ctx.signal });
+      ctx.output.result(deleted, () => spec.deleted(deleted, id));
+    }),
+  );
 }
 
 /** Registers `library`. */
@@ -115,41 +170,22 @@ export function registerLibrary(program: Command): void {
     }),
   );
 
-  const groupGet = groups.command('get').description('show a group').argument('<id>', 'group ID');
-  examples(groupGet, 'mediagw library groups get grp_123');
-  groupGet.action(
-    run(async (ctx, id: string) =>
-      printGroup(ctx, await (await ctx.gatewayClient()).library.groups.retrieve(id, { signal: ctx.signal })),
-    ),
-  );
-
-  const groupUpdate = bodyFlags(
-    groups.command('update').description('rename or describe a group').argument('<id>', 'group ID'),
-  )
-    .option('--name <name>', 'the new name')
-    .option('--description <text>', 'the new description');
-  examples(groupUpdate, 'mediagw library groups update grp_123 --name "summer campaign"');
-  groupUpdate.action(
-    run(async (ctx, id: string, flags: LibraryFlags) => {
-      const body = await requestBody(flags, { name: flags.name, description: flags.description }, ctx);
-      printGroup(
-        ctx,
-        await (await ctx.gatewayClient()).library.groups.update(id, body as never, { signal: ctx.signal }),
-      );
-    }),
-  );
-
-  const groupDelete = groups
-    .command('delete')
-    .description('delete an empty group')
-    .argument('<id>', 'group ID');
-  examples(groupDelete, 'mediagw library groups delete grp_123');
-  groupDelete.action(
-    run(async (ctx, id: string) => {
-      const deleted = await (await ctx.gatewayClient()).library.groups.delete(id, { signal: ctx.signal });
-      ctx.output.result(deleted, () => `deleted group ${deleted.id}`);
-    }),
-  );
+  recordCommands(groups, {
+    noun: 'group',
+    idText: 'group ID',
+    id: 'grp_123',
+    collection: (client) => client.library.groups,
+    print: printGroup,
+    update: {
+      description: 'rename or describe a group',
+      flags: (command) =>
+        command.option('--name <name>', 'the new name').option('--description <text>', 'the new description'),
+      fields: (flags) => ({ name: flags.name, description: flags.description }),
+      example: '--name "summer campaign"',
+    },
+    deleteDescription: 'delete an empty group',
+    deleted: (deleted) => `deleted group ${deleted.id}`,
+  });
 
   const submit = waitFlags(
     bodyFlags(assets.command('submit').description('submit materials for review'))
@@ -208,34 +244,19 @@ export function registerLibrary(program: Command): void {
     }),
   );
 
-  const assetGet = assets.command('get').description('show a material').argument('<id>', 'asset ID');
-  examples(assetGet, 'mediagw library assets get asset_123');
-  assetGet.action(
-    run(async (ctx, id: string) =>
-      printAsset(ctx, await (await ctx.gatewayClient()).library.assets.retrieve(id, { signal: ctx.signal })),
-    ),
-  );
-
-  const assetUpdate = bodyFlags(
-    assets.command('update').description('rename a material').argument('<id>', 'asset ID'),
-  ).option('--name <name>', 'the new name');
-  examples(assetUpdate, 'mediagw library assets update asset_123 --name hero');
-  assetUpdate.action(
-    run(async (ctx, id: string, flags: LibraryFlags) => {
-      const body = await requestBody(flags, { name: flags.name }, ctx);
-      printAsset(
-        ctx,
-        await (await ctx.gatewayClient()).library.assets.update(id, body as never, { signal: ctx.signal }),
-      );
-    }),
-  );
-
-  const assetDelete = assets.command('delete').description('delete a material').argument('<id>', 'asset ID');
-  examples(assetDelete, 'mediagw library assets delete asset_123');
-  assetDelete.action(
-    run(async (ctx, id: string) => {
-      const deleted = await (await ctx.gatewayClient()).library.assets.delete(id, { signal: ctx.signal });
-      ctx.output.result(deleted, () => `deleted asset ${(deleted as { id?: string }).id ?? id}`);
-    }),
-  );
+  recordCommands(assets, {
+    noun: 'material',
+    idText: 'asset ID',
+    id: 'asset_123',
+    collection: (client) => client.library.assets,
+    print: printAsset,
+    update: {
+      description: 'rename a material',
+      flags: (command) => command.option('--name <name>', 'the new name'),
+      fields: (flags) => ({ name: flags.name }),
+      example: '--name hero',
+    },
+    deleteDescription: 'delete a material',
+    deleted: (deleted, id) => `deleted asset ${(deleted as { id?: string }).id ?? id}`,
+  });
 }

@@ -96,6 +96,11 @@ export function printSubmission(ctx: Context, submission: TaskSubmission, ref: T
   ]);
 }
 
+/** Prints a record: as JSON, or as `rows` of labelled fields for people. */
+export function printRecord(ctx: Context, record: unknown, rows: Array<[string, unknown]>): void {
+  ctx.output.result(record, () => ctx.output.fields(rows));
+}
+
 /**
  * Marks a billable submission in flight: a signal now may leave a task created (and billed)
  * whose ID the command never saw, so its message says to check before submitting again.

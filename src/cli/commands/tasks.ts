@@ -1,8 +1,7 @@
 /** `mediagw tasks get|wait <id>`. */
 import type { Command } from 'commander';
-import type { ImageTask } from '../../index.js';
 import { CliError } from '../exit-codes.js';
-import { getTask, numberedPath, saveWithProgress, taskRef, waitWithProgress } from '../tasks.js';
+import { getTask, saveTaskMedia, taskRef, waitWithProgress } from '../tasks.js';
 import { examples, printTask, run, waitFlags } from './shared.js';
 
 interface TaskFlags {
@@ -61,28 +60,7 @@ export function registerTasks(program: Command): void {
         throw new CliError('--output saves the result of a video or image task; a review task has no media');
       const saves = { output: flags.output, lastFrame: flags.lastFrame };
       const task = await waitWithProgress(ctx, client, ref, flags, saves);
-      const saved: string[] = [];
-      if (flags.output && ref.kind === 'video') {
-        await saveWithProgress(ctx, (o) => client.videos.downloadContent(ref.id, o), flags.output, {
-          ref,
-          saves,
-        });
-        saved.push(flags.output);
-      } else if (flags.output && ref.kind === 'image') {
-        const { images } = task as ImageTask;
-        for (const [i, image] of images.entries()) {
-          const path = numberedPath(flags.output, i, images.length);
-          await saveWithProgress(ctx, (o) => client.images.download(image, o), path, { ref, saves });
-          saved.push(path);
-        }
-      }
-      if (flags.lastFrame) {
-        await saveWithProgress(ctx, (o) => client.videos.downloadLastFrame(ref.id, o), flags.lastFrame, {
-          ref,
-          saves: { lastFrame: flags.lastFrame },
-        });
-        saved.push(flags.lastFrame);
-      }
+      const saved = await saveTaskMedia(ctx, client, ref, task, saves);
       printTask(ctx.output, task, saved.length ? { saved } : {});
     }),
   );

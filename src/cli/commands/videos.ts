@@ -1,8 +1,7 @@
 /** `mediagw videos create`. */
 import type { Command } from 'commander';
-import type { VideoTask } from '../../index.js';
 import { integer, requestBody } from '../input.js';
-import { saveWithProgress, type TaskRef, waitWithProgress } from '../tasks.js';
+import { saveTaskMedia, type TaskRef, waitWithProgress } from '../tasks.js';
 import {
   bodyFlags,
   examples,
@@ -68,23 +67,8 @@ export function registerVideos(program: Command): void {
       if (!flags.wait && !flags.output && !flags.lastFrame) return printSubmission(ctx, submission, ref);
       ctx.output.info(`submitted task ${ctx.output.errColor.cyan(ref.id)}`);
       const saves = { output: flags.output, lastFrame: flags.lastFrame };
-      const task = (await waitWithProgress(ctx, client, ref, flags, saves)) as VideoTask;
-      const saved: string[] = [];
-      if (flags.output) {
-        await saveWithProgress(ctx, (o) => client.videos.downloadContent(ref.id, o), flags.output, {
-          ref,
-          saves,
-        });
-        saved.push(flags.output);
-      }
-      if (flags.lastFrame) {
-        // The video is saved by now: a resume saves the last frame alone.
-        await saveWithProgress(ctx, (o) => client.videos.downloadLastFrame(ref.id, o), flags.lastFrame, {
-          ref,
-          saves: { lastFrame: flags.lastFrame },
-        });
-        saved.push(flags.lastFrame);
-      }
+      const task = await waitWithProgress(ctx, client, ref, flags, saves);
+      const saved = await saveTaskMedia(ctx, client, ref, task, saves);
       printTask(ctx.output, task, saved.length ? { saved } : {});
     }),
   );

@@ -2,7 +2,6 @@ import type { APIPromise } from '../../core/api-promise.js';
 import { checkOptionsArgument } from '../../core/arguments.js';
 import { pollTask, type WaitOptions } from '../../core/polling.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
-import { TIMEOUTS } from '../../internal/timeouts.js';
 import { path } from '../../internal/url.js';
 import { APIResource } from '../resource.js';
 import { type ReviewTask, toReviewTask } from './types.js';
@@ -18,15 +17,12 @@ export class ReviewTasks extends APIResource {
    * @throws NotFoundError for an unknown or another account's review task.
    */
   retrieve(reviewTaskId: string, options?: RequestOptions): APIPromise<ReviewTask> {
-    return this.transport
-      .json<unknown>(() => ({
-        method: 'GET',
-        path: path`/tasks/${{ reviewTaskId }}`,
-        retry: 'safe',
-        timeout: TIMEOUTS.default,
-        options,
-      }))
-      ._thenUnwrap(toReviewTask);
+    return this.jsonCall<unknown>(
+      'GET',
+      'safe',
+      () => ({ path: path`/tasks/${{ reviewTaskId }}` }),
+      options,
+    )._thenUnwrap(toReviewTask);
   }
 
   /**

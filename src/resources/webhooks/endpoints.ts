@@ -4,7 +4,6 @@ import {
   parseWebhookEndpointCreateParams,
   parseWebhookEndpointUpdateParams,
 } from '../../internal/schemas.js';
-import { TIMEOUTS } from '../../internal/timeouts.js';
 import { path } from '../../internal/url.js';
 import type {
   WebhookEndpointCreateParams,
@@ -30,14 +29,12 @@ export class Endpoints extends APIResource {
    * await secretStore.put(endpoint.key_id, signing_secret); // shown only now
    */
   create(params: WebhookEndpointCreateParams, options?: RequestOptions): APIPromise<EndpointCreated> {
-    return this.transport.json<EndpointCreated>(() => ({
-      method: 'POST',
-      path: '/webhook-endpoints',
-      body: parseWebhookEndpointCreateParams(params),
-      retry: 'create',
-      timeout: TIMEOUTS.default,
+    return this.jsonCall<EndpointCreated>(
+      'POST',
+      'create',
+      () => ({ path: '/webhook-endpoints', body: parseWebhookEndpointCreateParams(params) }),
       options,
-    }));
+    );
   }
 
   /**
@@ -50,7 +47,12 @@ export class Endpoints extends APIResource {
    * await client.webhooks.endpoints.verify(endpoint.id);
    */
   verify(endpointId: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
-    return this.post(() => path`/webhook-endpoints/${{ endpointId }}/verify`, options);
+    return this.jsonCall(
+      'POST',
+      'create',
+      () => ({ path: path`/webhook-endpoints/${{ endpointId }}/verify` }),
+      options,
+    );
   }
 
   /**
@@ -68,14 +70,15 @@ export class Endpoints extends APIResource {
     params: WebhookEndpointUpdateParams,
     options?: RequestOptions,
   ): APIPromise<WebhookManagementResponse> {
-    return this.transport.json<WebhookManagementResponse>(() => ({
-      method: 'PATCH',
-      path: path`/webhook-endpoints/${{ endpointId }}`,
-      body: parseWebhookEndpointUpdateParams(params),
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
+    return this.jsonCall<WebhookManagementResponse>(
+      'PATCH',
+      'safe',
+      () => ({
+        path: path`/webhook-endpoints/${{ endpointId }}`,
+        body: parseWebhookEndpointUpdateParams(params),
+      }),
       options,
-    }));
+    );
   }
 
   /**
@@ -89,17 +92,11 @@ export class Endpoints extends APIResource {
    * // store rotated.signing_secret now; keep the old pair in the receiver for 24 hours
    */
   rotateSecret(endpointId: string, options?: RequestOptions): APIPromise<SecretRotation> {
-    return this.post(() => path`/webhook-endpoints/${{ endpointId }}/rotate-secret`, options);
-  }
-
-  /** `apiPath` builds the path, so a refused ID rejects the call. */
-  private post(apiPath: () => string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
-    return this.transport.json<WebhookManagementResponse>(() => ({
-      method: 'POST',
-      path: apiPath(),
-      retry: 'create',
-      timeout: TIMEOUTS.default,
+    return this.jsonCall(
+      'POST',
+      'create',
+      () => ({ path: path`/webhook-endpoints/${{ endpointId }}/rotate-secret` }),
       options,
-    }));
+    );
   }
 }

@@ -1,7 +1,6 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseWebhookEventListParams } from '../../internal/schemas.js';
-import { TIMEOUTS } from '../../internal/timeouts.js';
 import { path } from '../../internal/url.js';
 import type { WebhookEventListParams } from '../../schemas/webhook-endpoints/index.js';
 import { APIResource } from '../resource.js';
@@ -18,14 +17,12 @@ export class WebhookEvents extends APIResource {
    * const events = await client.webhooks.events.list({ task_id: 'cgt-123' });
    */
   list(params: WebhookEventListParams, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
-    return this.transport.json<WebhookManagementResponse>(() => ({
-      method: 'GET',
-      path: '/webhook-events',
-      query: { task_id: parseWebhookEventListParams(params).task_id },
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
+    return this.jsonCall<WebhookManagementResponse>(
+      'GET',
+      'safe',
+      () => ({ path: '/webhook-events', query: { task_id: parseWebhookEventListParams(params).task_id } }),
       options,
-    }));
+    );
   }
 
   /**
@@ -36,13 +33,12 @@ export class WebhookEvents extends APIResource {
    * const attempts = await client.webhooks.events.deliveries('evt_123');
    */
   deliveries(eventId: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
-    return this.transport.json<WebhookManagementResponse>(() => ({
-      method: 'GET',
-      path: path`/webhook-events/${{ eventId }}/deliveries`,
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
+    return this.jsonCall<WebhookManagementResponse>(
+      'GET',
+      'safe',
+      () => ({ path: path`/webhook-events/${{ eventId }}/deliveries` }),
       options,
-    }));
+    );
   }
 
   /**
@@ -58,12 +54,11 @@ export class WebhookEvents extends APIResource {
    * await client.webhooks.events.redeliver('evt_123');
    */
   redeliver(eventId: string, options?: RequestOptions): APIPromise<WebhookManagementResponse> {
-    return this.transport.json<WebhookManagementResponse>(() => ({
-      method: 'POST',
-      path: path`/webhook-events/${{ eventId }}/redeliver`,
-      retry: 'create',
-      timeout: TIMEOUTS.default,
+    return this.jsonCall<WebhookManagementResponse>(
+      'POST',
+      'create',
+      () => ({ path: path`/webhook-events/${{ eventId }}/redeliver` }),
       options,
-    }));
+    );
   }
 }

@@ -1,7 +1,6 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../internal/request-spec.js';
 import { parseWebhookCapabilitiesParams } from '../../internal/schemas.js';
-import { TIMEOUTS } from '../../internal/timeouts.js';
 import type { Transport } from '../../internal/transport.js';
 import type { WebhookCapabilitiesParams } from '../../schemas/webhook-endpoints/index.js';
 import { APIResource } from '../resource.js';
@@ -36,13 +35,14 @@ export class Webhooks extends APIResource {
     params: WebhookCapabilitiesParams,
     options?: RequestOptions,
   ): APIPromise<WebhookManagementResponse> {
-    return this.transport.json<WebhookManagementResponse>(() => ({
-      method: 'GET',
-      path: '/webhook-capabilities',
-      query: { model: parseWebhookCapabilitiesParams(params).model },
-      retry: 'safe',
-      timeout: TIMEOUTS.default,
+    return this.jsonCall<WebhookManagementResponse>(
+      'GET',
+      'safe',
+      () => ({
+        path: '/webhook-capabilities',
+        query: { model: parseWebhookCapabilitiesParams(params).model },
+      }),
       options,
-    }));
+    );
   }
 }

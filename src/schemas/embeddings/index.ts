@@ -14,6 +14,7 @@ import {
   type EmbeddingModel,
   ENCODING_FORMATS,
 } from '../shared/constants.js';
+import { addRuleIssue } from '../shared/issue.js';
 import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
@@ -60,15 +61,15 @@ const inputSchema = z
   .custom<string | string[]>((value) => value !== undefined, { error: `is required: ${INPUT_RULE}` })
   .superRefine((value, ctx) => {
     if (typeof value === 'string') {
-      if (value.length === 0) ctx.addIssue({ code: 'custom', message: 'must be a non-empty string' });
+      if (value.length === 0) addRuleIssue(ctx, 'must be a non-empty string');
     } else if (!Array.isArray(value)) {
-      ctx.addIssue({ code: 'custom', message: `must be ${INPUT_RULE}` });
+      addRuleIssue(ctx, `must be ${INPUT_RULE}`);
     } else if (value.length === 0) {
-      ctx.addIssue({ code: 'custom', message: 'must hold at least one text' });
+      addRuleIssue(ctx, 'must hold at least one text');
     } else {
       value.forEach((item, i) => {
         if (typeof item !== 'string' || item.length === 0) {
-          ctx.addIssue({ code: 'custom', path: [i], message: 'must be a non-empty string' });
+          addRuleIssue(ctx, 'must be a non-empty string', [i]);
         }
       });
     }
@@ -95,11 +96,11 @@ export const embeddingCreateSchema = z
         // spec: Embeddings — `dimensions` is "for text-embedding-3-small".
         const model = value.model as EmbeddingModel;
         if (value.dimensions !== undefined && model !== 'text-embedding-3-small') {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['dimensions'],
-            message: `is only supported by text-embedding-3-small (${model} always returns ${EMBEDDING_DIMENSIONS[model]} dimensions)`,
-          });
+          addRuleIssue(
+            ctx,
+            `is only supported by text-embedding-3-small (${model} always returns ${EMBEDDING_DIMENSIONS[model]} dimensions)`,
+            ['dimensions'],
+          );
         }
       },
       // spec: Embedding response — "holds vectors and no generated text".

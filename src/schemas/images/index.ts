@@ -8,6 +8,7 @@ import {
   refuseLegacyWebhookWithNotifications,
 } from '../shared/common.js';
 import { IMAGE_MODELS } from '../shared/constants.js';
+import { addRuleIssue } from '../shared/issue.js';
 import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
@@ -82,56 +83,26 @@ const taskShape = {
 
 type Body = Record<string, unknown>;
 
-/** Edit fields sent as decimal text in multipart. */
-export const EDIT_NUMBER_FIELDS = ['n', 'output_compression'] as const;
-
-/**
- * Edit fields sent as one JSON string in multipart: `notifications` (spec: Webhook management —
- * "in multipart a JSON-string form field") and `image_urls`, a list like `notifications` is an object.
- */
-export const EDIT_JSON_FIELDS = ['notifications', 'image_urls'] as const;
-
-/**
- * The value of a multipart edit's text part, as the edit schemas read it: the inverse of how the
- * SDK writes the part (numbers as decimal text, objects and arrays as a JSON string). Text that
- * does not decode stays text, and the schema refuses it.
- */
-export function editFieldFromText(name: string, text: string): unknown {
-  if ((EDIT_NUMBER_FIELDS as readonly string[]).includes(name)) {
-    return /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text;
-  }
-  if ((EDIT_JSON_FIELDS as readonly string[]).includes(name)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
-
 const EDIT_HINT =
   'call images.edit (or images.editAsync) with the image files (fileFromPath, fileFromURL, fileFromBase64)';
 
 // spec: Images — `image_urls` "must not be assumed for 2.5".
 function refineImageUrls25(value: Body, ctx: z.RefinementCtx): void {
   if (isImageModel25(value.model) && value.image_urls !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['image_urls'],
-      message: `is not supported by ${value.model} (an imgmodel-2 extension only): ${EDIT_HINT}`,
-    });
+    addRuleIssue(ctx, `is not supported by ${value.model} (an imgmodel-2 extension only): ${EDIT_HINT}`, [
+      'image_urls',
+    ]);
   }
 }
 
 // spec: Images, edits — "the 2.5 multipart handler rejects uploaded mask files".
 function refineMask25(value: Body, ctx: z.RefinementCtx): void {
   if (isImageModel25(value.model) && value.mask !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['mask'],
-      message: `is not accepted by ${value.model}: only imgmodel-2 takes a mask (the 2.5 edit route rejects mask files)`,
-    });
+    addRuleIssue(
+      ctx,
+      `is not accepted by ${value.model}: only imgmodel-2 takes a mask (the 2.5 edit route rejects mask files)`,
+      ['mask'],
+    );
   }
 }
 
@@ -182,30 +153,38 @@ const imageBody = <Extra extends z.ZodRawShape>(
       ALWAYS,
     );
 
-const generationBase = (
-  operation: string,
-  known: readonly string[],
-  refineMore: (value: Body, ctx: z.RefinementCtx) => void,
+/**
+ * A route's two bodies: the synchronous one, which refuses the task fields, and the task's
+ * (`<route>Async`), which takes them.
+ */
+const routeBodies = <Extra extends z.ZodRawShape>(
+  route: 'generate' | 'edit',
+  extra: Extra,
+  refused: { fields: string[]; message: string },
 ) =>
-  imageBody(
-    operation,
-    known,
-    {},
-    // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
-    { fields: ['image', 'images'], message: `in a JSON generation body (it attaches no file): ${EDIT_HINT}` },
-    refineMore,
-  );
+  [
+    imageBody(`images.${route}`, OUTPUT_FIELDS, extra, refused, (value, ctx) =>
+      refineSync(value, ctx, route),
+    ),
+    imageBody(
+      `images.${route}Async`,
+      [...OUTPUT_FIELDS, ...TASK_FIELDS],
+      extra,
+      refused,
+      refuseLegacyWebhookWithNotifications,
+    ),
+  ] as const;
 
-/** `images.generate` body: model, non-empty prompt, `n`, `size` `<W>x<H>`, no `image_urls` on 2.5, no `image`/`images`. */
-export const imageGenerateSchema = generationBase('images.generate', OUTPUT_FIELDS, (value, ctx) =>
-  refineSync(value, ctx, 'generate'),
-);
-
-/** `images.generateAsync` body: as {@link imageGenerateSchema}, plus `notifications` and `client_reference_id`. */
-export const imageGenerateAsyncSchema = generationBase(
-  'images.generateAsync',
-  [...OUTPUT_FIELDS, ...TASK_FIELDS],
-  refuseLegacyWebhookWithNotifications,
+/**
+ * `images.generate` body: model, non-empty prompt, `n`, `size` `<W>x<H>`, no `image_urls` on 2.5,
+ * no `image`/`images`; `images.generateAsync` body: the same plus `notifications` and
+ * `client_reference_id`.
+ */
+export const [imageGenerateSchema, imageGenerateAsyncSchema] = routeBodies(
+  'generate',
+  {},
+  // spec: Images — a JSON body holding `image`/`images` "is not equivalent to uploading files to edits".
+  { fields: ['image', 'images'], message: `in a JSON generation body (it attaches no file): ${EDIT_HINT}` },
 );
 
 const uploadable = z.custom<Uploadable>((value) => isUploadable(value), {
@@ -228,44 +207,26 @@ const imageFiles = z
   .superRefine((value, ctx) => {
     if (!Array.isArray(value)) {
       if (typeof value === 'string' || !isUploadable(value)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: typeof value === 'string' ? BARE_STRING_MESSAGE : FILES_EXPECTED,
-        });
+        addRuleIssue(ctx, typeof value === 'string' ? BARE_STRING_MESSAGE : FILES_EXPECTED);
       }
       return;
     }
-    if (value.length === 0) ctx.addIssue({ code: 'custom', message: 'must hold at least one file' });
+    if (value.length === 0) addRuleIssue(ctx, 'must hold at least one file');
     value.forEach((item, i) => {
       const result = uploadable.safeParse(item);
-      if (!result.success)
-        ctx.addIssue({ code: 'custom', path: [i], message: result.error.issues[0]?.message ?? '' });
+      if (!result.success) addRuleIssue(ctx, result.error.issues[0]?.message ?? '', [i]);
     });
   });
 
-const editBase = (
-  operation: string,
-  known: readonly string[],
-  refineMore: (value: Body, ctx: z.RefinementCtx) => void,
-) =>
-  imageBody(
-    operation,
-    known,
-    { image: imageFiles, mask: uploadable.optional() },
-    { fields: ['images'], message: 'to edits: pass the files as image (one file or an array of files)' },
-    refineMore,
-  );
-
-/** `images.edit` params: the output fields, `image` (one file or a non-empty array), `mask` (imgmodel-2 only). */
-export const imageEditSchema = editBase('images.edit', OUTPUT_FIELDS, (value, ctx) =>
-  refineSync(value, ctx, 'edit'),
-);
-
-/** `images.editAsync` params: as {@link imageEditSchema}, plus `notifications` and `client_reference_id`. */
-export const imageEditAsyncSchema = editBase(
-  'images.editAsync',
-  [...OUTPUT_FIELDS, ...TASK_FIELDS],
-  refuseLegacyWebhookWithNotifications,
+/**
+ * `images.edit` params: the output fields, `image` (one file or a non-empty array), `mask`
+ * (imgmodel-2 only); `images.editAsync` params: the same plus `notifications` and
+ * `client_reference_id`.
+ */
+export const [imageEditSchema, imageEditAsyncSchema] = routeBodies(
+  'edit',
+  { image: imageFiles, mask: uploadable.optional() },
+  { fields: ['images'], message: 'to edits: pass the files as image (one file or an array of files)' },
 );
 
 /**

@@ -7,6 +7,7 @@ import {
   type AssetType,
   LIBRARY_LIMITS,
 } from '../shared/constants.js';
+import { addRuleIssue } from '../shared/issue.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
 import {
@@ -122,12 +123,12 @@ function caseSensitiveEnum<T extends readonly [string, ...string[]]>(values: T) 
   return z.string({ error: `must be one of ${values.join(', ')}` }).superRefine((value, ctx) => {
     if ((values as readonly string[]).includes(value)) return;
     const match = values.find((v) => v.toLowerCase() === value.toLowerCase());
-    ctx.addIssue({
-      code: 'custom',
-      message: match
+    addRuleIssue(
+      ctx,
+      match
         ? `is case-sensitive: use '${match}', not '${value}'`
         : `must be one of ${values.join(', ')} (case-sensitive)`,
-    });
+    );
   }) as unknown as z.ZodType<T[number]>;
 }
 
@@ -153,11 +154,7 @@ export const groupUpdateSchema = z
   .looseObject({ name: groupName.optional(), description: description.optional() })
   .superRefine((value, ctx) => {
     if (value.name === undefined && value.description === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message: 'must change name and/or description (neither was given)',
-      });
+      addRuleIssue(ctx, 'must change name and/or description (neither was given)', []);
     }
   });
 
@@ -225,12 +222,11 @@ export const assetSubmitSchema = z
   .superRefine(
     ...acrossFields((value, ctx) => {
       if (value.group !== undefined && value.group_id !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['group_id'],
-          message:
-            'must not be combined with group: name an existing group_id or describe a new group, not both',
-        });
+        addRuleIssue(
+          ctx,
+          'must not be combined with group: name an existing group_id or describe a new group, not both',
+          ['group_id'],
+        );
       }
     }),
   );

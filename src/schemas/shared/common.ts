@@ -1,5 +1,6 @@
 import { SUBSCRIBABLE_EVENTS } from './constants.js';
 import { isHttpUrl, isMediaRef, utf8Length } from './fast-rules.js';
+import { addRuleIssue } from './issue.js';
 import { z } from './zod.js';
 
 // spec: Video — "Base64 or data-URL images are not accepted; upload first."
@@ -13,19 +14,16 @@ function looksInline(value: string): boolean {
 /** A reference to media for a generation request: an `http(s)://` URL or an `asset://` ID. */
 export const mediaUrl = z.string().superRefine((value, ctx) => {
   if (isMediaRef(value)) return;
-  ctx.addIssue({
-    code: 'custom',
-    message: looksInline(value) ? INLINE_DATA_HINT : 'must be an http(s):// URL or an asset:// reference',
-  });
+  addRuleIssue(
+    ctx,
+    looksInline(value) ? INLINE_DATA_HINT : 'must be an http(s):// URL or an asset:// reference',
+  );
 });
 
 /** A public `http(s)://` URL (no `asset://`). */
 export const httpUrl = z.string().superRefine((value, ctx) => {
   if (isHttpUrl(value)) return;
-  ctx.addIssue({
-    code: 'custom',
-    message: looksInline(value) ? INLINE_DATA_HINT : 'must be a public http(s):// URL',
-  });
+  addRuleIssue(ctx, looksInline(value) ? INLINE_DATA_HINT : 'must be a public http(s):// URL');
 });
 
 /** spec: Webhook management — `{webhook: {endpoint_id: string, events: string[]}}`. */
@@ -90,11 +88,11 @@ export function refuseLegacyWebhookWithNotifications(
   if (value.notifications === undefined) return;
   for (const legacy of ['webhook', 'callback_url'] as const) {
     if (value[legacy] !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['notifications'],
-        message: `must not be combined with the legacy \`${legacy}\` parameter; use notifications alone`,
-      });
+      addRuleIssue(
+        ctx,
+        `must not be combined with the legacy \`${legacy}\` parameter; use notifications alone`,
+        ['notifications'],
+      );
     }
   }
 }
@@ -108,7 +106,7 @@ export function refuseFields(
 ): void {
   for (const field of fields) {
     if (Object.hasOwn(value, field) && value[field] !== undefined) {
-      ctx.addIssue({ code: 'custom', path: [field], message: `must not be sent ${why}` });
+      addRuleIssue(ctx, `must not be sent ${why}`, [field]);
     }
   }
 }

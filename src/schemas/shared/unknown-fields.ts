@@ -1,3 +1,4 @@
+import { addRuleIssue } from './issue.js';
 import type { z } from './zod.js';
 
 /** Edits a misspelt name may be from the field it meant. */
@@ -81,13 +82,13 @@ export function refuseUnknownFields(
     for (const field of Object.keys(value)) {
       if (fields.has(field) || (value as Record<string, unknown>)[field] === undefined) continue;
       const meant = closestField(field, known);
-      ctx.addIssue({
-        code: 'custom',
-        path: [field],
-        message: meant
+      addRuleIssue(
+        ctx,
+        meant
           ? `is not a field of ${operation}; did you mean ${meant}?`
           : `is not a field of ${operation} (it takes ${listed})`,
-      });
+        [field],
+      );
     }
   };
 }

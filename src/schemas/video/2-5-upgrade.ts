@@ -1,6 +1,7 @@
 import { acrossFields } from '../shared/across-fields.js';
 import { refuseLegacyWebhookWithNotifications } from '../shared/common.js';
 import { UPGRADE_INHERITED_FIELDS } from '../shared/constants.js';
+import { addRuleIssue } from '../shared/issue.js';
 import { z } from '../shared/zod.js';
 import { jsonBoolean, taskAdditionsShape } from './shared.js';
 
@@ -62,7 +63,7 @@ export const video25UpgradeSchema = z
         if (value === undefined) continue;
         // spec: Video — only "`draft_task_id` and `draft: true` must not be combined".
         if (field === 'draft' && value === false) continue;
-        ctx.addIssue({ code: 'custom', path: [field], message: refusal(field, value) });
+        addRuleIssue(ctx, refusal(field, value), [field]);
       }
     }),
   );

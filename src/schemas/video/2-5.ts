@@ -2,6 +2,7 @@ import { acrossFields } from '../shared/across-fields.js';
 import { refuseFields } from '../shared/common.js';
 import { V25_LIMITS } from '../shared/constants.js';
 import { spokenList } from '../shared/fast-rules.js';
+import { addRuleIssue } from '../shared/issue.js';
 import { z } from '../shared/zod.js';
 import { isV25Duration, V25_ENUMS, V25_FIELDS, type V25FieldRule } from './2-5-fast.js';
 import { video25UpgradeSchema } from './2-5-upgrade.js';
@@ -46,6 +47,17 @@ const durationSchema = z
 
 const { resolution, output_format, omni_reference_task_type } = V25_ENUMS;
 
+/** The schema of each optional rule of {@link V25_FIELDS} that holds the same for every field. */
+const OPTIONAL_RULES = {
+  duration: durationSchema,
+  boolean: jsonBoolean,
+  text: textField,
+  seed: seedSchema,
+  ref: mediaRef,
+  roles: imageWithRolesSchema,
+  tools: toolsSchema,
+} satisfies Partial<Record<V25FieldRule, z.ZodType>>;
+
 /** The schema of one field of {@link V25_FIELDS}, by its rule. */
 function fieldSchema(field: string, rule: V25FieldRule, kind: 'ordinary' | 'preview'): z.ZodType {
   switch (rule) {
@@ -53,26 +65,14 @@ function fieldSchema(field: string, rule: V25FieldRule, kind: 'ordinary' | 'prev
       return z.literal(MODEL);
     case 'prompt':
       return requiredPrompt;
-    case 'duration':
-      return durationSchema.optional();
-    case 'boolean':
-      return jsonBoolean.optional();
-    case 'text':
-      return textField.optional();
-    case 'seed':
-      return seedSchema.optional();
-    case 'ref':
-      return mediaRef.optional();
-    case 'roles':
-      return imageWithRolesSchema.optional();
-    case 'tools':
-      return toolsSchema.optional();
     case 'images':
     case 'videos':
     case 'audios':
       return mediaRefList(V25_LIMITS[rule], rule, MODEL).optional();
     case 'enum':
       return enumSchema(field, kind).optional();
+    default:
+      return OPTIONAL_RULES[rule].optional();
   }
 }
 
@@ -111,11 +111,11 @@ function checkFrameAliases(body: Record<string, unknown>, ctx: z.RefinementCtx):
     ['last_frame_image', 'last_frame'],
   ] as const) {
     if (body[alias] !== undefined && roles.has(role)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [alias],
-        message: `is an alias of the ${role} role: give the ${role} image once, not also in image_with_roles`,
-      });
+      addRuleIssue(
+        ctx,
+        `is an alias of the ${role} role: give the ${role} image once, not also in image_with_roles`,
+        [alias],
+      );
     }
   }
 }
@@ -136,29 +136,24 @@ function checkTaskType(body: Record<string, unknown>, ctx: z.RefinementCtx): voi
   if (type === 'edit' || type === 'extend') {
     needsAdaptive.push(`an ${type} task`);
     if (counts.videos === 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['video_urls'],
-        message: `an ${type} task (omni_reference_task_type: '${type}') needs at least one video_urls entry: the source video`,
-      });
+      addRuleIssue(
+        ctx,
+        `an ${type} task (omni_reference_task_type: '${type}') needs at least one video_urls entry: the source video`,
+        ['video_urls'],
+      );
     }
   }
   const duration = inputDuration(body);
   if (type === 'edit' && duration !== undefined && duration !== -1) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [writtenName(body, 'duration')],
-      message:
-        "an edit task (omni_reference_task_type: 'edit') accepts only duration -1 (automatic) or omitted",
-    });
+    addRuleIssue(
+      ctx,
+      "an edit task (omni_reference_task_type: 'edit') accepts only duration -1 (automatic) or omitted",
+      [writtenName(body, 'duration')],
+    );
   }
   const explicit = ['aspect_ratio', 'ratio'].find((f) => body[f] !== undefined && body[f] !== 'adaptive');
   if (needsAdaptive.length > 0 && explicit) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [explicit],
-      message: `must be 'adaptive' or omitted in ${needsAdaptive.join(' and ')}`,
-    });
+    addRuleIssue(ctx, `must be 'adaptive' or omitted in ${needsAdaptive.join(' and ')}`, [explicit]);
   }
 }
 
@@ -166,11 +161,11 @@ function checkTaskType(body: Record<string, unknown>, ctx: z.RefinementCtx): voi
 // hold the same value.
 function checkInputAliasAgreement(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
   for (const [alias, other] of aliasConflicts(body)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [alias],
-      message: `is an alias of ${other === 'seconds' ? 'duration' : other}: must match ${other} when both are set`,
-    });
+    addRuleIssue(
+      ctx,
+      `is an alias of ${other === 'seconds' ? 'duration' : other}: must match ${other} when both are set`,
+      [alias],
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { acrossFields, ON_ARRAYS } from '../shared/across-fields.js';
 import { refuseFields } from '../shared/common.js';
+import { addRuleIssue } from '../shared/issue.js';
 import { z } from '../shared/zod.js';
 import {
   checkAgreement,
@@ -71,11 +72,11 @@ export const videoMiniSchema = z
       },
       (body, ctx) => {
         if (body.image_urls !== undefined && body.image_with_roles !== undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['image_with_roles'],
-            message: `must not be combined with image_urls for ${MODEL}: put every image in image_with_roles with a role`,
-          });
+          addRuleIssue(
+            ctx,
+            `must not be combined with image_urls for ${MODEL}: put every image in image_with_roles with a role`,
+            ['image_with_roles'],
+          );
         }
       },
       (body, ctx) => checkSingleFrameRoles(body, ctx),
@@ -84,11 +85,11 @@ export const videoMiniSchema = z
         const firstFrame = frames.find((f) => f.role === 'first_frame');
         for (const frame of frames) {
           if (frame.role === 'last_frame' && !firstFrame) {
-            ctx.addIssue({
-              code: 'custom',
-              path: ['image_with_roles', frame.index, 'role'],
-              message: 'a last_frame needs a first_frame image in the same request',
-            });
+            addRuleIssue(ctx, 'a last_frame needs a first_frame image in the same request', [
+              'image_with_roles',
+              frame.index,
+              'role',
+            ]);
           }
         }
       },
@@ -99,14 +100,13 @@ export const videoMiniSchema = z
         const field = ['aspect_ratio', 'ratio', 'size'].find((f) => body[f] !== undefined) ?? 'aspect_ratio';
         const ratio = body[field];
         if (ratio !== 'adaptive') {
-          ctx.addIssue({
-            code: 'custom',
-            path: [field],
-            message:
-              ratio === undefined
-                ? `a first/last-frame task needs aspect_ratio: 'adaptive' set explicitly (${MODEL} defaults to 16:9)`
-                : `must be 'adaptive' in a first/last-frame task`,
-          });
+          addRuleIssue(
+            ctx,
+            ratio === undefined
+              ? `a first/last-frame task needs aspect_ratio: 'adaptive' set explicitly (${MODEL} defaults to 16:9)`
+              : `must be 'adaptive' in a first/last-frame task`,
+            [field],
+          );
         }
       },
       (body, ctx) => {
@@ -116,11 +116,9 @@ export const videoMiniSchema = z
       (body, ctx) => {
         const counts = referenceCounts(body);
         if (counts.audios > 0 && counts.images === 0 && counts.videos === 0) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['audio_urls'],
-            message: `audio references need at least one image or video reference for ${MODEL}`,
-          });
+          addRuleIssue(ctx, `audio references need at least one image or video reference for ${MODEL}`, [
+            'audio_urls',
+          ]);
         }
       },
     ),

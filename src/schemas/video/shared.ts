@@ -6,6 +6,7 @@ import {
   refuseLegacyWebhookWithNotifications,
 } from '../shared/common.js';
 import { IMAGE_ROLES, VIDEO_RATIOS } from '../shared/constants.js';
+import { addRuleIssue } from '../shared/issue.js';
 import { z } from '../shared/zod.js';
 import { promptReferenceProblems, referenceCounts } from './inputs.js';
 
@@ -104,25 +105,24 @@ export function checkPromptReferences(body: Body, ctx: z.RefinementCtx): void {
     body.prompt,
     referenceCounts(body),
   )) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['prompt'],
-      message:
-        index < 1
-          ? `${token} is not a valid reference: indexes start at 1`
-          : `${token} refers to ${noun} ${index}, but the request has ${available} ${noun} reference(s) (indexes start at 1 in array order)`,
-    });
+    addRuleIssue(
+      ctx,
+      index < 1
+        ? `${token} is not a valid reference: indexes start at 1`
+        : `${token} refers to ${noun} ${index}, but the request has ${available} ${noun} reference(s) (indexes start at 1 in array order)`,
+      ['prompt'],
+    );
   }
 }
 
 /** Adds an issue at `field` when it and `other` are both set and differ (aliases must agree). */
 export function checkAgreement(body: Body, field: string, other: string, ctx: z.RefinementCtx): void {
   if (body[field] === undefined || body[other] === undefined || body[field] === body[other]) return;
-  ctx.addIssue({
-    code: 'custom',
-    path: [field],
-    message: `must match ${other} when both are set (${JSON.stringify(body[field])} vs ${JSON.stringify(body[other])})`,
-  });
+  addRuleIssue(
+    ctx,
+    `must match ${other} when both are set (${JSON.stringify(body[field])} vs ${JSON.stringify(body[other])})`,
+    [field],
+  );
 }
 
 // Input aliases the spec names without a shape (Video, "Preview upgrade"): checked only where they
@@ -189,11 +189,7 @@ export function checkSingleFrameRoles(body: Body, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   for (const { index, role } of frameRoles(body)) {
     if (seen.has(role)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['image_with_roles', index, 'role'],
-        message: `${role} may appear at most once`,
-      });
+      addRuleIssue(ctx, `${role} may appear at most once`, ['image_with_roles', index, 'role']);
     }
     seen.add(role);
   }

@@ -36,6 +36,58 @@ progress { width: 5rem; max-width: 100%; }
 #announce { min-height: 1.2em; }
 `;
 
+/** A section's live view, filled by the script. */
+const view = (id: string) => `    <div id="${id}-view"></div>`;
+
+/** The page's sections, in order: ID, title (also the link in the navigation) and contents. */
+const SECTIONS: ReadonlyArray<readonly [id: string, title: string, inner: string]> = [
+  [
+    'controls',
+    'Controls',
+    `    <form id="advance-form" data-action="advance-clock">
+      <label>Advance the clock by (ms)<input name="ms" type="number" min="1" step="1" value="1000" required></label>
+      <button type="submit">Advance clock</button>
+    </form>
+    <form id="fault-form" data-action="inject-fault">
+      <label>Method<select name="method"><option value="">any</option><option>GET</option><option>POST</option><option>PATCH</option><option>DELETE</option></select></label>
+      <label>Path prefix<input name="path" value="/v1/videos/generations" required></label>
+      <label>Answer status<input name="status" type="number" min="400" max="599" value="503" required></label>
+      <label>Next N requests<input name="times" type="number" min="1" max="1000" value="1" required></label>
+      <button type="submit">Inject fault</button>
+    </form>`,
+  ],
+  [
+    'tasks',
+    'Tasks',
+    `    <form id="failure-form">
+      <label>Failure code for “Fail now”<input id="failure-code" name="failureCode" value="task_failed" required></label>
+    </form>
+${view('tasks')}`,
+  ],
+  ['requests', 'Requests', view('requests')],
+  ['ledger', 'Ledger', view('ledger')],
+  [
+    'webhooks',
+    'Webhooks',
+    `    <h3>Endpoints</h3>
+    <div id="endpoints-view"></div>
+    <h3>Deliveries</h3>
+    <div id="deliveries-view"></div>`,
+  ],
+  ['library', 'Library', view('library')],
+];
+
+/** One section of the page, between the navigation and the end of `main`. */
+const section = (
+  id: string,
+  title: string,
+  inner: string,
+) => `  <section id="${id}" aria-labelledby="${id}-title">
+    <h2 id="${id}-title">${title}</h2>
+${inner}
+  </section>
+`;
+
 /** The page served at `/_dashboard`. */
 export const DASHBOARD_HTML = `<!doctype html>
 <html lang="en">
@@ -55,58 +107,12 @@ export const DASHBOARD_HTML = `<!doctype html>
   <p id="connection" class="muted">connecting…</p>
   <nav aria-label="Sections">
     <ul>
-      <li><a href="#controls">Controls</a></li>
-      <li><a href="#tasks">Tasks</a></li>
-      <li><a href="#requests">Requests</a></li>
-      <li><a href="#ledger">Ledger</a></li>
-      <li><a href="#webhooks">Webhooks</a></li>
-      <li><a href="#library">Library</a></li>
-    </ul>
+${SECTIONS.map(([id, title]) => `      <li><a href="#${id}">${title}</a></li>\n`).join('')}    </ul>
   </nav>
 </header>
 <main id="main">
   <p id="announce" role="status" aria-live="polite"></p>
-  <section id="controls" aria-labelledby="controls-title">
-    <h2 id="controls-title">Controls</h2>
-    <form id="advance-form" data-action="advance-clock">
-      <label>Advance the clock by (ms)<input name="ms" type="number" min="1" step="1" value="1000" required></label>
-      <button type="submit">Advance clock</button>
-    </form>
-    <form id="fault-form" data-action="inject-fault">
-      <label>Method<select name="method"><option value="">any</option><option>GET</option><option>POST</option><option>PATCH</option><option>DELETE</option></select></label>
-      <label>Path prefix<input name="path" value="/v1/videos/generations" required></label>
-      <label>Answer status<input name="status" type="number" min="400" max="599" value="503" required></label>
-      <label>Next N requests<input name="times" type="number" min="1" max="1000" value="1" required></label>
-      <button type="submit">Inject fault</button>
-    </form>
-  </section>
-  <section id="tasks" aria-labelledby="tasks-title">
-    <h2 id="tasks-title">Tasks</h2>
-    <form id="failure-form">
-      <label>Failure code for “Fail now”<input id="failure-code" name="failureCode" value="task_failed" required></label>
-    </form>
-    <div id="tasks-view"></div>
-  </section>
-  <section id="requests" aria-labelledby="requests-title">
-    <h2 id="requests-title">Requests</h2>
-    <div id="requests-view"></div>
-  </section>
-  <section id="ledger" aria-labelledby="ledger-title">
-    <h2 id="ledger-title">Ledger</h2>
-    <div id="ledger-view"></div>
-  </section>
-  <section id="webhooks" aria-labelledby="webhooks-title">
-    <h2 id="webhooks-title">Webhooks</h2>
-    <h3>Endpoints</h3>
-    <div id="endpoints-view"></div>
-    <h3>Deliveries</h3>
-    <div id="deliveries-view"></div>
-  </section>
-  <section id="library" aria-labelledby="library-title">
-    <h2 id="library-title">Library</h2>
-    <div id="library-view"></div>
-  </section>
-</main>
+${SECTIONS.map(([id, title, inner]) => section(id, title, inner)).join('')}</main>
 </body>
 </html>
 `;

@@ -21,6 +21,29 @@ function promptOf(fields: Fields): string | undefined {
 }
 
 /**
+ * Answers a checked generation or edit: the model and moderation first, then the images
+ * themselves, or, for a task route, a task that renders them.
+ */
+function answer(
+  gateway: GatewayState,
+  ctx: RequestContext<unknown>,
+  fields: Fields,
+  taskRoute?: 'generations' | 'edits',
+) {
+  ctx.requireModel(fields.model);
+  checkModeration(fields);
+  if (!taskRoute) return answerImages(gateway, ctx, imageCount(fields.n), wantsBase64(fields));
+  const task = createImageTask(gateway, ctx, {
+    model: String(fields.model),
+    prompt: promptOf(fields),
+    count: imageCount(fields.n),
+    route: taskRoute,
+    fields,
+  });
+  return answerSubmission(ctx, [task]);
+}
+
+/**
  * Registers the image routes: generation and edits (synchronous and asynchronous), the
  * authenticated result URLs, image uploads, the Midjourney-family route and the image task
  * query's renderer. Requests are checked with the SDK's own schemas.
@@ -34,9 +57,7 @@ export function registerImageRoutes(router: RouteRegistry, gateway: GatewayState
     '/v1/images/generations',
     (ctx) => {
       const body = ctx.validate(imageGenerateSchema, readGenerationBody(ctx, '/v1/images/edits')) as Fields;
-      ctx.requireModel(body.model);
-      checkModeration(body);
-      return answerImages(gateway, ctx, imageCount(body.n), wantsBase64(body));
+      return answer(gateway, ctx, body);
     },
     { body: 'raw' },
   );
@@ -47,17 +68,7 @@ export function registerImageRoutes(router: RouteRegistry, gateway: GatewayState
     '/v1/images/generations/async',
     (ctx) => {
       const raw = readGenerationBody(ctx, '/v1/images/edits/async');
-      const body = ctx.validate(imageGenerateAsyncSchema, raw) as Fields;
-      ctx.requireModel(body.model);
-      checkModeration(body);
-      const task = createImageTask(gateway, ctx, {
-        model: String(body.model),
-        prompt: promptOf(body),
-        count: imageCount(body.n),
-        route: 'generations',
-        fields: body,
-      });
-      return answerSubmission(ctx, [task]);
+      return answer(gateway, ctx, ctx.validate(imageGenerateAsyncSchema, raw) as Fields, 'generations');
     },
     { body: 'raw' },
   );
@@ -67,10 +78,7 @@ export function registerImageRoutes(router: RouteRegistry, gateway: GatewayState
     'POST',
     '/v1/images/edits',
     async (ctx) => {
-      const { fields } = await readEditRequest(ctx, false);
-      ctx.requireModel(fields.model);
-      checkModeration(fields);
-      return answerImages(gateway, ctx, imageCount(fields.n), wantsBase64(fields));
+      return answer(gateway, ctx, (await readEditRequest(ctx, false)).fields);
     },
     { body: 'multipart' },
   );
@@ -80,17 +88,7 @@ export function registerImageRoutes(router: RouteRegistry, gateway: GatewayState
     'POST',
     '/v1/images/edits/async',
     async (ctx) => {
-      const { fields } = await readEditRequest(ctx, true);
-      ctx.requireModel(fields.model);
-      checkModeration(fields);
-      const task = createImageTask(gateway, ctx, {
-        model: String(fields.model),
-        prompt: promptOf(fields),
-        count: imageCount(fields.n),
-        route: 'edits',
-        fields,
-      });
-      return answerSubmission(ctx, [task]);
+      return answer(gateway, ctx, (await readEditRequest(ctx, true)).fields, 'edits');
     },
     { body: 'multipart' },
   );

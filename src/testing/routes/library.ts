@@ -8,7 +8,7 @@ import {
 import { MockHttpError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { assetJSON, groupJSON, libraryStore, pageOf, readQuery } from '../state/library-store.js';
-import type { RouteRegistry } from '../types.js';
+import type { RequestContext, RouteParams, RouteRegistry } from '../types.js';
 import {
   checkLibraryModel,
   DEFAULT_GROUP_MODEL,
@@ -28,6 +28,15 @@ const ASSETS = '/v1/vidmodel2/private-avatar/assets';
 export function registerLibraryRoutes(router: RouteRegistry, gateway: GatewayState): void {
   const store = libraryStore(gateway);
   registerReviewRenderer(gateway);
+  // A read or a delete: no request body, and the answer `{code: 200, data}`.
+  const answer = <P extends string>(
+    method: 'GET' | 'DELETE',
+    pattern: P,
+    data: (ctx: RequestContext<RouteParams<P>>) => unknown,
+  ) =>
+    router.add(method, pattern, async (ctx) => ctx.json(200, { code: 200, data: data(ctx) }), {
+      body: 'none',
+    });
 
   router.add('POST', GROUPS, async (ctx) => {
     const body = ctx.validate(groupCreateSchema);
@@ -41,25 +50,13 @@ export function registerLibraryRoutes(router: RouteRegistry, gateway: GatewaySta
     await ctx.json(200, { code: 200, data: groupJSON(group) });
   });
 
-  router.add(
-    'GET',
-    GROUPS,
-    async (ctx) => {
-      const query = ctx.validate(listQuerySchema, readQuery(ctx.query, ['page', 'limit']));
-      const mine = [...store.groups.values()].filter((g) => g.account === ctx.account.id);
-      await ctx.json(200, { code: 200, data: pageOf(mine.map(groupJSON), query) });
-    },
-    { body: 'none' },
-  );
+  answer('GET', GROUPS, (ctx) => {
+    const query = ctx.validate(listQuerySchema, readQuery(ctx.query, ['page', 'limit']));
+    const mine = [...store.groups.values()].filter((g) => g.account === ctx.account.id);
+    return pageOf(mine.map(groupJSON), query);
+  });
 
-  router.add(
-    'GET',
-    `${GROUPS}/:id`,
-    async (ctx) => {
-      await ctx.json(200, { code: 200, data: groupJSON(store.group(ctx.account.id, ctx.params.id)) });
-    },
-    { body: 'none' },
-  );
+  answer('GET', `${GROUPS}/:id`, (ctx) => groupJSON(store.group(ctx.account.id, ctx.params.id)));
 
   router.add('PATCH', `${GROUPS}/:id`, async (ctx) => {
     const group = store.group(ctx.account.id, ctx.params.id);
@@ -70,54 +67,39 @@ export function registerLibraryRoutes(router: RouteRegistry, gateway: GatewaySta
     await ctx.json(200, { code: 200, data: groupJSON(group) });
   });
 
-  router.add(
-    'DELETE',
-    `${GROUPS}/:id`,
-    async (ctx) => {
-      const group = store.group(ctx.account.id, ctx.params.id);
-      // spec: Errors — deleting a non-empty group answers 409.
-      if (store.groupHoldsAssets(group.id)) {
-        throw MockHttpError.spec(
-          409,
-          'group_not_empty',
-          `group ${group.id} still holds materials; delete them first`,
-        );
-      }
-      store.groups.delete(group.id);
-      await ctx.json(200, { code: 200, data: { id: group.id } });
-    },
-    { body: 'none' },
-  );
+  answer('DELETE', `${GROUPS}/:id`, (ctx) => {
+    const group = store.group(ctx.account.id, ctx.params.id);
+    // spec: Errors — deleting a non-empty group answers 409.
+    if (store.groupHoldsAssets(group.id)) {
+      throw MockHttpError.spec(
+        409,
+        'group_not_empty',
+        `group ${group.id} still holds materials; delete them first`,
+      );
+    }
+    store.groups.delete(group.id);
+    return { id: group.id };
+  });
 
   router.add('POST', ASSETS, (ctx) => submitReviewBatch(gateway, ctx));
 
-  router.add(
-    'GET',
-    ASSETS,
-    async (ctx) => {
-      const account = ctx.account.id;
-      const query = ctx.validate(assetListQuerySchema, readQuery(ctx.query, ['page', 'limit']));
-      if (query.group_id !== undefined) store.group(account, query.group_id);
-      // spec: Media library — lists do not poll pending review tasks: statuses are as last refreshed.
-      const mine = [...store.assets.values()].filter(
-        (a) =>
-          a.account === account &&
-          (query.group_id === undefined || a.group_id === query.group_id) &&
-          (query.status === undefined || a.status === query.status),
-      );
-      await ctx.json(200, { code: 200, data: pageOf(mine.map(assetJSON), query) });
-    },
-    { body: 'none' },
-  );
+  answer('GET', ASSETS, (ctx) => {
+    const account = ctx.account.id;
+    const query = ctx.validate(assetListQuerySchema, readQuery(ctx.query, ['page', 'limit']));
+    if (query.group_id !== undefined) store.group(account, query.group_id);
+    // spec: Media library — lists do not poll pending review tasks: statuses are as last refreshed.
+    const mine = [...store.assets.values()].filter(
+      (a) =>
+        a.account === account &&
+        (query.group_id === undefined || a.group_id === query.group_id) &&
+        (query.status === undefined || a.status === query.status),
+    );
+    return pageOf(mine.map(assetJSON), query);
+  });
 
-  router.add(
-    'GET',
-    `${ASSETS}/:id`,
-    async (ctx) => {
-      // spec: Media library — the detail refreshes the review status.
-      await ctx.json(200, { code: 200, data: assetJSON(store.asset(ctx.account.id, ctx.params.id)) });
-    },
-    { body: 'none' },
+  answer('GET', `${ASSETS}/:id`, (ctx) =>
+    // spec: Media library — the detail refreshes the review status.
+    assetJSON(store.asset(ctx.account.id, ctx.params.id)),
   );
 
   router.add('PATCH', `${ASSETS}/:id`, async (ctx) => {
@@ -129,17 +111,12 @@ export function registerLibraryRoutes(router: RouteRegistry, gateway: GatewaySta
     await ctx.json(200, { code: 200, data: assetJSON(asset) });
   });
 
-  router.add(
-    'DELETE',
-    `${ASSETS}/:id`,
-    async (ctx) => {
-      const asset = store.asset(ctx.account.id, ctx.params.id);
-      if (asset.status === 'Pending') throw pending(asset.id, 'deleted');
-      store.assets.delete(asset.id);
-      await ctx.json(200, { code: 200, data: { id: asset.id, deleted: true } });
-    },
-    { body: 'none' },
-  );
+  answer('DELETE', `${ASSETS}/:id`, (ctx) => {
+    const asset = store.asset(ctx.account.id, ctx.params.id);
+    if (asset.status === 'Pending') throw pending(asset.id, 'deleted');
+    store.assets.delete(asset.id);
+    return { id: asset.id, deleted: true };
+  });
 }
 
 // spec: States — pending materials cannot be renamed or deleted (HTTP 409).

@@ -13,36 +13,40 @@ const TASK_EVENTS = ['task.completed', 'task.failed'];
  * video routes, image models through the two asynchronous image routes only (synchronous
  * generation produces no event), and the Midjourney-family route.
  */
-export function webhookCapability(model: string) {
-  if ((VIDEO_MODELS as readonly string[]).includes(model)) {
-    return {
-      model,
-      eligible: true,
+const CAPABILITIES: ReadonlyArray<[(model: string) => boolean, Record<string, unknown>]> = [
+  [
+    (model) => (VIDEO_MODELS as readonly string[]).includes(model),
+    {
       kind: 'video',
       routes: ['POST /v1/videos/generations', 'POST /v1/video/generations'],
       events: TASK_EVENTS,
-    };
-  }
-  if ((IMAGE_MODELS as readonly string[]).includes(model)) {
-    return {
-      model,
-      eligible: true,
+    },
+  ],
+  [
+    (model) => (IMAGE_MODELS as readonly string[]).includes(model),
+    {
       kind: 'image',
       routes: ['POST /v1/images/generations/async', 'POST /v1/images/edits/async'],
       events: TASK_EVENTS,
       synchronous_requests_notify: false,
-    };
-  }
-  if (/^(midjourney|mj)([-_.]|$)/i.test(model)) {
-    return {
-      model,
-      eligible: true,
+    },
+  ],
+  [
+    (model) => /^(midjourney|mj)([-_.]|$)/i.test(model),
+    {
       kind: 'image',
       routes: ['POST /v1/midjourney/generations'],
       events: [...TASK_EVENTS, 'batch.completed'],
-    };
-  }
-  return { model, eligible: false, kind: null, routes: [], events: [] };
+    },
+  ],
+];
+
+/** The capability answer for `model`: the first family of {@link CAPABILITIES} it belongs to. */
+export function webhookCapability(model: string) {
+  const found = CAPABILITIES.find(([belongs]) => belongs(model));
+  return found
+    ? { model, eligible: true, ...found[1] }
+    : { model, eligible: false, kind: null, routes: [], events: [] };
 }
 
 /**

@@ -62,26 +62,23 @@ export class Ledger {
    * omitted). Does nothing for a task without an open reservation.
    */
   settle(taskId: string, seconds?: number): LedgerEntry | undefined {
-    const held = this.openReservation(taskId);
-    if (!held) return undefined;
-    return this.push({
-      taskId,
-      account: held.account,
-      kind: 'settle',
-      seconds: seconds ?? held.seconds,
-      tier: held.tier,
-    });
+    return this.close(taskId, 'settle', seconds);
   }
 
   /** Gives a failed task's reservation back in full. Does nothing without an open reservation. */
   refund(taskId: string): LedgerEntry | undefined {
+    return this.close(taskId, 'refund');
+  }
+
+  /** Closes a task's open reservation with `kind`, for `seconds` (the reserved seconds when omitted). */
+  private close(taskId: string, kind: 'settle' | 'refund', seconds?: number): LedgerEntry | undefined {
     const held = this.openReservation(taskId);
     if (!held) return undefined;
     return this.push({
       taskId,
       account: held.account,
-      kind: 'refund',
-      seconds: held.seconds,
+      kind,
+      seconds: seconds ?? held.seconds,
       tier: held.tier,
     });
   }
