@@ -1,4 +1,4 @@
-// Covers: src/schemas/video/legacy.ts
+// Covers: src/schemas/video/index.ts
 import { describe, expect, test } from 'vitest';
 import { checkParams } from '../../src/schemas/shared/validate.js';
 import { videoRequestSchema } from '../../src/schemas/video/index.js';

@@ -6,7 +6,7 @@
  * The types list the spec's fields and nothing else, so a field the endpoint does not take (a
  * chat field, a typo) does not compile; the validator refuses it too, before sending.
  */
-import { acrossFields } from '../shared/across-fields.js';
+import { acrossFields, addRuleIssue } from '../shared/across-fields.js';
 import { refuseFields } from '../shared/common.js';
 import {
   EMBEDDING_DIMENSIONS,
@@ -14,7 +14,6 @@ import {
   type EmbeddingModel,
   ENCODING_FORMATS,
 } from '../shared/constants.js';
-import { addRuleIssue } from '../shared/issue.js';
 import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';

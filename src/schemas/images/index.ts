@@ -1,5 +1,5 @@
 import { BARE_STRING_MESSAGE, isUploadable, type Uploadable } from '../../core/uploadable.js';
-import { acrossFields } from '../shared/across-fields.js';
+import { acrossFields, addRuleIssue } from '../shared/across-fields.js';
 import {
   clientReferenceId,
   httpUrl,
@@ -8,7 +8,6 @@ import {
   refuseLegacyWebhookWithNotifications,
 } from '../shared/common.js';
 import { IMAGE_MODELS } from '../shared/constants.js';
-import { addRuleIssue } from '../shared/issue.js';
 import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';

@@ -1,4 +1,4 @@
-import { acrossFields, ON_ARRAYS } from '../shared/across-fields.js';
+import { acrossFields, addRuleIssue, ON_ARRAYS } from '../shared/across-fields.js';
 import { httpUrl } from '../shared/common.js';
 import {
   ASSET_STATUSES,
@@ -7,7 +7,6 @@ import {
   type AssetType,
   LIBRARY_LIMITS,
 } from '../shared/constants.js';
-import { addRuleIssue } from '../shared/issue.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
 import {

@@ -88,3 +88,11 @@ export function acrossFields(
  * array".
  */
 export const ON_ARRAYS = { when: (payload: z.core.ParsePayload): boolean => Array.isArray(payload.value) };
+
+/**
+ * Adds a broken rule to a refinement: `message` at `path` (relative to the value refined; the
+ * value itself when omitted).
+ */
+export function addRuleIssue(ctx: z.RefinementCtx, message: string, path?: PropertyKey[]): void {
+  ctx.addIssue(path ? { code: 'custom', path, message } : { code: 'custom', message });
+}

@@ -1,6 +1,6 @@
+import { addRuleIssue } from './across-fields.js';
 import { SUBSCRIBABLE_EVENTS } from './constants.js';
 import { isHttpUrl, isMediaRef, utf8Length } from './fast-rules.js';
-import { addRuleIssue } from './issue.js';
 import { z } from './zod.js';
 
 // spec: Video — "Base64 or data-URL images are not accepted; upload first."

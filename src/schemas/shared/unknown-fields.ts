@@ -1,4 +1,4 @@
-import { addRuleIssue } from './issue.js';
+import { addRuleIssue } from './across-fields.js';
 import type { z } from './zod.js';
 
 /** Edits a misspelt name may be from the field it meant. */

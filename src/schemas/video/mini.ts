@@ -1,6 +1,5 @@
-import { acrossFields, ON_ARRAYS } from '../shared/across-fields.js';
+import { acrossFields, addRuleIssue, ON_ARRAYS } from '../shared/across-fields.js';
 import { refuseFields } from '../shared/common.js';
-import { addRuleIssue } from '../shared/issue.js';
 import { z } from '../shared/zod.js';
 import {
   checkAgreement,

@@ -1,4 +1,4 @@
-import { type AcrossFieldsRule, ON_ARRAYS } from '../shared/across-fields.js';
+import { type AcrossFieldsRule, addRuleIssue, ON_ARRAYS } from '../shared/across-fields.js';
 import {
   clientReferenceId,
   mediaUrl,
@@ -6,7 +6,6 @@ import {
   refuseLegacyWebhookWithNotifications,
 } from '../shared/common.js';
 import { IMAGE_ROLES, VIDEO_RATIOS } from '../shared/constants.js';
-import { addRuleIssue } from '../shared/issue.js';
 import { z } from '../shared/zod.js';
 import { promptReferenceProblems, referenceCounts } from './inputs.js';
 
