@@ -152,7 +152,7 @@ export class Transport {
   // An arrow function held once per transport: the attempt needs no closure per request.
   // The deadline bounds the whole attempt: connect, send, headers and the body's last byte.
   private readonly attemptJSON = async (spec: RequestSpec, timeout: number): Promise<JSONAnswer<unknown>> => {
-    const deadline = new Deadline(this.describe(spec), timeout, spec.options?.signal);
+    const deadline = new Deadline(describeRequest(spec), timeout, spec.options?.signal);
     const trace = spec.trace;
     if (trace) this.observer?.request(trace);
     try {
@@ -163,7 +163,7 @@ export class Transport {
           this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
         throw this.apiError(spec, response, text);
       }
-      const body = parseJSONObject(this.describe(spec), response, text, this.redact);
+      const body = parseJSONObject(describeRequest(spec), response, text, this.redact);
       if (trace) this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
       return {
         body,
@@ -173,7 +173,7 @@ export class Transport {
         text,
       };
     } catch (error) {
-      throw forBillable(spec.retry, this.describe(spec), error);
+      throw forBillable(spec.retry, describeRequest(spec), error);
     } finally {
       deadline.release();
     }
@@ -191,13 +191,13 @@ export class Transport {
     spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },
   ): Promise<RawResponse> {
     return this.withRetries(spec, async (observed, timeout) => {
-      const deadline = new Deadline(this.describe(spec), timeout, spec.options?.signal);
+      const deadline = new Deadline(describeRequest(spec), timeout, spec.options?.signal);
       const trace = observed.trace;
       if (trace) this.observer?.request(trace);
       try {
         const authOrigin = spec.authOrigin ?? this.origin;
         const { answer: response, url } = await followDownloadRedirects(
-          this.describe(spec),
+          describeRequest(spec),
           new URL(spec.url ?? this.origin + buildPath(this.basePath, spec.path, spec.query)),
           (hop, sameOrigin) =>
             this.send(observed, hop.href, deadline, timeout, hop.origin === authOrigin, sameOrigin),
@@ -226,9 +226,6 @@ export class Transport {
     });
   }
 
-  private describe(spec: RequestSpec): string {
-    return describeRequest(spec);
-  }
 
   private async send(
     spec: RequestSpec,
@@ -260,7 +257,7 @@ export class Transport {
       body = built.body;
       extra = built.headers;
     } else if (spec.body !== undefined) {
-      body = jsonBody(this.describe(spec), spec.body);
+      body = jsonBody(describeRequest(spec), spec.body);
       extra = { 'content-type': 'application/json' };
     }
     const debug = this.observer?.logs.debug === true;
@@ -296,7 +293,7 @@ export class Transport {
       const response =
         undici && dispatcher
           ? await undiciRequest(undici, dispatcher, request, target)
-          : await fetchRequest(this.fetch as FetchLike, request, target, this.describe(spec));
+          : await fetchRequest(this.fetch as FetchLike, request, target, describeRequest(spec));
       if (debug) {
         const length = Number(response.headers['content-length']);
         this.log('debug', `← ${response.status} ${spec.method} ${target}`, {
@@ -318,7 +315,7 @@ export class Transport {
   /** The body as text, within `maxResponseBytes` (response-body.ts); a failure mapped as the send's. */
   private async readText(spec: RequestSpec, response: RawResponse, deadline: Deadline): Promise<string> {
     try {
-      return await readBodyText(this.describe(spec), response, this.maxResponseBytes);
+      return await readBodyText(describeRequest(spec), response, this.maxResponseBytes);
     } catch (error) {
       throw this.connectionError(spec, error, deadline, response);
     }
@@ -326,12 +323,12 @@ export class Transport {
 
   /** Redacted before the message is cut to length: a cut key would no longer be recognised. */
   private apiError(spec: RequestSpec, response: RawResponse, text: string): APIError {
-    return apiError(this.describe(spec), response, this.redact(text));
+    return apiError(describeRequest(spec), response, this.redact(text));
   }
 
   private connectionError(spec: RequestSpec, error: unknown, deadline: Deadline, answered?: RawResponse) {
     return connectionError(
-      this.describe(spec),
+      describeRequest(spec),
       error,
       deadline,
       answered,
@@ -345,13 +342,13 @@ export class Transport {
     const options = spec.options;
     if (options !== undefined) {
       // Checked once, before the first attempt (call-options.ts).
-      const refused = refusedCallOptions(this.describe(spec), options, this.redact);
+      const refused = refusedCallOptions(describeRequest(spec), options, this.redact);
       if (refused !== undefined) return Promise.reject(refused);
       timeout = options.timeout ?? timeout;
     }
     // Rate limits: each attempt waits for a permit first (internal/limiter.ts); none when unset.
     if (this.config.limiter)
-      attempt = limitedAttempt(this.config.limiter, spec, attempt, this.describe(spec), (message) =>
+      attempt = limitedAttempt(this.config.limiter, spec, attempt, describeRequest(spec), (message) =>
         this.warn(message, 'MEDIAGW_LIMITER_FAILED'),
       );
     // Every attempt runs under its own Deadline (a timer, and the caller's signal through one
@@ -383,7 +380,7 @@ export class Transport {
         retryClass: spec.retry,
         maxRetries: spec.options?.maxRetries ?? this.config.maxRetries,
         signal: spec.options?.signal,
-        operation: this.describe(spec),
+        operation: describeRequest(spec),
         onRetry: trace && ((error, _retry, delay) => this.observer?.retry(trace, error, delay)),
       });
     } catch (error) {
