@@ -233,29 +233,24 @@ function asLibraryError(error: APIError, fields: ErrorFields): APIError {
   return error;
 }
 
+// The class of each status that has its own; any other 5xx is an InternalServerError.
+const STATUS_ERRORS: Record<number, typeof APIError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  410: MediaExpiredError,
+  413: PayloadTooLargeError,
+  429: RateLimitError,
+};
+
 function statusErrorFor(init: APIErrorInit, fields: ErrorFields): APIError {
-  switch (init.status) {
-    case 400:
-      return fields.code === 'nsfw_content_detected'
-        ? new ContentModerationError(init, fields)
-        : new BadRequestError(init, fields);
-    case 401:
-      return new AuthenticationError(init, fields);
-    case 403:
-      return new PermissionDeniedError(init, fields);
-    case 404:
-      return new NotFoundError(init, fields);
-    case 409:
-      return new ConflictError(init, fields);
-    case 410:
-      return new MediaExpiredError(init, fields);
-    case 413:
-      return new PayloadTooLargeError(init, fields);
-    case 429:
-      return new RateLimitError(init, fields);
-    default:
-      return init.status >= 500 ? new InternalServerError(init, fields) : new APIError(init, fields);
-  }
+  const type =
+    init.status === 400 && fields.code === 'nsfw_content_detected'
+      ? ContentModerationError
+      : (STATUS_ERRORS[init.status] ?? (init.status >= 500 ? InternalServerError : APIError));
+  return new type(init, fields);
 }
 
 /**
