@@ -37,7 +37,8 @@ class Scope {
   /** Milliseconds until this scope has room: 0 now, `Infinity` until a request ends. */
   waitMs(now: number): number {
     if (this.pausedUntil > now) return this.pausedUntil - now;
-    if (this.#maxInFlight !== undefined && this.inFlight >= this.#maxInFlight) return Number.POSITIVE_INFINITY;
+    if (this.#maxInFlight !== undefined && this.inFlight >= this.#maxInFlight)
+      return Number.POSITIVE_INFINITY;
     if (this.#rate === undefined) return 0;
     this.#tokens = Math.min(this.#burst, this.#tokens + ((now - this.#last) * this.#rate) / 1000);
     this.#last = now;
