@@ -33,15 +33,15 @@ export class APIError extends MediaGatewayError {
   /** The class name, e.g. `'APIError'` or `'NotFoundError'`. */
   declare readonly name: string;
   /** HTTP status of the answer. */
-  readonly status: number;
+  declare readonly status: number;
   /** The error code from the body (`invalid_request`, `nsfw_content_detected`, ...), when it has one. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
   /** `X-Service-Request-Id` of the answer: quote it to support. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** The answer's headers (lower-cased names); not enumerable, so JSON and inspect output stay short. */
   declare readonly headers: Record<string, string>;
   /** The parsed body (or its text when it was not JSON). */
-  readonly body: unknown;
+  declare readonly body: unknown;
 
   /**
    * Prefer {@link APIError.fromResponse}, which picks the subclass.
@@ -148,7 +148,7 @@ export class ContentModerationError extends BadRequestError {
   /** Always `'ContentModerationError'`. */
   declare readonly name: 'ContentModerationError';
   /** The flagged categories named in the message, e.g. `['violence', 'hate']`; empty when it names none. */
-  readonly categories: string[];
+  declare readonly categories: string[];
 
   /** Built by {@link APIError.fromResponse}. */
   constructor(init: APIErrorInit, fields: ErrorFields) {
@@ -196,7 +196,7 @@ export class MediaLibraryError extends APIError {
   /** Always `'MediaLibraryError'`. */
   declare readonly name: string;
   /** Zero-based index of the batch item the message names (`assets[<n>]`), when it names one. */
-  readonly assetIndex: number | undefined;
+  declare readonly assetIndex: number | undefined;
 
   /** Built by {@link APIError.fromResponse}. */
   constructor(init: APIErrorInit, fields: ErrorFields) {
