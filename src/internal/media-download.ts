@@ -53,12 +53,12 @@ export interface SaveOptions {
  */
 export class MediaDownload {
   /** The media type the server declared, e.g. `video/mp4`. */
-  readonly contentType: string | undefined;
+  declare readonly contentType: string | undefined;
   /** Size in bytes, when the server declared it. */
-  readonly contentLength: number | undefined;
+  declare readonly contentLength: number | undefined;
   /** `X-Service-Request-Id` of the answer. */
-  readonly requestId: string | undefined;
-  private source: Readable | undefined;
+  declare readonly requestId: string | undefined;
+  declare private source: Readable | undefined;
 
   constructor(
     source: Readable,
@@ -68,10 +68,10 @@ export class MediaDownload {
       requestId?: string | undefined;
     },
   ) {
-    this.source = source;
     this.contentType = init.contentType;
     this.contentLength = init.contentLength;
     this.requestId = init.requestId;
+    this.source = source;
   }
 
   #take(): Readable {

@@ -47,13 +47,13 @@ type SpecOrBuilder = RequestSpec | (() => RequestSpec | Promise<RequestSpec>);
  */
 export class Transport {
   /** The normalised base URL, without `/v1`. */
-  readonly baseURL: string;
+  declare readonly baseURL: string;
   /** The base URL's origin: the key is sent only there. */
-  readonly origin: string;
+  declare readonly origin: string;
   /** The base URL's path prefix before `/v1`, usually empty. */
   readonly #basePath: string;
   /** Replaces the API key with a mask anywhere in a value. */
-  readonly redact: <T>(value: T) => T;
+  declare readonly redact: <T>(value: T) => T;
   readonly #userAgent = `mediagw/${VERSION} node/${process.version}`;
   /**
    * `Bearer <key>`, built once rather than for every request. Held in an ES private field:
@@ -61,20 +61,19 @@ export class Transport {
    */
   readonly #authorization: string;
   /** Everything else of the configuration: the key is not among it. */
-  private readonly config: Omit<TransportConfig, 'apiKey'>;
+  declare private readonly config: Omit<TransportConfig, 'apiKey'>;
   /** The largest JSON body read, in bytes. */
   readonly #maxResponseBytes: number;
   /** `defaultHeaders` with lower-cased names, as undici sends them and as redirects filter them. */
   readonly #defaultHeaders: Record<string, string> | undefined;
   /** The logger and hooks; `undefined` when nothing is logged and no hook is set, so calls build nothing for them. */
-  private readonly observer: Observer | undefined;
+  declare private readonly observer: Observer | undefined;
   /** The client's `fetch`, or the runtime's once undici turned out not to run here; else undici sends. */
   #fetch: FetchLike | undefined;
   /** The client's `dispatcher`, else the SDK's own (`defaultDispatcher`), chosen at the first request. */
   #dispatcher: Dispatcher | undefined;
 
   constructor({ apiKey, ...config }: TransportConfig) {
-    this.config = config;
     this.#fetch = config.fetch && checkedFetch(config.fetch);
     this.#authorization = `Bearer ${apiKey}`;
     this.baseURL = config.baseURL;
@@ -82,6 +81,7 @@ export class Transport {
     this.origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, '');
     this.redact = createRedactor(apiKey);
+    this.config = config;
     this.#maxResponseBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.observer = Observer.create(
       config.hooks,
