@@ -71,7 +71,16 @@ export function abortedBy(reason: unknown): string {
   } catch {
     text = Object.prototype.toString.call(reason);
   }
-  return `by the caller's signal: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
+  return `by the caller's signal: ${clip(text)}`;
+}
+
+/**
+ * A text for a message, cut to its first 200 characters and an ellipsis when longer.
+ *
+ * @internal
+ */
+export function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /**

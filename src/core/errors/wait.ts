@@ -1,6 +1,7 @@
 // Waits for a task and their callbacks: a failed task, a deadline, a callback that threw.
 
 import { brand, MediaGatewayError } from '../base-error.js';
+import { clip } from './transport.js';
 import type { SubmissionEnvelope, TaskByKind, TaskKind } from '../task-types.js';
 
 /**
@@ -190,7 +191,7 @@ export function describeCause(cause: unknown): string {
   } catch {
     text = typeof cause; // an object without a usable toString
   }
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return clip(text);
 }
 
 /**
