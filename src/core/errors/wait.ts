@@ -1,8 +1,8 @@
 // Waits for a task and their callbacks: a failed task, a deadline, a callback that threw.
 
 import { brand, MediaGatewayError } from '../base-error.js';
-import { clip } from './transport.js';
 import type { SubmissionEnvelope, TaskByKind, TaskKind } from '../task-types.js';
+import { clip } from './transport.js';
 
 /**
  * A waited-for task ended failed (thrown by `waitForTask` and `createAndWait`); `task` holds
