@@ -14,25 +14,29 @@ type Listener = () => void;
  */
 export class Deadline implements AbortSubscriber {
   /** Whether the attempt was ended, by the timer or the caller's signal. */
-  aborted = false;
+  declare aborted: boolean;
   /** Why: an {@link APIConnectionTimeoutError}, or an {@link APIUserAbortError} with the signal's reason as `cause`. */
-  reason: MediaGatewayError | undefined = undefined;
-  #listener: Listener | undefined = undefined;
+  declare reason: MediaGatewayError | undefined;
+  #listener: Listener | undefined;
   #timer: NodeJS.Timeout | undefined;
   /** Made only for a fetch, which needs a real AbortSignal: undici's path never builds one. */
-  #controller: AbortController | undefined = undefined;
+  #controller: AbortController | undefined;
   readonly #signal: AbortSignal | undefined;
+  /** `METHOD /v1/path`, for the timeout's message. */
+  declare readonly operation: string;
+  /** The attempt's timeout, in ms. */
+  declare readonly ms: number;
 
   /**
    * @param operation - `METHOD /v1/path`, for the timeout's message.
    * @param ms - the attempt's timeout.
    * @param signal - the caller's signal, if any.
    */
-  constructor(
-    readonly operation: string,
-    readonly ms: number,
-    signal: AbortSignal | undefined,
-  ) {
+  constructor(operation: string, ms: number, signal: AbortSignal | undefined) {
+    this.operation = operation;
+    this.ms = ms;
+    this.aborted = false;
+    this.reason = undefined;
     this.#signal = signal;
     this.#timer = setTimeout(expire, ms, this);
     if (signal === undefined) return;
