@@ -14,25 +14,31 @@ type Listener = () => void;
  */
 export class Deadline implements AbortSubscriber {
   /** Whether the attempt was ended, by the timer or the caller's signal. */
-  aborted = false;
+  declare aborted: boolean;
   /** Why: an {@link APIConnectionTimeoutError}, or an {@link APIUserAbortError} with the signal's reason as `cause`. */
-  reason: MediaGatewayError | undefined = undefined;
-  private listener: Listener | undefined = undefined;
-  private timer: NodeJS.Timeout | undefined;
+  declare reason: MediaGatewayError | undefined;
+  #listener: Listener | undefined;
+  #timer: NodeJS.Timeout | undefined;
   /** Made only for a fetch, which needs a real AbortSignal: undici's path never builds one. */
-  private controller: AbortController | undefined = undefined;
+  #controller: AbortController | undefined;
+  readonly #signal: AbortSignal | undefined;
+  /** `METHOD /v1/path`, for the timeout's message. */
+  declare readonly operation: string;
+  /** The attempt's timeout, in ms. */
+  declare readonly ms: number;
 
   /**
    * @param operation - `METHOD /v1/path`, for the timeout's message.
    * @param ms - the attempt's timeout.
    * @param signal - the caller's signal, if any.
    */
-  constructor(
-    readonly operation: string,
-    readonly ms: number,
-    private readonly signal: AbortSignal | undefined,
-  ) {
-    this.timer = setTimeout(expire, ms, this);
+  constructor(operation: string, ms: number, signal: AbortSignal | undefined) {
+    this.operation = operation;
+    this.ms = ms;
+    this.aborted = false;
+    this.reason = undefined;
+    this.#signal = signal;
+    this.#timer = setTimeout(expire, ms, this);
     if (signal === undefined) return;
     if (signal.aborted) this.onSignalAbort(signal.reason);
     else subscribe(signal, this);
@@ -40,19 +46,19 @@ export class Deadline implements AbortSubscriber {
 
   /** undici's listener; one request listens to one deadline. */
   on(_event: 'abort', listener: Listener): this {
-    this.listener = listener;
+    this.#listener = listener;
     return this;
   }
 
   /** As {@link Deadline.on}: the deadline ends once. */
   once(_event: 'abort', listener: Listener): this {
-    this.listener = listener;
+    this.#listener = listener;
     return this;
   }
 
   /** undici removes its listener once the answer's body is closed. */
   removeListener(_event: 'abort', listener: Listener): this {
-    if (this.listener === listener) this.listener = undefined;
+    if (this.#listener === listener) this.#listener = undefined;
     return this;
   }
 
@@ -62,11 +68,11 @@ export class Deadline implements AbortSubscriber {
    * undici, which listens to the deadline itself, pay nothing for it.
    */
   get abortSignal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.aborted) this.controller.abort(this.reason);
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.reason);
     }
-    return this.controller.signal;
+    return this.#controller.signal;
   }
 
   /** The caller's signal aborted: its reason becomes the `cause`, and the message says it. */
@@ -82,18 +88,18 @@ export class Deadline implements AbortSubscriber {
     this.aborted = true;
     this.reason = reason;
     this.release();
-    const listener = this.listener;
-    this.listener = undefined;
+    const listener = this.#listener;
+    this.#listener = undefined;
     listener?.();
-    this.controller?.abort(reason);
+    this.#controller?.abort(reason);
   }
 
   /** The attempt is over (or, for a download, its headers arrived): stops the timer and the watch. */
   release(): void {
-    if (this.timer === undefined) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.signal) unsubscribe(this.signal, this);
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#signal) unsubscribe(this.#signal, this);
   }
 }
 

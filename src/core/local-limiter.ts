@@ -18,41 +18,42 @@ import { type AbortSubscriber, subscribe, unsubscribe } from './signal-fanout.js
 
 /** One budget: a token bucket, an in-flight count and a pause, any of which may be absent. */
 class Scope {
-  private tokens: number;
-  private last: number;
-  private readonly rate: number | undefined;
-  private readonly burst: number;
-  private readonly maxInFlight: number | undefined;
+  #tokens: number;
+  #last: number;
+  readonly #rate: number | undefined;
+  readonly #burst: number;
+  readonly #maxInFlight: number | undefined;
   inFlight = 0;
   pausedUntil = 0;
 
   constructor(limit: RateLimit | undefined, now: number) {
-    this.rate = limit?.requestsPerSecond;
-    this.burst = limit?.burst ?? Math.max(1, Math.floor(this.rate ?? 1));
-    this.maxInFlight = limit?.maxInFlight;
-    this.tokens = this.burst;
-    this.last = now;
+    this.#rate = limit?.requestsPerSecond;
+    this.#burst = limit?.burst ?? Math.max(1, Math.floor(this.#rate ?? 1));
+    this.#maxInFlight = limit?.maxInFlight;
+    this.#tokens = this.#burst;
+    this.#last = now;
   }
 
   /** Milliseconds until this scope has room: 0 now, `Infinity` until a request ends. */
   waitMs(now: number): number {
     if (this.pausedUntil > now) return this.pausedUntil - now;
-    if (this.maxInFlight !== undefined && this.inFlight >= this.maxInFlight) return Number.POSITIVE_INFINITY;
-    if (this.rate === undefined) return 0;
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.rate) / 1000);
-    this.last = now;
-    return this.tokens >= 1 ? 0 : Math.ceil(((1 - this.tokens) * 1000) / this.rate);
+    if (this.#maxInFlight !== undefined && this.inFlight >= this.#maxInFlight)
+      return Number.POSITIVE_INFINITY;
+    if (this.#rate === undefined) return 0;
+    this.#tokens = Math.min(this.#burst, this.#tokens + ((now - this.#last) * this.#rate) / 1000);
+    this.#last = now;
+    return this.#tokens >= 1 ? 0 : Math.ceil(((1 - this.#tokens) * 1000) / this.#rate);
   }
 
   take(): void {
-    if (this.rate !== undefined) this.tokens -= 1;
+    if (this.#rate !== undefined) this.#tokens -= 1;
     this.inFlight += 1;
   }
 
   /** Empties the bucket: the next token comes after 1/rate. */
   drain(now: number): void {
-    this.tokens = 0;
-    this.last = now;
+    this.#tokens = 0;
+    this.#last = now;
   }
 }
 
@@ -69,33 +70,36 @@ interface Waiter {
  * scope it does not share with a later one (another model's pause) does not hold that one up.
  */
 export class LocalLimiter implements RateLimiter {
-  private readonly scopes = new Map<string, Scope>();
-  private readonly queue: Waiter[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = 0;
+  readonly #scopes = new Map<string, Scope>();
+  readonly #queue: Waiter[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = 0;
 
   /** @param limits - checked limits (`checkLimits`); rates may be fractional here. */
-  constructor(
-    private readonly limits: RequestLimits,
-    private readonly now: () => number = Date.now,
-  ) {}
+  readonly #limits: RequestLimits;
+  readonly #now: () => number;
+
+  constructor(limits: RequestLimits, now: () => number = Date.now) {
+    this.#limits = limits;
+    this.#now = now;
+  }
 
   acquire(request: LimitedRequest): Promise<LimitPermit> {
-    const scopes = this.scopesOf(request.model, request.family);
-    if (this.queue.length === 0 && this.fits(scopes, this.now()) === 0)
-      return Promise.resolve(this.grant(scopes));
+    const scopes = this.#scopesOf(request.model, request.family);
+    if (this.#queue.length === 0 && this.#fits(scopes, this.#now()) === 0)
+      return Promise.resolve(this.#grant(scopes));
     if (request.signal?.aborted) return Promise.reject(request.signal.reason);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { scopes, resolve, reject, cleanup: () => undefined };
       const leave = (error: unknown) => {
-        const index = this.queue.indexOf(waiter);
+        const index = this.#queue.indexOf(waiter);
         if (index < 0) return;
-        this.queue.splice(index, 1);
+        this.#queue.splice(index, 1);
         waiter.cleanup();
         reject(error);
-        this.pump();
+        this.#pump();
       };
-      const maxWait = this.limits.maxQueueWaitMs;
+      const maxWait = this.#limits.maxQueueWaitMs;
       const timeout =
         maxWait === undefined ? undefined : setTimeout(() => leave(new QueueTimeoutError(maxWait)), maxWait);
       const signal = request.signal;
@@ -107,16 +111,16 @@ export class LocalLimiter implements RateLimiter {
         clearTimeout(timeout);
         if (signal && subscriber) unsubscribe(signal, subscriber);
       };
-      this.queue.push(waiter);
-      this.pump();
+      this.#queue.push(waiter);
+      this.#pump();
     });
   }
 
   /** Holds back `model` (or `family`) for `ms`, at most `MAX_RETRY_AFTER_MS` (60 s). */
   pause(model: string | undefined, family: RouteFamily, ms: number): void {
-    const scope = this.scope(model === undefined ? `f:${family}` : `m:${model}`, undefined);
-    scope.pausedUntil = Math.max(scope.pausedUntil, this.now() + pauseMs(ms));
-    this.pump();
+    const scope = this.#scope(model === undefined ? `f:${family}` : `m:${model}`, undefined);
+    scope.pausedUntil = Math.max(scope.pausedUntil, this.#now() + pauseMs(ms));
+    this.#pump();
   }
 
   /**
@@ -124,9 +128,9 @@ export class LocalLimiter implements RateLimiter {
    * taking a token: should this limiter take over, it starts from what is really in flight.
    */
   hold(model: string | undefined, family: RouteFamily): LimitPermit {
-    const scopes = this.scopesOf(model, family);
+    const scopes = this.#scopesOf(model, family);
     for (const scope of scopes) scope.inFlight += 1;
-    return this.permitFor(scopes);
+    return this.#permitFor(scopes);
   }
 
   /**
@@ -135,63 +139,63 @@ export class LocalLimiter implements RateLimiter {
    * a burst to what it granted in the last second.
    */
   drain(): void {
-    const now = this.now();
-    for (const scope of this.scopes.values()) scope.drain(now);
+    const now = this.#now();
+    for (const scope of this.#scopes.values()) scope.drain(now);
   }
 
   /** Requests waiting for their turn. */
   get waiting(): number {
-    return this.queue.length;
+    return this.#queue.length;
   }
 
-  private scope(name: string, limit: RateLimit | undefined): Scope {
-    let scope = this.scopes.get(name);
+  #scope(name: string, limit: RateLimit | undefined): Scope {
+    let scope = this.#scopes.get(name);
     if (!scope) {
-      scope = new Scope(limit, this.now());
-      this.scopes.set(name, scope);
+      scope = new Scope(limit, this.#now());
+      this.#scopes.set(name, scope);
     }
     return scope;
   }
 
-  private scopesOf(model: string | undefined, family: RouteFamily): Scope[] {
-    const limits = this.limits;
-    const scopes = [this.scope('key', limits)];
-    scopes.push(this.scope(`f:${family}`, limits.perRouteFamily?.[family]));
-    if (model !== undefined) scopes.push(this.scope(`m:${model}`, modelLimit(limits, model)));
+  #scopesOf(model: string | undefined, family: RouteFamily): Scope[] {
+    const limits = this.#limits;
+    const scopes = [this.#scope('key', limits)];
+    scopes.push(this.#scope(`f:${family}`, limits.perRouteFamily?.[family]));
+    if (model !== undefined) scopes.push(this.#scope(`m:${model}`, modelLimit(limits, model)));
     return scopes;
   }
 
   /** The wait until all of `scopes` have room (0: now). */
-  private fits(scopes: Scope[], now: number): number {
+  #fits(scopes: Scope[], now: number): number {
     let wait = 0;
     for (const scope of scopes) wait = Math.max(wait, scope.waitMs(now));
     return wait;
   }
 
-  private grant(scopes: Scope[]): LimitPermit {
+  #grant(scopes: Scope[]): LimitPermit {
     for (const scope of scopes) scope.take();
-    return this.permitFor(scopes);
+    return this.#permitFor(scopes);
   }
 
-  private permitFor(scopes: Scope[]): LimitPermit {
+  #permitFor(scopes: Scope[]): LimitPermit {
     let released = false;
     return {
       release: () => {
         if (released) return;
         released = true;
         for (const scope of scopes) scope.inFlight -= 1;
-        if (this.queue.length > 0) this.pump();
+        if (this.#queue.length > 0) this.#pump();
       },
     };
   }
 
   /** Grants what can be granted, in order, and sets a timer for the next bucket refill or pause end. */
-  private pump(): void {
-    const now = this.now();
+  #pump(): void {
+    const now = this.#now();
     const blocked = new Set<Scope>();
     let next = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < this.queue.length; ) {
-      const waiter = this.queue[i] as Waiter;
+    for (let i = 0; i < this.#queue.length; ) {
+      const waiter = this.#queue[i] as Waiter;
       // A scope an earlier waiter is held up by stays its: later waiters do not overtake it there.
       if (waiter.scopes.some((scope) => blocked.has(scope))) {
         i++;
@@ -208,21 +212,21 @@ export class LocalLimiter implements RateLimiter {
         i++;
         continue;
       }
-      this.queue.splice(i, 1);
+      this.#queue.splice(i, 1);
       waiter.cleanup();
-      waiter.resolve(this.grant(waiter.scopes));
+      waiter.resolve(this.#grant(waiter.scopes));
     }
-    if (next === Number.POSITIVE_INFINITY || this.queue.length === 0) return;
+    if (next === Number.POSITIVE_INFINITY || this.#queue.length === 0) return;
     // A longer delay makes setTimeout fire at once, and again, and again: wake up at most that
     // late and look again (a bucket of a tiny fractional rate can take that long to refill).
     next = Math.min(next, MAX_TIMER_MS);
     const at = now + next;
-    if (this.timer !== undefined && this.timerAt <= at) return;
-    clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.pump();
+    if (this.#timer !== undefined && this.#timerAt <= at) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#pump();
     }, next);
   }
 }

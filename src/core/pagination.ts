@@ -25,13 +25,15 @@ export interface PageData<T> {
  */
 export class Page<T> implements AsyncIterable<T> {
   /** The records of this page (empty when the answer held none). */
-  readonly items: T[];
+  declare readonly items: T[];
   /** Records in the whole list. */
-  readonly total: number;
+  declare readonly total: number;
   /** This page's number, from 1. */
-  readonly page: number;
+  declare readonly page: number;
   /** Records per page. */
-  readonly limit: number;
+  declare readonly limit: number;
+  /** Loads another page of the same listing. */
+  declare private readonly fetchPage: (page: number, previous: Page<T>) => Promise<Page<T>>;
 
   /**
    * @param data - the `data` of a list answer.
@@ -40,7 +42,7 @@ export class Page<T> implements AsyncIterable<T> {
    */
   constructor(
     data: PageData<T>,
-    private readonly fetchPage: (page: number, previous: Page<T>) => Promise<Page<T>>,
+    fetchPage: (page: number, previous: Page<T>) => Promise<Page<T>>,
     answer?: Omit<WithResponse<unknown>, 'data'>,
   ) {
     if (answer) answers.set(this, answer);
@@ -48,6 +50,7 @@ export class Page<T> implements AsyncIterable<T> {
     this.total = Number(data.total) || 0;
     this.page = Number(data.page) || 1;
     this.limit = Number(data.limit) || this.items.length;
+    this.fetchPage = fetchPage;
   }
 
   /** Whether a following page holds more items. */

@@ -22,13 +22,17 @@ export class FetchBody extends Readable implements ResponseBody {
   readonly #reader: ChunkReader | undefined;
   readonly #cancel: (reason: unknown) => unknown;
   #timer: NodeJS.Timeout | undefined = undefined;
+  readonly #operation: string;
+  readonly #idleMs: number | undefined;
 
   constructor(
     source: WebBody | AsyncIterable<Uint8Array> | null,
-    private readonly operation: string,
-    private readonly idleMs: number | undefined,
+    operation: string,
+    idleMs: number | undefined,
   ) {
     super({ highWaterMark: 0 });
+    this.#operation = operation;
+    this.#idleMs = idleMs;
     if (source === null) {
       this.#reader = undefined;
       this.#cancel = () => undefined;
@@ -46,9 +50,9 @@ export class FetchBody extends Readable implements ResponseBody {
   override _read(): void {
     const reader = this.#reader;
     if (reader === undefined) return void this.push(null);
-    const idleMs = this.idleMs;
+    const idleMs = this.#idleMs;
     if (idleMs !== undefined) {
-      this.#timer ??= setTimeout(() => this.destroy(idleError(this.operation, idleMs)), idleMs);
+      this.#timer ??= setTimeout(() => this.destroy(idleError(this.#operation, idleMs)), idleMs);
     }
     reader.read().then(
       ({ done, value }) => {

@@ -53,12 +53,12 @@ export interface SaveOptions {
  */
 export class MediaDownload {
   /** The media type the server declared, e.g. `video/mp4`. */
-  readonly contentType: string | undefined;
+  declare readonly contentType: string | undefined;
   /** Size in bytes, when the server declared it. */
-  readonly contentLength: number | undefined;
+  declare readonly contentLength: number | undefined;
   /** `X-Service-Request-Id` of the answer. */
-  readonly requestId: string | undefined;
-  private source: Readable | undefined;
+  declare readonly requestId: string | undefined;
+  declare private source: Readable | undefined;
 
   constructor(
     source: Readable,
@@ -68,19 +68,19 @@ export class MediaDownload {
       requestId?: string | undefined;
     },
   ) {
-    this.source = source;
     this.contentType = init.contentType;
     this.contentLength = init.contentLength;
     this.requestId = init.requestId;
+    this.source = source;
   }
 
-  private take(): Readable {
-    const source = this.ensureUnread();
+  #take(): Readable {
+    const source = this.#ensureUnread();
     this.source = undefined;
     return source;
   }
 
-  private ensureUnread(): Readable {
+  #ensureUnread(): Readable {
     if (!this.source)
       throw new MediaGatewayError('This download was already read; each MediaDownload is read once.');
     return this.source;
@@ -92,7 +92,7 @@ export class MediaDownload {
    * @throws MediaGatewayError when the download was already read.
    */
   get body(): ReadableStream<Uint8Array> {
-    return Readable.toWeb(mapFailures(this.take(), this.contentLength)) as ReadableStream<Uint8Array>;
+    return Readable.toWeb(mapFailures(this.#take(), this.contentLength)) as ReadableStream<Uint8Array>;
   }
 
   /**
@@ -103,7 +103,7 @@ export class MediaDownload {
    * @throws MediaGatewayError when the download was already read.
    */
   nodeStream(): Readable {
-    return mapFailures(this.take(), this.contentLength);
+    return mapFailures(this.#take(), this.contentLength);
   }
 
   /**
@@ -117,7 +117,7 @@ export class MediaDownload {
     const chunks: Buffer[] = [];
     let bytes = 0;
     try {
-      for await (const chunk of this.take()) {
+      for await (const chunk of this.#take()) {
         chunks.push(chunk as Buffer);
         bytes += (chunk as Buffer).length;
       }
@@ -167,7 +167,7 @@ export class MediaDownload {
   }> {
     const mode = checkCount('mode', options.mode, 0, 0o777) ?? 0o666;
     checkCallback('onProgress', options.onProgress);
-    const waiting = this.ensureUnread();
+    const waiting = this.#ensureUnread();
     // The body may fail while the file is created: keep that from being an uncaught 'error'
     // event; the pipeline below reads it from the stream's state.
     const hold = () => undefined;
@@ -180,7 +180,7 @@ export class MediaDownload {
       waiting.off('error', hold);
     }
     try {
-      source = this.take(); // a concurrent read may have taken it while the file was created
+      source = this.#take(); // a concurrent read may have taken it while the file was created
     } catch (error) {
       await temporary.handle.close().catch(() => undefined);
       await unlink(temporary.path).catch(() => undefined);

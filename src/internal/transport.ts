@@ -47,42 +47,42 @@ type SpecOrBuilder = RequestSpec | (() => RequestSpec | Promise<RequestSpec>);
  */
 export class Transport {
   /** The normalised base URL, without `/v1`. */
-  readonly baseURL: string;
+  declare readonly baseURL: string;
   /** The base URL's origin: the key is sent only there. */
-  readonly origin: string;
+  declare readonly origin: string;
   /** The base URL's path prefix before `/v1`, usually empty. */
-  private readonly basePath: string;
+  readonly #basePath: string;
   /** Replaces the API key with a mask anywhere in a value. */
-  readonly redact: <T>(value: T) => T;
-  private readonly userAgent = `mediagw/${VERSION} node/${process.version}`;
+  declare readonly redact: <T>(value: T) => T;
+  readonly #userAgent = `mediagw/${VERSION} node/${process.version}`;
   /**
    * `Bearer <key>`, built once rather than for every request. Held in an ES private field:
    * `util.inspect`, even with `showHidden`, never shows it.
    */
   readonly #authorization: string;
   /** Everything else of the configuration: the key is not among it. */
-  private readonly config: Omit<TransportConfig, 'apiKey'>;
+  declare private readonly config: Omit<TransportConfig, 'apiKey'>;
   /** The largest JSON body read, in bytes. */
-  private readonly maxResponseBytes: number;
+  readonly #maxResponseBytes: number;
   /** `defaultHeaders` with lower-cased names, as undici sends them and as redirects filter them. */
-  private readonly defaultHeaders: Record<string, string> | undefined;
+  readonly #defaultHeaders: Record<string, string> | undefined;
   /** The logger and hooks; `undefined` when nothing is logged and no hook is set, so calls build nothing for them. */
-  private readonly observer: Observer | undefined;
+  declare private readonly observer: Observer | undefined;
   /** The client's `fetch`, or the runtime's once undici turned out not to run here; else undici sends. */
-  private fetch: FetchLike | undefined;
+  #fetch: FetchLike | undefined;
   /** The client's `dispatcher`, else the SDK's own (`defaultDispatcher`), chosen at the first request. */
-  private dispatcher: Dispatcher | undefined;
+  #dispatcher: Dispatcher | undefined;
 
   constructor({ apiKey, ...config }: TransportConfig) {
-    this.config = config;
-    this.fetch = config.fetch && checkedFetch(config.fetch);
+    this.#fetch = config.fetch && checkedFetch(config.fetch);
     this.#authorization = `Bearer ${apiKey}`;
     this.baseURL = config.baseURL;
     const base = new URL(config.baseURL);
     this.origin = base.origin;
-    this.basePath = base.pathname.replace(/\/+$/, '');
+    this.#basePath = base.pathname.replace(/\/+$/, '');
     this.redact = createRedactor(apiKey);
-    this.maxResponseBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.config = config;
+    this.#maxResponseBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.observer = Observer.create(
       config.hooks,
       config.logger,
@@ -90,9 +90,9 @@ export class Transport {
       this.redact,
     );
     if (config.defaultHeaders) {
-      this.defaultHeaders = {};
+      this.#defaultHeaders = {};
       for (const [key, value] of Object.entries(config.defaultHeaders))
-        this.defaultHeaders[key.toLowerCase()] = value;
+        this.#defaultHeaders[key.toLowerCase()] = value;
     }
   }
 
@@ -137,33 +137,33 @@ export class Transport {
         return Promise.reject(unreadableRequest(error));
       }
       if (built instanceof Promise) {
-        return built.then(this.answerOf, (error: unknown) => {
+        return built.then(this.#answerOf, (error: unknown) => {
           throw unreadableRequest(error);
         }) as Promise<JSONAnswer<T>>;
       }
       spec = built;
     }
-    return this.withRetries(spec, this.attemptJSON as Attempt<JSONAnswer<T>>);
+    return this.#withRetries(spec, this.#attemptJSON as Attempt<JSONAnswer<T>>);
   }
 
   // Held once per transport, for specs built by a function.
-  private readonly answerOf = (spec: RequestSpec) => this.answer<unknown>(spec);
+  readonly #answerOf = (spec: RequestSpec) => this.answer<unknown>(spec);
 
   // An arrow function held once per transport: the attempt needs no closure per request.
   // The deadline bounds the whole attempt: connect, send, headers and the body's last byte.
-  private readonly attemptJSON = async (spec: RequestSpec, timeout: number): Promise<JSONAnswer<unknown>> => {
-    const deadline = new Deadline(this.describe(spec), timeout, spec.options?.signal);
+  readonly #attemptJSON = async (spec: RequestSpec, timeout: number): Promise<JSONAnswer<unknown>> => {
+    const deadline = new Deadline(describeRequest(spec), timeout, spec.options?.signal);
     const trace = spec.trace;
     if (trace) this.observer?.request(trace);
     try {
-      const response = await this.send(spec, undefined, deadline, timeout);
-      const text = await this.readText(spec, response, deadline);
+      const response = await this.#send(spec, undefined, deadline, timeout);
+      const text = await this.#readText(spec, response, deadline);
       if (response.status < 200 || response.status >= 300) {
         if (trace)
           this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
-        throw this.apiError(spec, response, text);
+        throw this.#apiError(spec, response, text);
       }
-      const body = parseJSONObject(this.describe(spec), response, text, this.redact);
+      const body = parseJSONObject(describeRequest(spec), response, text, this.redact);
       if (trace) this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
       return {
         body,
@@ -173,7 +173,7 @@ export class Transport {
         text,
       };
     } catch (error) {
-      throw forBillable(spec.retry, this.describe(spec), error);
+      throw forBillable(spec.retry, describeRequest(spec), error);
     } finally {
       deadline.release();
     }
@@ -190,25 +190,25 @@ export class Transport {
   async stream(
     spec: RequestSpec & { url?: string | undefined; authOrigin?: string | undefined },
   ): Promise<RawResponse> {
-    return this.withRetries(spec, async (observed, timeout) => {
-      const deadline = new Deadline(this.describe(spec), timeout, spec.options?.signal);
+    return this.#withRetries(spec, async (observed, timeout) => {
+      const deadline = new Deadline(describeRequest(spec), timeout, spec.options?.signal);
       const trace = observed.trace;
       if (trace) this.observer?.request(trace);
       try {
         const authOrigin = spec.authOrigin ?? this.origin;
         const { answer: response, url } = await followDownloadRedirects(
-          this.describe(spec),
-          new URL(spec.url ?? this.origin + buildPath(this.basePath, spec.path, spec.query)),
+          describeRequest(spec),
+          new URL(spec.url ?? this.origin + buildPath(this.#basePath, spec.path, spec.query)),
           (hop, sameOrigin) =>
-            this.send(observed, hop.href, deadline, timeout, hop.origin === authOrigin, sameOrigin),
+            this.#send(observed, hop.href, deadline, timeout, hop.origin === authOrigin, sameOrigin),
         );
         if (response.status < 200 || response.status >= 300) {
-          const text = await this.readText(spec, response, deadline);
+          const text = await this.#readText(spec, response, deadline);
           if (trace)
             this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
           // Storage may quote the signature it refused (S3's <SignatureProvided>) on its own,
           // with no name the redactor knows: every query value of the link is taken out.
-          throw this.apiError(spec, response, spec.url === undefined ? text : urlScrubber([url])(text));
+          throw this.#apiError(spec, response, spec.url === undefined ? text : urlScrubber([url])(text));
         }
         if (trace) {
           const length = Number(response.headers['content-length']);
@@ -226,11 +226,7 @@ export class Transport {
     });
   }
 
-  private describe(spec: RequestSpec): string {
-    return describeRequest(spec);
-  }
-
-  private async send(
+  async #send(
     spec: RequestSpec,
     url: string | undefined,
     deadline: Deadline,
@@ -239,17 +235,17 @@ export class Transport {
     sameOrigin = true,
   ): Promise<RawResponse> {
     // undici, the fast path, unless the client was given a fetch or the runtime has no undici.
-    const undici = this.fetch === undefined ? (undiciIfLoaded() ?? (await loadUndici())) : undefined;
-    if (undici && this.dispatcher === undefined) {
-      this.dispatcher =
+    const undici = this.#fetch === undefined ? (undiciIfLoaded() ?? (await loadUndici())) : undefined;
+    if (undici && this.#dispatcher === undefined) {
+      this.#dispatcher =
         this.config.dispatcher ??
         defaultDispatcher(undici, this.config.maxConnections ?? DEFAULT_MAX_CONNECTIONS, this.config.proxy);
     }
-    const dispatcher = undici && this.dispatcher;
-    if (dispatcher === undefined) this.fetch ??= runtimeFetch(this.config.dispatcher, this.config.proxy);
+    const dispatcher = undici && this.#dispatcher;
+    if (dispatcher === undefined) this.#fetch ??= runtimeFetch(this.config.dispatcher, this.config.proxy);
     // The SDK's own paths are built encoded and need no URL parser; only a full URL (a download
     // link, a redirect) is parsed.
-    const path = url === undefined ? buildPath(this.basePath, spec.path, spec.query) : undefined;
+    const path = url === undefined ? buildPath(this.#basePath, spec.path, spec.query) : undefined;
     const target = url ?? this.origin + path;
     let body: string | AsyncIterable<Uint8Array> | undefined;
     let extra: Record<string, string> | undefined;
@@ -260,7 +256,7 @@ export class Transport {
       body = built.body;
       extra = built.headers;
     } else if (spec.body !== undefined) {
-      body = jsonBody(this.describe(spec), spec.body);
+      body = jsonBody(describeRequest(spec), spec.body);
       extra = { 'content-type': 'application/json' };
     }
     const debug = this.observer?.logs.debug === true;
@@ -283,8 +279,8 @@ export class Transport {
         path: targetPath,
         method: spec.method,
         headers: requestHeaders(spec, {
-          userAgent: this.userAgent,
-          defaultHeaders: this.defaultHeaders,
+          userAgent: this.#userAgent,
+          defaultHeaders: this.#defaultHeaders,
           extra,
           authorization: withAuth ? this.#authorization : undefined,
           sameOrigin,
@@ -296,7 +292,7 @@ export class Transport {
       const response =
         undici && dispatcher
           ? await undiciRequest(undici, dispatcher, request, target)
-          : await fetchRequest(this.fetch as FetchLike, request, target, this.describe(spec));
+          : await fetchRequest(this.#fetch as FetchLike, request, target, describeRequest(spec));
       if (debug) {
         const length = Number(response.headers['content-length']);
         this.log('debug', `← ${response.status} ${spec.method} ${target}`, {
@@ -311,27 +307,27 @@ export class Transport {
       }
       return response;
     } catch (error) {
-      throw this.connectionError(spec, error, deadline);
+      throw this.#connectionError(spec, error, deadline);
     }
   }
 
   /** The body as text, within `maxResponseBytes` (response-body.ts); a failure mapped as the send's. */
-  private async readText(spec: RequestSpec, response: RawResponse, deadline: Deadline): Promise<string> {
+  async #readText(spec: RequestSpec, response: RawResponse, deadline: Deadline): Promise<string> {
     try {
-      return await readBodyText(this.describe(spec), response, this.maxResponseBytes);
+      return await readBodyText(describeRequest(spec), response, this.#maxResponseBytes);
     } catch (error) {
-      throw this.connectionError(spec, error, deadline, response);
+      throw this.#connectionError(spec, error, deadline, response);
     }
   }
 
   /** Redacted before the message is cut to length: a cut key would no longer be recognised. */
-  private apiError(spec: RequestSpec, response: RawResponse, text: string): APIError {
-    return apiError(this.describe(spec), response, this.redact(text));
+  #apiError(spec: RequestSpec, response: RawResponse, text: string): APIError {
+    return apiError(describeRequest(spec), response, this.redact(text));
   }
 
-  private connectionError(spec: RequestSpec, error: unknown, deadline: Deadline, answered?: RawResponse) {
+  #connectionError(spec: RequestSpec, error: unknown, deadline: Deadline, answered?: RawResponse) {
     return connectionError(
-      this.describe(spec),
+      describeRequest(spec),
       error,
       deadline,
       answered,
@@ -340,18 +336,18 @@ export class Transport {
   }
 
   /** Runs `attempt` under the retry policy of the spec's class, with a fresh deadline each time. */
-  private withRetries<T>(spec: RequestSpec, attempt: Attempt<T>): Promise<T> {
+  #withRetries<T>(spec: RequestSpec, attempt: Attempt<T>): Promise<T> {
     let timeout = this.config.timeout ?? spec.timeout;
     const options = spec.options;
     if (options !== undefined) {
       // Checked once, before the first attempt (call-options.ts).
-      const refused = refusedCallOptions(this.describe(spec), options, this.redact);
+      const refused = refusedCallOptions(describeRequest(spec), options, this.redact);
       if (refused !== undefined) return Promise.reject(refused);
       timeout = options.timeout ?? timeout;
     }
     // Rate limits: each attempt waits for a permit first (internal/limiter.ts); none when unset.
     if (this.config.limiter)
-      attempt = limitedAttempt(this.config.limiter, spec, attempt, this.describe(spec), (message) =>
+      attempt = limitedAttempt(this.config.limiter, spec, attempt, describeRequest(spec), (message) =>
         this.warn(message, 'MEDIAGW_LIMITER_FAILED'),
       );
     // Every attempt runs under its own Deadline (a timer, and the caller's signal through one
@@ -365,16 +361,11 @@ export class Transport {
       const url = (spec as { url?: string | undefined }).url;
       spec = { ...spec, trace: observer.start(spec.method, url ?? `/v1${spec.path}`) };
     }
-    return attempt(spec, timeout).catch((error: unknown) => this.retry(spec, attempt, timeout, error));
+    return attempt(spec, timeout).catch((error: unknown) => this.#retry(spec, attempt, timeout, error));
   }
 
   /** After a failed first attempt: retries while the policy allows (internal/retry.ts), else throws. */
-  private async retry<T>(
-    spec: RequestSpec,
-    attempt: Attempt<T>,
-    timeout: number,
-    first: unknown,
-  ): Promise<T> {
+  async #retry<T>(spec: RequestSpec, attempt: Attempt<T>, timeout: number, first: unknown): Promise<T> {
     const trace = spec.trace;
     try {
       return await retryAfterFailure(first, {
@@ -383,7 +374,7 @@ export class Transport {
         retryClass: spec.retry,
         maxRetries: spec.options?.maxRetries ?? this.config.maxRetries,
         signal: spec.options?.signal,
-        operation: this.describe(spec),
+        operation: describeRequest(spec),
         onRetry: trace && ((error, _retry, delay) => this.observer?.retry(trace, error, delay)),
       });
     } catch (error) {

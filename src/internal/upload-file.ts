@@ -34,15 +34,15 @@ type Source =
  */
 export class UploadFile {
   /** Filename sent in the part. */
-  readonly name: string;
+  declare readonly name: string;
   /** MIME type sent in the part. */
-  readonly type: string;
+  declare readonly type: string;
   /** Byte length; `NaN` for a stream of unknown length. */
-  readonly size: number;
+  declare readonly size: number;
   /** Creation time of this object, as `File` has. */
-  readonly lastModified: number = Date.now();
+  declare readonly lastModified: number;
   /** Marks it as uploadable for `isUploadable`, which lives in the layer below. */
-  readonly [UPLOAD_FILE] = true;
+  declare readonly [UPLOAD_FILE]: true;
   readonly #source: Source;
   readonly #limit: { maxBytes: number; error: (sent: number) => Error } | undefined;
 
@@ -61,6 +61,8 @@ export class UploadFile {
         : source.kind === 'bytes'
           ? source.bytes.byteLength
           : Number.NaN;
+    this.lastModified = Date.now();
+    this[UPLOAD_FILE] = true;
   }
 
   /** `File`, so that encoders take it for one. */

@@ -33,15 +33,15 @@ export class APIError extends MediaGatewayError {
   /** The class name, e.g. `'APIError'` or `'NotFoundError'`. */
   declare readonly name: string;
   /** HTTP status of the answer. */
-  readonly status: number;
+  declare readonly status: number;
   /** The error code from the body (`invalid_request`, `nsfw_content_detected`, ...), when it has one. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
   /** `X-Service-Request-Id` of the answer: quote it to support. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** The answer's headers (lower-cased names); not enumerable, so JSON and inspect output stay short. */
   declare readonly headers: Record<string, string>;
   /** The parsed body (or its text when it was not JSON). */
-  readonly body: unknown;
+  declare readonly body: unknown;
 
   /**
    * Prefer {@link APIError.fromResponse}, which picks the subclass.
@@ -148,7 +148,7 @@ export class ContentModerationError extends BadRequestError {
   /** Always `'ContentModerationError'`. */
   declare readonly name: 'ContentModerationError';
   /** The flagged categories named in the message, e.g. `['violence', 'hate']`; empty when it names none. */
-  readonly categories: string[];
+  declare readonly categories: string[];
 
   /** Built by {@link APIError.fromResponse}. */
   constructor(init: APIErrorInit, fields: ErrorFields) {
@@ -196,7 +196,7 @@ export class MediaLibraryError extends APIError {
   /** Always `'MediaLibraryError'`. */
   declare readonly name: string;
   /** Zero-based index of the batch item the message names (`assets[<n>]`), when it names one. */
-  readonly assetIndex: number | undefined;
+  declare readonly assetIndex: number | undefined;
 
   /** Built by {@link APIError.fromResponse}. */
   constructor(init: APIErrorInit, fields: ErrorFields) {
@@ -233,29 +233,24 @@ function asLibraryError(error: APIError, fields: ErrorFields): APIError {
   return error;
 }
 
+// The class of each status that has its own; any other 5xx is an InternalServerError.
+const STATUS_ERRORS: Record<number, typeof APIError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  410: MediaExpiredError,
+  413: PayloadTooLargeError,
+  429: RateLimitError,
+};
+
 function statusErrorFor(init: APIErrorInit, fields: ErrorFields): APIError {
-  switch (init.status) {
-    case 400:
-      return fields.code === 'nsfw_content_detected'
-        ? new ContentModerationError(init, fields)
-        : new BadRequestError(init, fields);
-    case 401:
-      return new AuthenticationError(init, fields);
-    case 403:
-      return new PermissionDeniedError(init, fields);
-    case 404:
-      return new NotFoundError(init, fields);
-    case 409:
-      return new ConflictError(init, fields);
-    case 410:
-      return new MediaExpiredError(init, fields);
-    case 413:
-      return new PayloadTooLargeError(init, fields);
-    case 429:
-      return new RateLimitError(init, fields);
-    default:
-      return init.status >= 500 ? new InternalServerError(init, fields) : new APIError(init, fields);
-  }
+  const type =
+    init.status === 400 && fields.code === 'nsfw_content_detected'
+      ? ContentModerationError
+      : (STATUS_ERRORS[init.status] ?? (init.status >= 500 ? InternalServerError : APIError));
+  return new type(init, fields);
 }
 
 /**

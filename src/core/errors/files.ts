@@ -16,14 +16,14 @@ export class FileInputError extends MediaGatewayError {
   /** Always `'FileInputError'`. */
   declare readonly name: 'FileInputError';
   /** What refused the input: `fileFromPath`, `fileFromURL`, `fileFromBase64`, or the operation. */
-  readonly helper: string;
+  declare readonly helper: string;
   /**
    * The input as the message shows it: the path, the URL without its query, fragment or
    * credentials (a presigned URL's signature stays out), or the start of the text.
    */
-  readonly input: string;
+  declare readonly input: string;
   /** The system error code behind it (`ENOENT`, `EISDIR`, `EACCES`, ...), when there is one. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
 
   /**
    * @param helper - what refused the input; starts the message.
@@ -54,11 +54,11 @@ export class FileWriteError extends MediaGatewayError {
   /** Always `'FileWriteError'`. */
   declare readonly name: 'FileWriteError';
   /** The path that was to be written, as given. */
-  readonly path: string;
+  declare readonly path: string;
   /** The system error code behind it (`ENOENT`, `EISDIR`, `ENOSPC`, ...), when there is one. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
   /** Whether the download is still unread, so `saveTo` can be called again with another path. */
-  readonly unread: boolean;
+  declare readonly unread: boolean;
 
   /**
    * @param path - the path that was to be written; control characters are escaped in the message.

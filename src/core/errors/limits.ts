@@ -11,7 +11,7 @@ export class QueueTimeoutError extends MediaGatewayError {
   /** Always `'QueueTimeoutError'`. */
   declare readonly name: 'QueueTimeoutError';
   /** The wait allowed, in milliseconds. */
-  readonly waitedMs: number;
+  declare readonly waitedMs: number;
 
   /** @param waitedMs - the `maxQueueWaitMs` that ran out. */
   constructor(waitedMs: number) {

@@ -71,7 +71,16 @@ export function abortedBy(reason: unknown): string {
   } catch {
     text = Object.prototype.toString.call(reason);
   }
-  return `by the caller's signal: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
+  return `by the caller's signal: ${clip(text)}`;
+}
+
+/**
+ * A text for a message, cut to its first 200 characters and an ellipsis when longer.
+ *
+ * @internal
+ */
+export function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /**
@@ -82,9 +91,9 @@ export class InvalidResponseError extends MediaGatewayError {
   /** `'InvalidResponseError'`, or the subclass's name. */
   declare readonly name: string;
   /** HTTP status of the unreadable answer. */
-  readonly status: number;
+  declare readonly status: number;
   /** `X-Service-Request-Id` of the answer, when it had one. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /**
    * @param message - what could not be read, naming the method and path.
    * @param status - HTTP status of the answer.
@@ -108,7 +117,7 @@ export class ResponseTooLargeError extends InvalidResponseError {
   /** Always `'ResponseTooLargeError'`. */
   declare readonly name: 'ResponseTooLargeError';
   /** The limit in bytes that the answer passed (`maxResponseBytes`). */
-  readonly limit: number;
+  declare readonly limit: number;
 
   /**
    * @param message - what was refused, naming the method and path.
@@ -132,7 +141,7 @@ export class AmbiguousSubmissionError extends MediaGatewayError {
   /** Always `'AmbiguousSubmissionError'`. */
   declare readonly name: 'AmbiguousSubmissionError';
   /** `METHOD /v1/path` of the submission. */
-  readonly operation: string;
+  declare readonly operation: string;
   /**
    * @param operation - `METHOD /v1/path` of the submission.
    * @param reason - why the outcome is unknown, e.g. `timed out after 180000 ms`.
@@ -175,7 +184,7 @@ export class NotSentError extends APIConnectionError {}
  */
 export class FetchFailedError extends APIConnectionError {
   /** What the fetch did, e.g. `the fetch given failed: TypeError: boom`. */
-  readonly reason: string;
+  declare readonly reason: string;
 
   constructor(operation: string, reason: string, options?: { cause?: unknown }) {
     super(`${operation}: ${reason}`, options);

@@ -37,7 +37,7 @@ export class RequestValidationError extends MediaGatewayError {
   /** Always `'RequestValidationError'`. */
   declare readonly name: 'RequestValidationError';
   /** Every rule the request breaks, one issue per field path (as given, however long), in the order found. */
-  readonly issues: ValidationIssue[];
+  declare readonly issues: ValidationIssue[];
 
   /**
    * @param operation - what was refused, e.g. `videos.create`; starts the message.

@@ -2,6 +2,7 @@
 
 import { brand, MediaGatewayError } from '../base-error.js';
 import type { SubmissionEnvelope, TaskByKind, TaskKind } from '../task-types.js';
+import { clip } from './transport.js';
 
 /**
  * A waited-for task ended failed (thrown by `waitForTask` and `createAndWait`); `task` holds
@@ -21,13 +22,13 @@ export class TaskFailedError<K extends TaskKind = TaskKind> extends MediaGateway
   /** Always `'TaskFailedError'`. */
   declare readonly name: 'TaskFailedError';
   /** Which kind of task failed: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
-  readonly kind: K;
+  declare readonly kind: K;
   /** The task as last read. */
-  readonly task: TaskByKind[K];
+  declare readonly task: TaskByKind[K];
   /** The public task ID. */
-  override readonly taskId: string;
+  declare readonly taskId: string;
   /** The task's error code (`task_failed`, `FormatUnsupported`, `InvalidParameter.TaskTypeMismatch`, ...). */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
   /**
    * @param taskId - the public task ID.
    * @param task - the task as last read.
@@ -43,9 +44,9 @@ export class TaskFailedError<K extends TaskKind = TaskKind> extends MediaGateway
     kind: K,
   ) {
     super(`Task ${taskId} failed${code ? ` (${code})` : ''}: ${message ?? 'no detail given'}`);
-    this.taskId = taskId;
     this.kind = kind;
     this.task = task;
+    this.taskId = taskId;
     this.code = code;
   }
 
@@ -69,11 +70,11 @@ export class WaitTimeoutError<K extends TaskKind = TaskKind> extends MediaGatewa
   /** Always `'WaitTimeoutError'`. */
   declare readonly name: 'WaitTimeoutError';
   /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `lastTask`. */
-  readonly kind: K;
+  declare readonly kind: K;
   /** The public task ID, to query again later. */
-  override readonly taskId: string;
+  declare readonly taskId: string;
   /** The task as last read, if any poll answered. */
-  readonly lastTask: TaskByKind[K] | undefined;
+  declare readonly lastTask: TaskByKind[K] | undefined;
   /**
    * @param taskId - the public task ID.
    * @param timeoutMs - the deadline that passed, for the message.
@@ -87,8 +88,8 @@ export class WaitTimeoutError<K extends TaskKind = TaskKind> extends MediaGatewa
       `Task ${taskId} was not finished after ${after}. It was not resubmitted; ` +
         'keep the task ID and query it again later.',
     );
-    this.taskId = taskId;
     this.kind = kind;
+    this.taskId = taskId;
     this.lastTask = lastTask;
   }
 
@@ -122,9 +123,9 @@ export class SubmittedCallbackError extends MediaGatewayError {
   /** Always `'SubmittedCallbackError'`. */
   declare readonly name: 'SubmittedCallbackError';
   /** The public task ID of the accepted submission. */
-  override readonly taskId: string;
+  declare readonly taskId: string;
   /** The accepted submission. */
-  readonly submission: AcceptedSubmission;
+  declare readonly submission: AcceptedSubmission;
   /**
    * @param submission - the accepted submission.
    * @param waitMethod - the method to wait for the task with, for the message, e.g. `videos.waitForTask`.
@@ -152,11 +153,11 @@ export class ProgressCallbackError<K extends TaskKind = TaskKind> extends MediaG
   /** Always `'ProgressCallbackError'`. */
   declare readonly name: 'ProgressCallbackError';
   /** Which kind of task was waited for: `'video'`, `'image'` or `'review'`; checking it narrows `task`. */
-  readonly kind: K;
+  declare readonly kind: K;
   /** The public task ID, to wait for again. */
-  override readonly taskId: string;
+  declare readonly taskId: string;
   /** The task `onProgress` was given. */
-  readonly task: TaskByKind[K];
+  declare readonly task: TaskByKind[K];
   /**
    * @param taskId - the public task ID.
    * @param task - the task `onProgress` was given.
@@ -169,8 +170,8 @@ export class ProgressCallbackError<K extends TaskKind = TaskKind> extends MediaG
         'resubmitted and may still be running: wait for it again with waitForTask and the same task ID.',
       { cause },
     );
-    this.taskId = taskId;
     this.kind = kind;
+    this.taskId = taskId;
     this.task = task;
   }
 
@@ -190,7 +191,7 @@ export function describeCause(cause: unknown): string {
   } catch {
     text = typeof cause; // an object without a usable toString
   }
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return clip(text);
 }
 
 /**
