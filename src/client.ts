@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/base-error.js';
 import type { RateLimiter, RequestLimits } from './core/limits.js';
-import { checkCount, checkDuration, checkInterval, InvalidOptionError } from './core/options.js';
+import { checkInterval, checkOptions, count, duration, InvalidOptionError } from './core/options.js';
 import { showUnparsedURL } from './core/redact.js';
 import { createLimiter } from './internal/limiter.js';
 import { type Hooks, LOG_LEVELS, type Logger, type LogLevel } from './internal/observe.js';
@@ -167,12 +167,18 @@ export class MediaGateway {
       !baseURL && 'the base URL (option baseURL or environment variable MEDIAGW_BASE_URL)',
     ].filter(Boolean);
     if (!apiKey || !baseURL) throw new MediaGatewayError(`MediaGateway needs ${missing.join(' and ')}.`);
-    const maxRetries = checkCount('maxRetries', options.maxRetries, 0) ?? 2;
-    const timeout = checkDuration('timeout', options.timeout);
-    const maxResponseBytes =
-      checkCount('maxResponseBytes', options.maxResponseBytes, 1) ?? DEFAULT_MAX_RESPONSE_BYTES;
-    const pollInterval = checkInterval('pollInterval', options.pollInterval);
-    const maxConnections = checkCount('maxConnections', options.maxConnections, 1);
+    // The rules of the options that stand alone, in the order they are checked; those that
+    // depend on another (fetch, proxy) or on the environment (logLevel) follow.
+    const { maxRetries, timeout, maxResponseBytes, pollInterval, maxConnections } = checkOptions(
+      {
+        maxRetries: count(0, 2),
+        timeout: duration(),
+        maxResponseBytes: count(1, DEFAULT_MAX_RESPONSE_BYTES),
+        pollInterval: checkInterval,
+        maxConnections: count(1),
+      },
+      options,
+    );
     this.baseURL = normalizeBaseURL(baseURL);
     checkSender(options);
     checkProxy(options);

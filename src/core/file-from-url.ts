@@ -12,7 +12,7 @@ import type { FetchLike } from './fetch-like.js';
 import { checkFileOptions, type FileOptions } from './file-options.js';
 import { defaultNameForType, OCTET_STREAM, sniffType } from './file-type.js';
 import { blobReader } from './image-header.js';
-import { checkCount, checkDuration, InvalidOptionError } from './options.js';
+import { checkOptions, count, duration, InvalidOptionError } from './options.js';
 import { scrubbedError, showUnparsedURL, showURL, urlScrubber } from './redact.js';
 import { RedirectRefusedError } from './redirect-policy.js';
 import { type Downloaded, download } from './url-download.js';
@@ -188,9 +188,10 @@ function checkURLOptions(options: FileFromURLOptions | undefined): URLSettings {
     throw new InvalidOptionError('tempDir', tempDir, 'the path of a folder');
   }
   return {
-    ...given,
-    maxBytes: checkCount('maxBytes', given.maxBytes, 1) ?? DEFAULT_MAX_DOWNLOAD_BYTES,
-    timeout: checkDuration('timeout', given.timeout) ?? DEFAULT_DOWNLOAD_TIMEOUT,
+    ...checkOptions(
+      { maxBytes: count(1, DEFAULT_MAX_DOWNLOAD_BYTES), timeout: duration(DEFAULT_DOWNLOAD_TIMEOUT) },
+      given,
+    ),
     tempDir: tempDir ?? tmpdir(),
   };
 }
