@@ -72,10 +72,8 @@ export const count =
     checkCount(option, value, min, max, unit) ?? (fallback as D);
 
 /** The rule of a duration in milliseconds, from 1 to {@link MAX_TIMER_MS}, else `fallback`. */
-export const duration =
-  <D extends number | undefined = undefined>(fallback?: D): OptionRule<number | D, number | undefined> =>
-  (option, value) =>
-    checkDuration(option, value) ?? (fallback as D);
+export const duration = <D extends number | undefined = undefined>(fallback?: D) =>
+  count(1, fallback, MAX_TIMER_MS, 'of milliseconds ');
 
 /**
  * Checks a duration in milliseconds, one option alone: a whole number from 1 to
