@@ -1,12 +1,10 @@
-import type { Dispatcher } from 'undici';
 import { MediaGatewayError } from './core/base-error.js';
-import type { RateLimiter, RequestLimits } from './core/limits.js';
-import { checkCount, checkDuration, checkInterval, InvalidOptionError } from './core/options.js';
+import { checkInterval, checkOptions, count, duration, InvalidOptionError } from './core/options.js';
 import { showUnparsedURL } from './core/redact.js';
 import { createLimiter } from './internal/limiter.js';
-import { type Hooks, LOG_LEVELS, type Logger, type LogLevel } from './internal/observe.js';
+import { LOG_LEVELS } from './internal/observe.js';
 import { checkObservers, resolveLogLevel } from './internal/observe-options.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, type FetchLike } from './internal/request-spec.js';
+import { type ClientOptions, DEFAULT_MAX_RESPONSE_BYTES } from './internal/request-spec.js';
 import { Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
 import { Embeddings } from './resources/embeddings.js';
@@ -17,116 +15,8 @@ import { Uploads } from './resources/uploads.js';
 import { Videos } from './resources/videos.js';
 import { Webhooks } from './resources/webhooks/index.js';
 
-/** Options of {@link MediaGateway}. */
-export interface ClientOptions {
-  /** The API key. @default process.env.MEDIAGW_API_KEY */
-  apiKey?: string | undefined;
-  /**
-   * The gateway's scheme-and-host root. A trailing `/` or `/v1` is dropped, so `/v1` is never
-   * sent twice. @default process.env.MEDIAGW_BASE_URL
-   */
-  baseURL?: string | undefined;
-  /**
-   * Milliseconds per request attempt, a whole number from 1 to 2147483647: the total for
-   * connecting, sending, the headers and the body (for a download: up to its headers; the body
-   * then has this long between chunks). Overrides every per-operation default (60 s for ordinary
-   * calls, 180-600 s for images).
-   */
-  timeout?: number | undefined;
-  /** Retries where a retry is safe (see the Retries guide): a whole number, `0` means exactly one attempt. @default 2 */
-  maxRetries?: number | undefined;
-  /**
-   * The largest JSON answer the SDK reads, in bytes. A larger `content-length` is refused before
-   * reading, a longer body is cut off there: `ResponseTooLargeError` (for a billable submission
-   * answered 2xx, `AmbiguousSubmissionError`). Downloads are streamed and not limited.
-   * @default 33554432 (32 MiB)
-   */
-  maxResponseBytes?: number | undefined;
-  /**
-   * An undici `Dispatcher` (pool, proxy, MockAgent) to send every request through, in place of
-   * the SDK's own: `maxConnections` and `proxy` are then not used. Not with `fetch`.
-   * @default the dispatcher installed with undici's `setGlobalDispatcher` when it is not a plain
-   * `Agent` (a `ProxyAgent`, an `EnvHttpProxyAgent`, a `MockAgent`); else the SDK's own, an
-   * `Agent` with at most `maxConnections` connections to one origin, shared by every client
-   * with the same `maxConnections` and `proxy`
-   */
-  dispatcher?: Dispatcher | undefined;
-  /**
-   * The most connections open at once to one origin (the gateway; a media host), a whole number
-   * from 1: a burst of calls beyond it waits on the client for a free connection instead of
-   * opening more. Not used with `dispatcher` or `fetch`. A download whose body is never read
-   * holds its connection until it is read or its timeout ends it.
-   * @throws InvalidOptionError when it is not a whole number from 1.
-   * @default 128
-   */
-  maxConnections?: number | undefined;
-  /**
-   * An HTTP proxy to send every request through, as a URL (`http://proxy.internal:3128`, with
-   * `user:password@` for Basic auth). Requests to an `https:` gateway go through a `CONNECT`
-   * tunnel; to an `http:` one, in absolute form. Redirects are followed by the same rules as
-   * without it. `dispatcher` wins over it. The environment's `HTTPS_PROXY`, `HTTP_PROXY` and
-   * `NO_PROXY` are not read: for them, pass `dispatcher: new EnvHttpProxyAgent()` (undici).
-   * @throws InvalidOptionError when it is not an http(s) URL, or is given with `fetch`.
-   * @default none
-   */
-  proxy?: string | undefined;
-  /**
-   * A WHATWG `fetch` to send every request with, in place of undici: `globalThis.fetch`, a
-   * wrapper around it, or a test double. The rules stay the same (timeouts, retries, redirects and
-   * their header rules, `maxResponseBytes`, errors); undici is then never loaded. undici remains
-   * the faster path on Node. See the Runtimes guide.
-   * @throws InvalidOptionError when it is not a function, or given with `dispatcher`.
-   * @default undici; the runtime's `fetch` where `import('undici')` gives no dispatcher API (Bun)
-   */
-  fetch?: FetchLike | undefined;
-  /** Headers sent with every request. `content-type` and `content-length` are ignored: the SDK sets them from the body it builds. */
-  defaultHeaders?: Record<string, string> | undefined;
-  /**
-   * Where log lines go, console-style: `logger.info(message, fields)`, the fields structured
-   * (`method`, `path`, `status`, `attempt`, `durationMs`, `requestId`, `bytes`). Every line
-   * passes the redactor: the API key, secret fields and presigned URL signatures never reach it.
-   * See the Observability guide for pino.
-   * @throws InvalidOptionError when it is not an object (`null` included), or one of `debug`,
-   * `info`, `warn`, `error` is given and is not a function (`logger.info`).
-   * @default console, when `logLevel` or `MEDIAGW_LOG` is set
-   */
-  logger?: Logger | undefined;
-  /**
-   * How much is logged: `debug` (every request and answer), `info` (+ each call that
-   * succeeded), `warn` (+ retries), `error` (+ calls that failed), `off`.
-   * @default process.env.MEDIAGW_LOG, else `debug` with a `logger` (it keeps what its methods take) and `off` without one
-   */
-  logLevel?: LogLevel | undefined;
-  /**
-   * Functions told of each attempt sent (`onRequest`), answer read (`onResponse`), retry
-   * (`onRetry`) and failed call (`onError`), with structured info: for metrics and tracing.
-   * A hook that throws or rejects never changes the call (it is logged at `warn`, or emitted
-   * as a process warning without a logger).
-   * @throws InvalidOptionError when it is not an object (`null` included), or a hook is given
-   * and is not a function (`hooks.onRequest`).
-   */
-  hooks?: Hooks | undefined;
-  /**
-   * Client-side rate limits: requests per second and in flight, for the client, per model and
-   * per route family, the excess queued in order; a 429 with `Retry-After` pauses its model for
-   * every call. Pass a `RedisRateLimiter` (`mediagw/redis`) to share the limits among replicas.
-   * A client made by {@link MediaGateway.withOptions} shares this client's limiter (its queues,
-   * budgets and 429 pauses: one API key, one budget) unless `limits` is given to it, which
-   * builds its own (`limits: undefined` for none). See the Scaling guide. @default no limits
-   */
-  limits?: RequestLimits | RateLimiter | undefined;
-  /**
-   * Milliseconds between the polls of every wait of this client (`waitForTask`, `createAndWait`,
-   * review tasks), in place of the spec's figures per task kind: a number, or `[min, max]` for a
-   * jittered interval, whole numbers from 1 to 2147483647. A wait's own `interval` wins; the
-   * fallback polls of a wait on `events` keep `fallbackInterval`. Not checked against the spec's
-   * figures (3-5 s for images and `vidmodel-2.0-mini`, 5-10 s for `vidmodel-2.5` and review tasks):
-   * keep to them against the gateway; shorter intervals are for a local mock, e.g.
-   * `gateway.clientOptions()` of `mediagw/testing`, which sets it from the mock's clock.
-   * @default the spec's figure for each task kind
-   */
-  pollInterval?: number | readonly [number, number] | undefined;
-}
+// Declared beside the transport's own view of them (`TransportConfig`), which takes its fields from it.
+export type { ClientOptions };
 
 /**
  * The Media Generation Gateway client.
@@ -167,12 +57,18 @@ export class MediaGateway {
       !baseURL && 'the base URL (option baseURL or environment variable MEDIAGW_BASE_URL)',
     ].filter(Boolean);
     if (!apiKey || !baseURL) throw new MediaGatewayError(`MediaGateway needs ${missing.join(' and ')}.`);
-    const maxRetries = checkCount('maxRetries', options.maxRetries, 0) ?? 2;
-    const timeout = checkDuration('timeout', options.timeout);
-    const maxResponseBytes =
-      checkCount('maxResponseBytes', options.maxResponseBytes, 1) ?? DEFAULT_MAX_RESPONSE_BYTES;
-    const pollInterval = checkInterval('pollInterval', options.pollInterval);
-    const maxConnections = checkCount('maxConnections', options.maxConnections, 1);
+    // The rules of the options that stand alone, in the order they are checked; those that
+    // depend on another (fetch, proxy) or on the environment (logLevel) follow.
+    const { maxRetries, timeout, maxResponseBytes, pollInterval, maxConnections } = checkOptions(
+      {
+        maxRetries: count(0, 2),
+        timeout: duration(),
+        maxResponseBytes: count(1, DEFAULT_MAX_RESPONSE_BYTES),
+        pollInterval: checkInterval,
+        maxConnections: count(1),
+      },
+      options,
+    );
     this.baseURL = normalizeBaseURL(baseURL);
     checkSender(options);
     checkProxy(options);

@@ -1,4 +1,4 @@
-import { checkCallback, checkCount, checkDuration } from './options.js';
+import { checkCallback, checkOptions, count, duration } from './options.js';
 import type { WebhookEventLike } from './task-events.js';
 
 /** Something a wait can listen to for a task's terminal event. */
@@ -52,12 +52,16 @@ export class TaskEventHub implements TaskEventSource {
    * function.
    */
   constructor(options: TaskEventHubOptions = {}) {
-    this.maxBuffered = checkCount('TaskEventHub.maxBuffered', options.maxBuffered, 0) ?? 1000;
-    this.maxAgeMs = checkDuration('TaskEventHub.maxAgeMs', options.maxAgeMs) ?? 600_000;
-    // Checked here: a clock that is not a function would otherwise throw from every publish,
-    // inside the webhook handler that received the event.
-    checkCallback('TaskEventHub.now', options.now);
-    this.now = options.now ?? Date.now;
+    // `now` is checked here: a clock that is not a function would otherwise throw from every
+    // publish, inside the webhook handler that received the event.
+    const checked = checkOptions(
+      { maxBuffered: count(0, 1000), maxAgeMs: duration(600_000), now: checkCallback },
+      options,
+      'TaskEventHub.',
+    );
+    this.maxBuffered = checked.maxBuffered;
+    this.maxAgeMs = checked.maxAgeMs;
+    this.now = checked.now ?? Date.now;
   }
 
   /** Hands an event to the waits of its task. Bound, so `onEvent: hub.publish` works. */

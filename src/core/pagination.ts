@@ -1,5 +1,5 @@
 import type { WithResponse } from './api-promise.js';
-import { checkCount } from './options.js';
+import { count } from './options.js';
 
 /** The answer each page came from, for {@link PagePromise.withResponse}. */
 const answers = new WeakMap<object, Omit<WithResponse<unknown>, 'data'>>();
@@ -190,7 +190,8 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * @example const newest = await client.library.assets.list({ limit: 100 }).toArray({ limit: 250 });
    */
   async toArray(options: { limit?: number | undefined } = {}): Promise<T[]> {
-    const limit = checkCount('toArray({ limit })', options.limit, 1) ?? Number.POSITIVE_INFINITY;
+    // Its one option, named as the call is written: the rule alone, with no table around it.
+    const limit = count(1, Number.POSITIVE_INFINITY)('toArray({ limit })', options.limit);
     const items: T[] = [];
     for await (const item of this) {
       items.push(item);

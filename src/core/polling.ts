@@ -6,7 +6,14 @@ import {
   WaitTimeoutError,
 } from './errors.js';
 import type { TaskEventSource } from './events-hub.js';
-import { checkCallback, checkDuration, checkInterval, InvalidOptionError } from './options.js';
+import {
+  type CheckedOptions,
+  checkCallback,
+  checkInterval,
+  checkOptions,
+  duration,
+  InvalidOptionError,
+} from './options.js';
 import { untilAborted } from './signal-fanout.js';
 import { sleep } from './sleep.js';
 import type { WebhookEventLike } from './task-events.js';
@@ -90,25 +97,37 @@ export const DEFAULT_WAIT_TIMEOUT = 600_000;
 const LAST_POLL_RESERVE = 100;
 
 /**
- * Checks the options of a wait: `timeout` a duration, `interval` and `fallbackInterval` a
- * duration or a `[min, max]` pair of them, `onProgress` a function, `events` a source with
- * `waitFor`. Called before anything is sent, so that a bad
- * option of `createAndWait` refuses the call before the submission.
+ * The options of a wait, checked where the wait is asked for (see {@link WaitOptions}): `timeout`
+ * a duration (10 minutes when left out), `interval` and `fallbackInterval` a duration or a
+ * `[min, max]` pair of them, `onProgress` a function, `events` a source with `waitFor`.
+ */
+export const WAIT_OPTIONS = {
+  timeout: duration(DEFAULT_WAIT_TIMEOUT),
+  interval: checkInterval,
+  fallbackInterval: checkInterval,
+  onProgress: checkCallback,
+  events: (option: string, events: TaskEventSource | undefined) => {
+    if (events !== undefined && typeof (events as { waitFor?: unknown } | null)?.waitFor !== 'function')
+      throw new InvalidOptionError(
+        option,
+        events,
+        'a task event source with a waitFor() method (a TaskEventHub)',
+      );
+    return events;
+  },
+};
+
+/** The options of a wait as {@link checkWaitOptions} returns them, `timeout` resolved. */
+export type WaitSettings<T> = CheckedOptions<WaitOptions<T>, typeof WAIT_OPTIONS>;
+
+/**
+ * Checks the options of a wait, once, before anything is sent, so that a bad option of
+ * `createAndWait` refuses the call before the submission.
  *
  * @throws InvalidOptionError naming the option and the value.
  */
-export function checkWaitOptions(options: WaitOptions<never>): void {
-  checkDuration('timeout', options.timeout);
-  checkInterval('interval', options.interval);
-  checkInterval('fallbackInterval', options.fallbackInterval);
-  checkCallback('onProgress', options.onProgress);
-  const events = options.events as { waitFor?: unknown } | undefined;
-  if (events !== undefined && typeof events?.waitFor !== 'function')
-    throw new InvalidOptionError(
-      'events',
-      events,
-      'a task event source with a waitFor() method (a TaskEventHub)',
-    );
+export function checkWaitOptions<T>(options: WaitOptions<T>): WaitSettings<T> {
+  return checkOptions(WAIT_OPTIONS, options);
 }
 
 function pick(interval: number | readonly [number, number]): number {
@@ -128,14 +147,18 @@ function pick(interval: number | readonly [number, number]): number {
  * @throws APIUserAbortError when `options.signal` aborts, with its reason as `cause`.
  */
 export async function pollTask<T>(spec: PollSpec<T>, options: WaitOptions<T> = {}): Promise<T> {
-  checkWaitOptions(options);
+  return pollChecked(spec, checkWaitOptions(options));
+}
+
+/** {@link pollTask} with options checked already, by {@link checkWaitOptions}. */
+export async function pollChecked<T>(spec: PollSpec<T>, options: WaitSettings<T>): Promise<T> {
   const caller = options.signal;
   const callerAbort = () =>
     new APIUserAbortError(`The wait for task ${spec.taskId} was aborted ${abortedBy(caller?.reason)}.`, {
       cause: caller?.reason,
     });
   if (caller?.aborted) throw callerAbort();
-  const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT;
+  const timeout = options.timeout;
   const deadline = Date.now() + timeout;
   const controller = new AbortController();
   const onAbort = () => controller.abort(callerAbort());

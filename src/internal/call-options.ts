@@ -2,8 +2,11 @@
 // attempt.
 import { checkOptionsArgument } from '../core/arguments.js';
 import { APIUserAbortError, abortedBy } from '../core/errors.js';
-import { checkCount, checkDuration } from '../core/options.js';
+import { checkOptions, count, duration } from '../core/options.js';
 import type { RequestOptions } from './request-spec.js';
+
+/** The rules of a call's own options (`RequestOptions`, where each is documented). */
+const CALL_OPTIONS = { timeout: duration(), maxRetries: count(0) };
 
 /**
  * Why a call's options refuse it, or `undefined` when it may be sent: options that are not an
@@ -18,8 +21,7 @@ export function refusedCallOptions(
   try {
     // A caller without types may pass anything here: a number or null is named, not read.
     checkOptionsArgument(operation, options);
-    checkDuration('timeout', options.timeout);
-    checkCount('maxRetries', options.maxRetries, 0);
+    checkOptions(CALL_OPTIONS, options);
   } catch (error) {
     return error;
   }

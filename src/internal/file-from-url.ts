@@ -11,7 +11,7 @@ import { APIUserAbortError, FileInputError } from '../core/errors.js';
 import type { FetchLike } from '../core/fetch-like.js';
 import { defaultNameForType, OCTET_STREAM, sniffType } from '../core/file-type.js';
 import { blobReader } from '../core/image-header.js';
-import { checkCount, checkDuration, InvalidOptionError } from '../core/options.js';
+import { checkOptions, count, duration, InvalidOptionError } from '../core/options.js';
 import { scrubbedError, showUnparsedURL, showURL, urlScrubber } from '../core/redact.js';
 import { rememberFileOnDisk, whyUnreadable } from './disk-file.js';
 import { fetchRequest } from './fetch-send.js';
@@ -260,9 +260,10 @@ function checkURLOptions(options: FileFromURLOptions | undefined): URLSettings {
     throw new InvalidOptionError('tempDir', tempDir, 'the path of a folder');
   }
   return {
-    ...given,
-    maxBytes: checkCount('maxBytes', given.maxBytes, 1) ?? DEFAULT_MAX_DOWNLOAD_BYTES,
-    timeout: checkDuration('timeout', given.timeout) ?? DEFAULT_DOWNLOAD_TIMEOUT,
+    ...checkOptions(
+      { maxBytes: count(1, DEFAULT_MAX_DOWNLOAD_BYTES), timeout: duration(DEFAULT_DOWNLOAD_TIMEOUT) },
+      given,
+    ),
     tempDir: tempDir ?? tmpdir(),
   };
 }

@@ -2,8 +2,8 @@ import type { APIPromise } from '../core/api-promise.js';
 import { checkOptionsArgument } from '../core/arguments.js';
 import { SubmittedCallbackError, withTaskId } from '../core/errors/wait.js';
 import { APIUserAbortError, abortedBy } from '../core/errors.js';
-import { checkCallback } from '../core/options.js';
-import { checkWaitOptions, pollTask, type WaitOptions } from '../core/polling.js';
+import { checkCallback, checkOptions } from '../core/options.js';
+import { type PollSpec, pollChecked, pollTask, WAIT_OPTIONS, type WaitOptions } from '../core/polling.js';
 import { untilAborted } from '../core/signal-fanout.js';
 import { openDownload } from '../internal/download.js';
 import type { MediaDownload } from '../internal/media-download.js';
@@ -119,28 +119,7 @@ export class Videos extends APIResource {
       return Promise.reject(error);
     }
     const { model, ...wait } = options;
-    // Fixed at the first sleep: the model the first answer names decides (the task's own model),
-    // else the caller's; later answers cannot move a wait between intervals.
-    let interval: readonly [number, number] | undefined;
-    return pollTask<VideoTask>(
-      {
-        taskId,
-        kind: 'video',
-        fetch: (signal) => this.retrieve(taskId, { signal }),
-        outcome: (task) =>
-          task.status === 'completed' ? 'succeeded' : task.status === 'failed' ? 'failed' : 'pending',
-        // Strings only: the error's fields go into TaskFailedError's message, and an object
-        // there (one that shadows toString) would throw instead.
-        failure: ({ error }) => ({
-          code: typeof error?.code === 'string' ? error.code : undefined,
-          message: typeof error?.message === 'string' ? error.message : undefined,
-        }),
-        defaultInterval: (task) =>
-          (interval ??= videoPollInterval(typeof task?.model === 'string' ? task.model : model)),
-        clientInterval: this.settings.pollInterval,
-      },
-      wait,
-    );
+    return pollTask(videoPollSpec(this, taskId, model, this.settings.pollInterval), wait);
   }
 
   /**
@@ -163,10 +142,12 @@ export class Videos extends APIResource {
   async createAndWait(params: VideoCreateParams, options: CreateAndWaitOptions = {}): Promise<VideoTask> {
     checkOptionsArgument('videos.createAndWait', options);
     checkOptionsArgument('videos.createAndWait', options.request, 'options.request');
-    const { onSubmitted, request, ...wait } = options;
-    // A wait that could not start must refuse the call before anything is billed.
-    checkWaitOptions(wait);
-    checkCallback('onSubmitted', onSubmitted);
+    // A wait that could not start must refuse the call before anything is billed: its options
+    // are checked here, once, and the wait after the submission takes them as they are.
+    const { onSubmitted, request, ...wait } = checkOptions(
+      { ...WAIT_OPTIONS, onSubmitted: checkCallback },
+      options,
+    );
     const submission = await this.create(params, { signal: wait.signal, ...request });
     if (onSubmitted) {
       const signal = wait.signal;
@@ -196,7 +177,10 @@ export class Videos extends APIResource {
       );
     }
     try {
-      return await this.waitForTask(submission.task_id, { ...wait, model: params.model });
+      return await pollChecked(
+        videoPollSpec(this, submission.task_id, params.model, this.settings.pollInterval),
+        wait,
+      );
     } catch (error) {
       // Whatever ends the wait (an abort, a poll that failed for good), the task exists.
       throw withTaskId(error, submission.task_id);
@@ -238,4 +222,32 @@ export class Videos extends APIResource {
   estimateReservation(params: VideoCreateParams, hints?: ReservationHints): ReservationEstimate {
     return estimateReservation(params, hints);
   }
+}
+
+/** What a wait for a video task polls, and how often by default. */
+function videoPollSpec(
+  videos: Videos,
+  taskId: string,
+  model: VideoWaitOptions['model'],
+  clientInterval: PollSpec<VideoTask>['clientInterval'],
+): PollSpec<VideoTask> {
+  // Fixed at the first sleep: the model the first answer names decides (the task's own model),
+  // else the caller's; later answers cannot move a wait between intervals.
+  let interval: readonly [number, number] | undefined;
+  return {
+    taskId,
+    kind: 'video',
+    fetch: (signal) => videos.retrieve(taskId, { signal }),
+    outcome: (task) =>
+      task.status === 'completed' ? 'succeeded' : task.status === 'failed' ? 'failed' : 'pending',
+    // Strings only: the error's fields go into TaskFailedError's message, and an object
+    // there (one that shadows toString) would throw instead.
+    failure: ({ error }) => ({
+      code: typeof error?.code === 'string' ? error.code : undefined,
+      message: typeof error?.message === 'string' ? error.message : undefined,
+    }),
+    defaultInterval: (task) =>
+      (interval ??= videoPollInterval(typeof task?.model === 'string' ? task.model : model)),
+    clientInterval,
+  };
 }

@@ -1,0 +1,75 @@
+import { describe, expect, test } from 'vitest';
+import {
+  checkCallback,
+  checkInterval,
+  checkOptions,
+  count,
+  duration,
+  InvalidOptionError,
+} from '../../src/core/options.js';
+
+const TABLE = { retries: count(0, 2), size: count(1, undefined, 10), wait: duration(5_000) };
+/** The options of the table as a caller without types may pass them. */
+type Given = { retries?: number; size?: number; wait?: number; other?: string };
+
+function refusal(given: Record<string, unknown>): InvalidOptionError {
+  try {
+    checkOptions(TABLE, given as Given, 'Owner.');
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    return error as InvalidOptionError;
+  }
+  throw new Error('not refused');
+}
+
+describe('checkOptions', () => {
+  test('applies the defaults of the options left out and keeps the others as given', () => {
+    const given = { size: 3, other: 'kept' };
+    expect(checkOptions(TABLE, given, 'Owner.')).toEqual({ retries: 2, size: 3, wait: 5_000, other: 'kept' });
+    expect(given).toEqual({ size: 3, other: 'kept' });
+  });
+
+  test('takes both ends of each range', () => {
+    expect(checkOptions(TABLE, { retries: 0, size: 1, wait: 1 })).toMatchObject({
+      retries: 0,
+      size: 1,
+      wait: 1,
+    });
+    expect(checkOptions(TABLE, { size: 10, wait: 2_147_483_647 })).toMatchObject({
+      size: 10,
+      wait: 2_147_483_647,
+    });
+  });
+
+  test.each([
+    ['retries', Number.NaN, 'a whole number of 0 or more; got NaN'],
+    ['retries', -1, 'a whole number of 0 or more; got -1'],
+    ['retries', 0.5, 'a whole number of 0 or more; got 0.5'],
+    ['size', 0, 'a whole number from 1 to 10; got 0'],
+    ['size', 11, 'a whole number from 1 to 10; got 11'],
+    ['wait', 0, 'a whole number of milliseconds from 1 to 2147483647; got 0'],
+    ['wait', 2_147_483_648, 'a whole number of milliseconds from 1 to 2147483647; got 2147483648'],
+    ['wait', '5', 'a whole number of milliseconds from 1 to 2147483647; got "5"'],
+  ])('refuses %s: %s, naming it with the prefix', (option, value, rule) => {
+    const error = refusal({ [option]: value });
+    expect(error.option).toBe(`Owner.${option}`);
+    expect(Object.is(error.value, value)).toBe(true);
+    expect(error.message).toBe(`Owner.${option} must be ${rule}. Nothing was sent.`);
+  });
+
+  test('checks in the order of the table: the first bad option is named', () => {
+    expect(refusal({ wait: -1, retries: -1 }).option).toBe('Owner.retries');
+  });
+
+  test('a function rule sees left-out options too, and its result is kept', () => {
+    const table = { onEvent: checkCallback, interval: checkInterval };
+    type Callbacks = { onEvent?: unknown; interval?: number | readonly [number, number] };
+    expect(checkOptions(table, {} as Callbacks)).toEqual({ onEvent: undefined, interval: undefined });
+    expect(() => checkOptions(table, { onEvent: 'f' } as Callbacks)).toThrow(
+      'onEvent must be a function; got "f"',
+    );
+    expect(() => checkOptions(table, { interval: [5, 1] } as Callbacks)).toThrow(
+      'interval must be a [min, max] pair',
+    );
+  });
+});
