@@ -138,13 +138,8 @@ export interface VideoTaskCompat {
     } | null;
     /** Legacy; currently null. */
     metadata: null;
-    /** `vidmodel-2.5` on success; may be absent right after completion. */
-    usage?:
-      | {
-          /** A statistic, not a price. */
-          completion_tokens?: number | undefined;
-        }
-      | undefined;
+    /** `vidmodel-2.5` on success, as in {@link VideoTask}; may be absent right after completion. */
+    usage?: VideoTask['usage'];
     /** Seconds from submission to completion, waiting included; success only; not the video's duration. */
     actual_time?: number | undefined;
     /** Omitted (not null) unless `return_last_frame` was true, the frame exists and the task succeeded. */

@@ -3,7 +3,7 @@
  * spec: Events — item 6 (at-least-once delivery; duplicates are dropped by `id`), item 7
  * (retries for up to 72 hours after the event was created) and item 8 (a replay opens a new window).
  */
-import { checkCount, checkDuration, MAX_TIMER_MS } from '../core/options.js';
+import { checkOptions, count, duration, MAX_TIMER_MS } from '../core/options.js';
 import type { DedupeClaim, DedupeStore } from '../webhooks/dedupe.js';
 import {
   attempt,
@@ -71,6 +71,15 @@ interface Held {
   timer?: ReturnType<typeof setInterval> | undefined;
 }
 
+/** The numeric options of {@link RedisDedupeStore}, in the order they are checked: rule and default. */
+const DEDUPE_OPTIONS = {
+  // spec: Events 7 — the gateway retries for up to 72 hours; an ID forgotten sooner is processed twice.
+  ttlSeconds: count(RETRY_WINDOW_SECONDS, RETRY_WINDOW_SECONDS + 24 * 3_600),
+  leaseSeconds: count(1, 300),
+  maxHoldSeconds: count(1, 600, 2_147_483),
+  timeoutMs: duration(DEFAULT_TIMEOUT_MS),
+};
+
 /**
  * A {@link DedupeStore} on Redis, for webhook receivers spread over several processes: of all
  * deliveries of one event ID, on any replica, one runs `onEvent` at a time, and an event is
@@ -126,16 +135,13 @@ export class RedisDedupeStore implements DedupeStore {
   constructor(options: RedisDedupeStoreOptions) {
     this.#client = options.client;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
-    // spec: Events 7 — the gateway retries for up to 72 hours; an ID forgotten sooner is processed twice.
-    const ttl = checkCount('RedisDedupeStore.ttlSeconds', options.ttlSeconds, RETRY_WINDOW_SECONDS);
-    this.#ttl = String(ttl ?? RETRY_WINDOW_SECONDS + 24 * 3_600);
-    const lease = checkCount('RedisDedupeStore.leaseSeconds', options.leaseSeconds, 1) ?? 300;
-    this.#lease = String(lease);
+    const checked = checkOptions(DEDUPE_OPTIONS, options, 'RedisDedupeStore.');
+    this.#ttl = String(checked.ttlSeconds);
+    this.#lease = String(checked.leaseSeconds);
     // As the rate limiter's leases: renewed every third, so one lost renewal does not lose the claim.
-    this.#renewMs = Math.min((lease * 1_000) / 3, MAX_TIMER_MS);
-    this.maxHoldSeconds =
-      checkCount('RedisDedupeStore.maxHoldSeconds', options.maxHoldSeconds, 1, 2_147_483) ?? 600;
-    this.#timeoutMs = checkDuration('RedisDedupeStore.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+    this.#renewMs = Math.min((checked.leaseSeconds * 1_000) / 3, MAX_TIMER_MS);
+    this.maxHoldSeconds = checked.maxHoldSeconds;
+    this.#timeoutMs = checked.timeoutMs;
   }
 
   /** The Redis key of an event ID. */

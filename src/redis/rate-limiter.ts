@@ -15,7 +15,7 @@ import {
   shareOf,
 } from '../core/limits.js';
 import { LocalLimiter } from '../core/local-limiter.js';
-import { checkCount, checkDuration } from '../core/options.js';
+import { checkOptions, count, duration } from '../core/options.js';
 import {
   DEFAULT_PREFIX,
   DEFAULT_TIMEOUT_MS,
@@ -78,6 +78,18 @@ interface HeldSlot {
 }
 
 /**
+ * The numeric options of {@link RedisRateLimiter}, in the order they are checked (after
+ * `limits`): rule and default.
+ */
+const LIMITER_OPTIONS = {
+  expectedReplicas: count(1, 1),
+  timeoutMs: duration(DEFAULT_TIMEOUT_MS),
+  leaseMs: count(3, 30_000, 2_147_483_647),
+  pollMs: duration(25),
+  retryRedisMs: duration(1_000),
+};
+
+/**
  * A rate limiter shared by every replica: pass it as the client's `limits`. Requests per second
  * are a token bucket per scope (the API key, each route family, each model) held in Redis and
  * taken atomically by a Lua script; requests in flight are leases in a sorted set; a 429's
@@ -117,11 +129,12 @@ export class RedisRateLimiter implements RateLimiter {
 
   constructor(options: RedisRateLimiterOptions) {
     this.limits = checkLimits(options.limits, 'RedisRateLimiter.limits');
-    const replicas = checkCount('RedisRateLimiter.expectedReplicas', options.expectedReplicas, 1) ?? 1;
-    this.timeoutMs = checkDuration('RedisRateLimiter.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
-    this.leaseMs = checkCount('RedisRateLimiter.leaseMs', options.leaseMs, 3, 2_147_483_647) ?? 30_000;
-    this.pollMs = checkDuration('RedisRateLimiter.pollMs', options.pollMs) ?? 25;
-    const retryMs = checkDuration('RedisRateLimiter.retryRedisMs', options.retryRedisMs) ?? 1_000;
+    const checked = checkOptions(LIMITER_OPTIONS, options, 'RedisRateLimiter.');
+    const replicas = checked.expectedReplicas;
+    this.timeoutMs = checked.timeoutMs;
+    this.leaseMs = checked.leaseMs;
+    this.pollMs = checked.pollMs;
+    const retryMs = checked.retryRedisMs;
     this.replicas = replicas;
     this.retryMs = retryMs;
     this.client = options.client;

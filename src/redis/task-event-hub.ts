@@ -5,7 +5,7 @@
  */
 import { MediaGatewayError } from '../core/base-error.js';
 import type { TaskEventSource } from '../core/events-hub.js';
-import { checkCount, checkDuration } from '../core/options.js';
+import { checkOptions, count, duration } from '../core/options.js';
 import type { WebhookEventLike } from '../core/task-events.js';
 import {
   attempt,
@@ -68,6 +68,9 @@ function parseEvent(text: unknown): WebhookEventLike | undefined {
   return undefined;
 }
 
+/** The numeric options of {@link RedisTaskEventHub}, in the order they are checked: rule and default. */
+const HUB_OPTIONS = { keepSeconds: count(1, 600), timeoutMs: duration(DEFAULT_TIMEOUT_MS) };
+
 /**
  * A task event hub shared by every replica through Redis: `hub.publish` (a webhook handler's
  * `onEvent`) on the replica that received a terminal event resolves
@@ -116,8 +119,9 @@ export class RedisTaskEventHub implements TaskEventSource {
     this.#publisher = options.publisher;
     this.#subscriber = options.subscriber;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
-    this.#keep = String(checkCount('RedisTaskEventHub.keepSeconds', options.keepSeconds, 1) ?? 600);
-    this.#timeoutMs = checkDuration('RedisTaskEventHub.timeoutMs', options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+    const checked = checkOptions(HUB_OPTIONS, options, 'RedisTaskEventHub.');
+    this.#keep = String(checked.keepSeconds);
+    this.#timeoutMs = checked.timeoutMs;
     this.#subscriber.on?.('ready', this.#onReady);
   }
 

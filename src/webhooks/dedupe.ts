@@ -50,8 +50,9 @@ export interface DedupeStore {
    */
   markDone?(eventId: string): Promise<void>;
   /**
-   * How long, in seconds, a claim holds at most while its `onEvent` runs (a whole number, at
-   * most 2147483). Past it the handler takes the call as hung and stops holding the event in
+   * How long, in seconds, a claim holds at most while its `onEvent` runs: a whole number from 1
+   * to 2147483 (setTimeout's range), read once when a handler is created, which refuses any
+   * other value with an `InvalidOptionError`. Past it the handler takes the call as hung and stops holding the event in
    * its process: the deliveries waiting on the call are answered 503, later ones go to
    * `claimState` again (so `onEvent` runs again once the store lets a claim through), the hung
    * call's outcome is neither released nor marked done, and `onError` is told. Absent: a

@@ -118,7 +118,8 @@ export interface DeliveryProcessor {
  * Builds the shared core.
  * @throws {MediaGatewayError} when `secrets` holds no usable secret.
  * @throws {InvalidOptionError} when `onEvent` is not a function, `toleranceSeconds` is not a
- * whole number of 0 or more, or `maxBodyBytes` not one of 1 or more.
+ * whole number of 0 or more, `maxBodyBytes` not one of 1 or more, or the dedupe store's
+ * `maxHoldSeconds` not one from 1 to 2147483.
  */
 export function createDeliveryProcessor(options: WebhookHandlerOptions): DeliveryProcessor {
   options = Object(options);
@@ -128,6 +129,8 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
   const maxBodyBytes = checkCount('maxBodyBytes', options.maxBodyBytes, 1) ?? 1_048_576;
   const secrets = Object.fromEntries(normalizeSecrets(options.secrets));
   const dedupe: DedupeStore = options.dedupe ?? new MemoryDedupeStore();
+  // Read once: a store's hold limit is fixed, and one past setTimeout's range would fire at once.
+  const hold = checkCount('maxHoldSeconds', dedupe.maxHoldSeconds, 1, 2_147_483);
   // Never throws nor rejects: an onError that fails must not change an answer or leave a claim
   // held (the event would be in flight for good); the error it was given is logged instead.
   // Without onError, what is not a refused delivery is logged.
@@ -169,7 +172,6 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
       // process stops holding the event too. The deliveries waiting on it are answered 503, a
       // later one goes to the store again (and runs onEvent once it can claim the event), and
       // whatever the hung call does later changes nothing in the store.
-      const hold = dedupe.maxHoldSeconds;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const outcome = await Promise.race([
         options.onEvent(event, delivery),

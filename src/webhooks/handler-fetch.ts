@@ -38,8 +38,8 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array | un
  * - 500 when `onEvent` or the dedupe store throws: the event ID is forgotten and the gateway retries.
  *
  * @throws {MediaGatewayError} at creation when `secrets` holds no usable secret.
- * @throws {InvalidOptionError} at creation when `onEvent` is not a function, or `toleranceSeconds`
- * or `maxBodyBytes` is not a whole number in range.
+ * @throws {InvalidOptionError} at creation when `onEvent` is not a function, or `toleranceSeconds`,
+ * `maxBodyBytes` or the dedupe store's `maxHoldSeconds` is not a whole number in range.
  * @example
  * // app/api/webhooks/route.ts
  * export const POST = createWebhookHandler({
@@ -49,10 +49,11 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array | un
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): (req: Request) => Promise<Response> {
   const core = createDeliveryProcessor(options);
+  const limit = core.maxBodyBytes;
   return async (req) => {
     if (req.method !== 'POST') return json(core.refuse(NOT_POST));
-    const body = await readLimited(req, core.maxBodyBytes);
-    if (!body) return json(core.refuse(tooLarge(core.maxBodyBytes)));
+    const body = await readLimited(req, limit);
+    if (!body) return json(core.refuse(tooLarge(limit)));
     return json(await core.process(verifyWebhookAsync, body, req.headers));
   };
 }

@@ -112,7 +112,8 @@ async function readStream(
  *
  * @throws {MediaGatewayError} at creation when `secrets` holds no usable secret.
  * @throws {InvalidOptionError} at creation when `onEvent` is not a function, or `toleranceSeconds`,
- * `maxBodyBytes` or `bodyTimeoutMs` is not a whole number in range.
+ * `maxBodyBytes`, `bodyTimeoutMs` or the dedupe store's `maxHoldSeconds` is not a whole number
+ * in range.
  * @example
  * // Express: raw bytes for this route only (express.raw's own limit defaults to 100kb)
  * app.post('/webhooks', express.raw({ type: 'application/json', limit: '1mb' }),

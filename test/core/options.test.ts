@@ -1,3 +1,4 @@
+// Covers: src/core/options.ts
 import { describe, expect, test } from 'vitest';
 import {
   checkCallback,

@@ -86,4 +86,33 @@ describe('webhook handler options', () => {
       createWebhookHandler({ secrets: SECRETS, onEvent: () => {}, toleranceSeconds: 0, maxBodyBytes: 1 }),
     ).not.toThrow();
   });
+
+  // A store's hold limit arms a timer per delivery: past setTimeout's range (2^31 ms) the timer
+  // would fire at once, and every onEvent would be taken as hung.
+  test('both handlers refuse a dedupe store whose maxHoldSeconds is [0.5, -1, NaN, Infinity, 0, 2147484]', () => {
+    const store = (maxHoldSeconds: number) => ({
+      claim: async () => true,
+      release: async () => undefined,
+      maxHoldSeconds,
+    });
+    for (const make of [createWebhookHandler, createNodeWebhookHandler]) {
+      for (const value of [...BAD, 0, 2_147_484]) {
+        const error = refusal(() => make({ secrets: SECRETS, onEvent: () => {}, dedupe: store(value) }));
+        expect(error.option).toBe('maxHoldSeconds');
+        expect(Object.is(error.value, value)).toBe(true);
+        expect(error.message).toMatch(/^maxHoldSeconds must be a whole number from 1 to 2147483/);
+      }
+      for (const value of [1, 2_147_483]) {
+        expect(() => make({ secrets: SECRETS, onEvent: () => {}, dedupe: store(value) })).not.toThrow();
+      }
+      // A store without a hold limit holds an onEvent for as long as it runs.
+      expect(() =>
+        make({
+          secrets: SECRETS,
+          onEvent: () => {},
+          dedupe: { claim: async () => true, release: async () => undefined },
+        }),
+      ).not.toThrow();
+    }
+  });
 });
