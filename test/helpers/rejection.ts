@@ -1,3 +1,5 @@
+import { inspect } from 'node:util';
+import type { MediaGatewayError } from '../../src/core/errors.js';
 /** The fields tests read from an SDK error. */
 export type CaughtError = Error & {
   status?: number;
@@ -18,4 +20,16 @@ export async function rejection(promise: PromiseLike<unknown>): Promise<CaughtEr
     return error as CaughtError;
   }
   throw new Error('expected the promise to reject, but it resolved');
+}
+
+/** Every form an error reaches a log in: message, stack, causes (inspected), JSON. */
+export function everyForm(error: unknown): string {
+  const caught = error as MediaGatewayError;
+  return [
+    caught.message,
+    caught.stack,
+    inspect(caught, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+    JSON.stringify(caught),
+    JSON.stringify(caught.toJSON()),
+  ].join('\n');
 }

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
+import type { FetchLike } from '../../src/core/fetch-like.js';
 import type { TlsIdentity } from './raw-server.js';
 
 /**
@@ -46,4 +48,19 @@ export function selfSignedCertificate(): TlsIdentity {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A {@link selfSignedCertificate} for a test's https origin, with an undici `Agent` that trusts
+ * it (and nothing else of it) and a `fetch` that sends through that Agent.
+ */
+export function trustedIdentity(): { identity: TlsIdentity; agent: Agent; trustingFetch: FetchLike } {
+  const identity = selfSignedCertificate();
+  const agent = new Agent({ connect: { ca: identity.cert } });
+  const trustingFetch: FetchLike = (url, init) =>
+    undiciFetch(url, {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher: agent,
+    }) as unknown as ReturnType<FetchLike>;
+  return { identity, agent, trustingFetch };
 }

@@ -2,16 +2,14 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspect } from 'node:util';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { FileInputError, type MediaGatewayError } from '../../src/core/errors.js';
+import { FileInputError } from '../../src/core/errors.js';
 import type { FetchLike } from '../../src/core/fetch-like.js';
 import { type FileFromURLOptions, fileFromURL } from '../../src/internal/files.js';
 import { png } from '../core/image-fixtures.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
-import { rejection } from '../helpers/rejection.js';
-import { selfSignedCertificate } from '../helpers/tls.js';
+import { everyForm, rejection } from '../helpers/rejection.js';
+import { trustedIdentity } from '../helpers/tls.js';
 
 // fileFromURL against hostile servers, through undici and through a fetch: the URL's secrets
 // (query, credentials) stay out of every error, and a server that drips its body cannot hold
@@ -25,14 +23,8 @@ const temp = mkdtempSync(join(tmpdir(), 'mediagw-file-from-url-'));
 /** The temporary folder of calls that fail: it must stay empty. */
 const failing = join(temp, 'failing');
 mkdirSync(failing);
-const identity = selfSignedCertificate();
-/** Trusts the test certificate, and nothing else of it. */
-const agent = new Agent({ connect: { ca: identity.cert } });
-const trustingFetch: FetchLike = (url, init) =>
-  undiciFetch(url, {
-    ...(init as Parameters<typeof undiciFetch>[1]),
-    dispatcher: agent,
-  }) as unknown as ReturnType<FetchLike>;
+/** Undici and the fetch below trust the test certificate. */
+const { agent, trustingFetch } = trustedIdentity();
 
 /** The plain origin: images, and a server that stalls. */
 let plain: RawServer;
@@ -59,18 +51,6 @@ afterAll(async () => {
   await agent.close();
   rmSync(temp, { recursive: true, force: true });
 });
-
-/** Every form an error reaches a log in: message, stack, causes (inspected), JSON. */
-function everyForm(error: unknown): string {
-  const caught = error as MediaGatewayError;
-  return [
-    caught.message,
-    caught.stack,
-    inspect(caught, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
-    JSON.stringify(caught),
-    JSON.stringify(caught.toJSON()),
-  ].join('\n');
-}
 
 const paths: Array<[string, FileFromURLOptions]> = [
   ['undici', { dispatcher: agent, tempDir: temp }],

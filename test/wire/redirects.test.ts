@@ -3,23 +3,17 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspect } from 'node:util';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import {
-  APIConnectionError,
-  FileInputError,
-  InvalidResponseError,
-  type MediaGatewayError,
-} from '../../src/core/errors.js';
+import { APIConnectionError, FileInputError, InvalidResponseError } from '../../src/core/errors.js';
 import type { FetchLike } from '../../src/core/fetch-like.js';
 import { fileFromURL } from '../../src/internal/files.js';
 import type { RequestSpec } from '../../src/internal/request-spec.js';
 import { png } from '../core/image-fixtures.js';
 import { testClient } from '../helpers/client.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
-import { rejection } from '../helpers/rejection.js';
-import { selfSignedCertificate } from '../helpers/tls.js';
+import { everyForm, rejection } from '../helpers/rejection.js';
+import { trustedIdentity } from '../helpers/tls.js';
 
 // The redirect rules of the SDK, one table for every exchange that meets a redirect: a download
 // (through undici and through a fetch), fileFromURL (the same two ways), a JSON call and an
@@ -36,14 +30,8 @@ const temp = mkdtempSync(join(tmpdir(), 'mediagw-wire-redirects-'));
 /** fileFromURL's temporary folder: a refused redirect keeps nothing in it. */
 const failing = join(temp, 'failing');
 mkdirSync(failing);
-const identity = selfSignedCertificate();
-/** Trusts the test certificate, for undici and for the fetch below. */
-const agent = new Agent({ connect: { ca: identity.cert } });
-const trustingFetch: FetchLike = (url, init) =>
-  undiciFetch(url, {
-    ...(init as Parameters<typeof undiciFetch>[1]),
-    dispatcher: agent,
-  }) as unknown as ReturnType<FetchLike>;
+/** The https origin's certificate; undici and the fetch below trust it. */
+const { identity, agent, trustingFetch } = trustedIdentity();
 
 let plain: RawServer;
 let other: RawServer;
@@ -113,18 +101,6 @@ afterAll(async () => {
 beforeEach(() => {
   for (const server of [plain, other, secure]) server.received.length = 0;
 });
-
-/** Every form an error reaches a log in: message, stack, causes (inspected), JSON. */
-function everyForm(error: unknown): string {
-  const caught = error as MediaGatewayError;
-  return [
-    caught.message,
-    caught.stack,
-    inspect(caught, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
-    JSON.stringify(caught),
-    JSON.stringify(caught.toJSON()),
-  ].join('\n');
-}
 
 /** A download's headers: `defaultHeaders` and the call's own, for the gateway's origin alone. */
 const DEFAULT_HEADERS = { 'X-Tenant': 'acme', Cookie: 'session=s3cr3t' };
