@@ -41,6 +41,20 @@ interface RunnerResult {
   resumeMs: number;
 }
 
+/** Writes a manifest of `count` image jobs, `img-0` to `img-<count - 1>`. */
+function writeImageManifest(path: string, count: number): void {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++)
+    lines.push(
+      JSON.stringify({
+        id: `img-${i}`,
+        operation: 'images.generate',
+        body: { model: 'imgmodel-2', prompt: `a paper crane, take ${i}` },
+      }),
+    );
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
 /** Child side: runs the manifest, then resumes the finished run. */
 export async function jobsRunner(args: RunnerArgs): Promise<RunnerResult> {
   const { MediaGateway } = await loadMediagw();
@@ -79,16 +93,7 @@ async function runJobsOnce(
   try {
     const dir = join(ctx.tmp, `jobs-${count}`);
     const manifest = join(ctx.tmp, `jobs-${count}.jsonl`);
-    const lines: string[] = [];
-    for (let i = 0; i < count; i++)
-      lines.push(
-        JSON.stringify({
-          id: `img-${i}`,
-          operation: 'images.generate',
-          body: { model: 'imgmodel-2', prompt: `a paper crane, take ${i}` },
-        }),
-      );
-    writeFileSync(manifest, `${lines.join('\n')}\n`);
+    writeImageManifest(manifest, count);
     gateway.rateLimits.reset();
     const result = await runInChild<RunnerResult>(
       modulePath(import.meta.url),
@@ -179,16 +184,7 @@ async function runFleet(
   });
   try {
     const manifest = join(ctx.tmp, 'jobs-fleet.jsonl');
-    const lines: string[] = [];
-    for (let i = 0; i < FLEET_JOBS; i++)
-      lines.push(
-        JSON.stringify({
-          id: `img-${i}`,
-          operation: 'images.generate',
-          body: { model: 'imgmodel-2', prompt: `a paper crane, take ${i}` },
-        }),
-      );
-    writeFileSync(manifest, `${lines.join('\n')}\n`);
+    writeImageManifest(manifest, FLEET_JOBS);
     const args: FleetArgs = {
       url: gateway.url,
       apiKey: gateway.apiKey,
