@@ -64,19 +64,19 @@ export class TaskEventHub implements TaskEventSource {
     this.now = checked.now ?? Date.now;
   }
 
-  /** Hands an event to the waits of its task. Bound, so `onEvent: hub.publish` works. */
+  /** Hands an event to the waits of its task (of its key). Bound, so `onEvent: hub.publish` works. */
   readonly publish = (event: WebhookEventLike): void => {
-    const taskId = event.data?.task_id;
-    if (!taskId || !TERMINAL.has(event.type)) return;
-    const waiting = this.waiters.get(taskId);
+    const key = this.keyOf(event);
+    if (!key) return;
+    const waiting = this.waiters.get(key);
     if (waiting?.size) {
       for (const resolve of waiting) resolve(event);
-      this.waiters.delete(taskId);
+      this.waiters.delete(key);
       return;
     }
     this.prune();
-    this.early.delete(taskId);
-    this.early.set(taskId, { event, at: this.now() });
+    this.early.delete(key);
+    this.early.set(key, { event, at: this.now() });
     while (this.early.size > this.maxBuffered) {
       const oldest = this.early.keys().next().value;
       if (oldest === undefined) break;
@@ -114,6 +114,16 @@ export class TaskEventHub implements TaskEventSource {
       this.waiters.set(taskId, set);
       signal.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /**
+   * The key an event is kept under, which {@link TaskEventHub.waitFor} asks for; `undefined`
+   * skips the event. A subclass may key events otherwise.
+   *
+   * @returns the `data.task_id` of a terminal event (`task.completed` or `task.failed`).
+   */
+  protected keyOf(event: WebhookEventLike): string | undefined {
+    return TERMINAL.has(event.type) ? event.data?.task_id : undefined;
   }
 
   /** Number of waits listening now and events kept for later waits (for monitoring and tests). */

@@ -13,6 +13,17 @@ interface ReferencedEvent extends WebhookEventLike {
   data?: WebhookEventLike['data'] & { client_reference_id?: string | undefined };
 }
 
+/** A hub that keeps every event naming its task under the event's `client_reference_id`. */
+class ReferenceHub extends TaskEventHub {
+  protected override keyOf(event: WebhookEventLike): string | undefined {
+    const data = (event as ReferencedEvent).data;
+    const reference = data?.client_reference_id;
+    return typeof reference === 'string' && typeof data?.task_id === 'string' && data.task_id
+      ? reference
+      : undefined;
+  }
+}
+
 /**
  * The events a job run receives. Hand it every task event your receiver gets
  * (`onEvent: events.publish` in a handler of `mediagw/webhooks`) and pass it to `runJobs` as
@@ -27,39 +38,17 @@ interface ReferencedEvent extends WebhookEventLike {
  */
 export class JobEvents implements TaskEventSource {
   private readonly hub: TaskEventHub;
-  private readonly early = new Map<string, { taskId: string; at: number }>();
-  private readonly waiters = new Map<string, (taskId: string) => void>();
-  private readonly maxBuffered: number;
-  private readonly maxAgeMs: number;
-  private readonly now: () => number;
+  private readonly references: ReferenceHub;
 
+  /** @throws {InvalidOptionError} as `TaskEventHub` does. */
   constructor(options: TaskEventHubOptions = {}) {
     this.hub = new TaskEventHub(options);
-    this.maxBuffered = options.maxBuffered ?? 1000;
-    this.maxAgeMs = options.maxAgeMs ?? 600_000;
-    this.now = options.now ?? Date.now;
+    this.references = new ReferenceHub(options);
   }
 
   /** Hands an event to the run. Bound, so `onEvent: events.publish` works. */
   readonly publish = (event: WebhookEventLike): void => {
-    const data = (event as ReferencedEvent).data;
-    const reference = data?.client_reference_id;
-    const taskId = data?.task_id;
-    if (typeof reference === 'string' && typeof taskId === 'string' && taskId) {
-      const waiter = this.waiters.get(reference);
-      if (waiter) {
-        this.waiters.delete(reference);
-        waiter(taskId);
-      } else {
-        this.early.delete(reference);
-        this.early.set(reference, { taskId, at: this.now() });
-        while (this.early.size > this.maxBuffered) {
-          const oldest = this.early.keys().next().value;
-          if (oldest === undefined) break;
-          this.early.delete(oldest);
-        }
-      }
-    }
+    this.references.publish(event);
     this.hub.publish(event);
   };
 
@@ -73,23 +62,8 @@ export class JobEvents implements TaskEventSource {
    *
    * @throws the signal's reason when `signal` aborts first.
    */
-  taskFor(reference: string, signal: AbortSignal): Promise<string> {
-    const kept = this.early.get(reference);
-    if (kept && kept.at >= this.now() - this.maxAgeMs) {
-      this.early.delete(reference);
-      return Promise.resolve(kept.taskId);
-    }
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        this.waiters.delete(reference);
-        reject(signal.reason);
-      };
-      this.waiters.set(reference, (taskId) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(taskId);
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+  async taskFor(reference: string, signal: AbortSignal): Promise<string> {
+    const event = await this.references.waitFor(reference, signal);
+    return event.data?.task_id as string; // ReferenceHub keeps only events that name their task
   }
 }

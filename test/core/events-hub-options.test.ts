@@ -1,6 +1,6 @@
 // Covers: src/core/events-hub.ts
 import { describe, expect, test } from 'vitest';
-import { InvalidOptionError, TaskEventHub } from '../../src/index.js';
+import { InvalidOptionError, TaskEventHub, type WebhookEventLike } from '../../src/index.js';
 
 describe('TaskEventHub options', () => {
   test.each([
@@ -45,5 +45,31 @@ describe('TaskEventHub options', () => {
     hub.publish({ id: 'evt_2', type: 'task.completed', data: { task_id: 'u' } });
     // The first event is older than maxAgeMs by the given clock: pruned; the second is kept.
     expect(hub.size.buffered).toBe(1);
+  });
+});
+
+describe('TaskEventHub keyOf', () => {
+  test('keeps terminal events only, under their task_id', async () => {
+    const hub = new TaskEventHub();
+    hub.publish({ id: 'evt_1', type: 'task.processing', data: { task_id: 't' } });
+    expect(hub.size.buffered).toBe(0);
+    hub.publish({ id: 'evt_2', type: 'task.failed', data: { task_id: 't' } });
+    await expect(hub.waitFor('t', new AbortController().signal)).resolves.toMatchObject({ id: 'evt_2' });
+  });
+
+  test('in a subclass, keeps every event it names a key for, under that key, and skips the rest', async () => {
+    class RefHub extends TaskEventHub {
+      protected override keyOf(event: WebhookEventLike) {
+        return (event.data as { ref?: string } | undefined)?.ref;
+      }
+    }
+    const hub = new RefHub();
+    hub.publish({ id: 'evt_1', type: 'task.processing', data: { task_id: 't', ref: 'r1' } as never });
+    hub.publish({ id: 'evt_2', type: 'task.completed', data: { task_id: 'u' } });
+    expect(hub.size.buffered).toBe(1);
+    await expect(hub.waitFor('r1', new AbortController().signal)).resolves.toMatchObject({ id: 'evt_1' });
+    const late = hub.waitFor('r2', new AbortController().signal);
+    hub.publish({ id: 'evt_3', type: 'task.created', data: { task_id: 'v', ref: 'r2' } as never });
+    await expect(late).resolves.toMatchObject({ id: 'evt_3' });
   });
 });
