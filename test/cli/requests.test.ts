@@ -78,6 +78,8 @@ describe('images', () => {
     const task = json(stdout);
     expect(task).toMatchObject({ state: 'succeeded', images: [{ url: expect.any(String) }] });
     expect(stderr).toMatch(new RegExp(`task ${task.task_id}: succeeded 100%`));
+    // The task ID is said before the wait, as videos create --wait says it.
+    expect(stderr).toContain(`submitted task ${task.task_id}`);
     expect(stdout.trim().split('\n')).toHaveLength(1);
   });
 

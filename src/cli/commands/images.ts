@@ -1,20 +1,11 @@
 /** `mediagw images generate|edit`. */
 import type { Command } from 'commander';
-import { fileFromPath, type ImageData, type MediaGateway } from '../../index.js';
+import { fileFromPath, type ImageData } from '../../index.js';
 import type { Context } from '../context.js';
 import { CliError } from '../exit-codes.js';
 import { checkArgument, collect, integer, requestBody } from '../input.js';
-import { saveImages, saveTaskMedia, type TaskRef, waitWithProgress } from '../tasks.js';
-import {
-  bodyFlags,
-  examples,
-  printSubmission,
-  printTask,
-  type RequestFlags,
-  run,
-  submitting,
-  waitFlags,
-} from './shared.js';
+import { saveImages, type TaskRef } from '../tasks.js';
+import { bodyFlags, examples, followTask, type RequestFlags, run, submitting, waitFlags } from './shared.js';
 
 interface ImageFlags extends RequestFlags {
   model?: string;
@@ -57,18 +48,6 @@ function printImages(ctx: Context, data: ImageData[], saved: string[], response:
   ]);
 }
 
-async function finishTask(
-  ctx: Context,
-  client: MediaGateway,
-  ref: TaskRef,
-  flags: ImageFlags,
-): Promise<void> {
-  const saves = { output: flags.output };
-  const task = await waitWithProgress(ctx, client, ref, flags, saves);
-  const saved = await saveTaskMedia(ctx, client, ref, task, saves);
-  printTask(ctx.output, task, saved.length ? { saved } : {});
-}
-
 /**
  * Sends an image request: the synchronous route (printing and saving its images) unless the
  * flags ask for a task, then the route's task, waited for with `--wait`.
@@ -94,8 +73,7 @@ async function submit(
   submitting(ctx);
   const submission = await client.images[`${route}Async`](body as never, { signal: ctx.signal });
   const ref: TaskRef = { id: submission.task_id, kind: 'image', model: String(body.model) };
-  if (!flags.wait) return printSubmission(ctx, submission, ref);
-  await finishTask(ctx, client, ref, flags);
+  await followTask(ctx, client, submission, ref, flags.wait ? flags : undefined, { output: flags.output });
 }
 
 /** Registers `images`. */

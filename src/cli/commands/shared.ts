@@ -9,11 +9,14 @@ import { type BodyOptions, integer, number } from '../input.js';
 import type { Output } from '../output.js';
 import {
   type AnyTask,
+  type Saves,
+  saveTaskMedia,
   type TaskRef,
   taskIdOf,
   taskStatus,
   type WaitFlags,
   waitCommandParts,
+  waitWithProgress,
 } from '../tasks.js';
 
 /** Adds `--body` and `--file`. */
@@ -94,6 +97,37 @@ export function printSubmission(ctx: Context, submission: TaskSubmission, ref: T
       ? `wait for it: ${wait}`
       : 'the mock gateway of --mock stops with this command, and the task with it',
   ]);
+}
+
+/**
+ * What follows a task's submission: without `wait`, the submission is printed with the command
+ * that waits for it; with it, the task ID is said at once (a stop during the wait cannot lose it),
+ * then the task is waited for, what `saves` names is saved, and the task is printed.
+ */
+export async function followTask(
+  ctx: Context,
+  client: MediaGateway,
+  submission: TaskSubmission,
+  ref: TaskRef,
+  wait: WaitFlags | undefined,
+  saves: Saves,
+): Promise<void> {
+  if (!wait) return printSubmission(ctx, submission, ref);
+  ctx.output.info(`submitted task ${ctx.output.errColor.cyan(ref.id)}`);
+  await waitSaveAndPrint(ctx, client, ref, wait, saves);
+}
+
+/** Waits for a task, saves what `saves` names once it succeeded, and prints the task. */
+export async function waitSaveAndPrint(
+  ctx: Context,
+  client: MediaGateway,
+  ref: TaskRef,
+  wait: WaitFlags,
+  saves: Saves,
+): Promise<void> {
+  const task = await waitWithProgress(ctx, client, ref, wait, saves);
+  const saved = await saveTaskMedia(ctx, client, ref, task, saves);
+  printTask(ctx.output, task, saved.length ? { saved } : {});
 }
 
 /** Prints a record: as JSON, or as `rows` of labelled fields for people. */

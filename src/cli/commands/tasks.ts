@@ -1,8 +1,8 @@
 /** `mediagw tasks get|wait <id>`. */
 import type { Command } from 'commander';
 import { CliError } from '../exit-codes.js';
-import { getTask, saveTaskMedia, taskRef, waitWithProgress } from '../tasks.js';
-import { examples, printTask, run, waitFlags } from './shared.js';
+import { getTask, taskRef } from '../tasks.js';
+import { examples, printTask, run, waitFlags, waitSaveAndPrint } from './shared.js';
 
 interface TaskFlags {
   kind?: string;
@@ -58,10 +58,7 @@ export function registerTasks(program: Command): void {
         throw new CliError('--last-frame saves the last frame of a video task');
       if (flags.output && ref.kind === 'review')
         throw new CliError('--output saves the result of a video or image task; a review task has no media');
-      const saves = { output: flags.output, lastFrame: flags.lastFrame };
-      const task = await waitWithProgress(ctx, client, ref, flags, saves);
-      const saved = await saveTaskMedia(ctx, client, ref, task, saves);
-      printTask(ctx.output, task, saved.length ? { saved } : {});
+      await waitSaveAndPrint(ctx, client, ref, flags, { output: flags.output, lastFrame: flags.lastFrame });
     }),
   );
 }

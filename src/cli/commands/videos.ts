@@ -1,17 +1,8 @@
 /** `mediagw videos create`. */
 import type { Command } from 'commander';
 import { integer, requestBody } from '../input.js';
-import { saveTaskMedia, type TaskRef, waitWithProgress } from '../tasks.js';
-import {
-  bodyFlags,
-  examples,
-  printSubmission,
-  printTask,
-  type RequestFlags,
-  run,
-  submitting,
-  waitFlags,
-} from './shared.js';
+import type { TaskRef } from '../tasks.js';
+import { bodyFlags, examples, followTask, type RequestFlags, run, submitting, waitFlags } from './shared.js';
 
 interface VideoFlags extends RequestFlags {
   model?: string;
@@ -64,12 +55,11 @@ export function registerVideos(program: Command): void {
       submitting(ctx);
       const submission = await client.videos.create(body as never, { signal: ctx.signal });
       const ref: TaskRef = { id: submission.task_id, kind: 'video', model: body.model as string | undefined };
-      if (!flags.wait && !flags.output && !flags.lastFrame) return printSubmission(ctx, submission, ref);
-      ctx.output.info(`submitted task ${ctx.output.errColor.cyan(ref.id)}`);
-      const saves = { output: flags.output, lastFrame: flags.lastFrame };
-      const task = await waitWithProgress(ctx, client, ref, flags, saves);
-      const saved = await saveTaskMedia(ctx, client, ref, task, saves);
-      printTask(ctx.output, task, saved.length ? { saved } : {});
+      const wait = flags.wait || flags.output || flags.lastFrame ? flags : undefined;
+      await followTask(ctx, client, submission, ref, wait, {
+        output: flags.output,
+        lastFrame: flags.lastFrame,
+      });
     }),
   );
 }
