@@ -86,7 +86,8 @@ export function checkDuration(option: string, value: number | undefined): number
 }
 
 /**
- * Checks a count, one option alone: a whole number of at least `min` (and at most `max`).
+ * Checks a count, one option alone: a whole number of at least `min` (and at most `max`, 1 or
+ * more when given; else at most `Number.MAX_SAFE_INTEGER`).
  * `undefined` passes through (the default applies). Every numeric check of the SDK comes here,
  * so that one rule and one message form hold for all of them.
  *
@@ -97,12 +98,14 @@ export function checkCount(
   option: string,
   value: number | undefined,
   min: number,
-  max = Number.MAX_SAFE_INTEGER,
+  max?: number,
   unit = '',
 ): number | undefined {
-  // Number.isInteger is false for anything that is not a number, NaN and Infinity included.
-  if (value === undefined || (Number.isInteger(value) && value >= min && value <= max)) return value;
-  const range = max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `of ${min} or more`;
+  // Number.isSafeInteger is false for anything that is not a number, NaN and Infinity included,
+  // and past 2^53 - 1, the bound when `max` is left out (`value > undefined` is false).
+  if (value === undefined || (Number.isSafeInteger(value) && value >= min && !(value > (max as number))))
+    return value;
+  const range = max ? `from ${min} to ${max}` : `of ${min} or more`;
   throw new InvalidOptionError(option, value, `a whole number ${unit}${range}`);
 }
 
