@@ -50,8 +50,12 @@ export function checkOptions<O extends object, T extends OptionTable<O>>(
   prefix = '',
 ): CheckedOptions<O, T> {
   const checked = { ...given } as Record<string, unknown>;
+  // Each option is read as `given.name` reads it: one a class instance inherits counts too.
   for (const name in table)
-    checked[name] = (table[name] as OptionRule<unknown, unknown>)(prefix + name, checked[name]);
+    checked[name] = (table[name] as OptionRule<unknown, unknown>)(
+      prefix + name,
+      (given as Record<string, unknown> | null)?.[name],
+    );
   return checked as CheckedOptions<O, T>;
 }
 

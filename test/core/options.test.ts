@@ -63,6 +63,24 @@ describe('checkOptions', () => {
     expect(refusal({ wait: -1, retries: -1 }).option).toBe('Owner.retries');
   });
 
+  test('reads each option as given.name does: an inherited one counts, null options are all left out', () => {
+    class Given {
+      get size() {
+        return 3;
+      }
+    }
+    expect(checkOptions(TABLE, new Given() as Given & { size: number })).toMatchObject({
+      size: 3,
+      retries: 2,
+    });
+    expect(refusal(Object.create({ retries: -1 })).option).toBe('Owner.retries');
+    expect(checkOptions(TABLE, null as unknown as Given)).toEqual({
+      retries: 2,
+      size: undefined,
+      wait: 5_000,
+    });
+  });
+
   test('a function rule sees left-out options too, and its result is kept', () => {
     const table = { onEvent: checkCallback, interval: checkInterval };
     type Callbacks = { onEvent?: unknown; interval?: number | readonly [number, number] };
