@@ -109,8 +109,11 @@ export function checkCount(
   // and past 2^53 - 1, the bound when `max` is left out (`value > undefined` is false).
   if (value === undefined || (Number.isSafeInteger(value) && value >= min && !(value > (max as number))))
     return value;
-  const range = max ? `from ${min} to ${max}` : `of ${min} or more`;
-  throw new InvalidOptionError(option, value, `a whole number ${unit}${range}`);
+  throw new InvalidOptionError(
+    option,
+    value,
+    `a whole number ${unit}${max ? `from ${min} to ${max}` : `of ${min} or more`}`,
+  );
 }
 
 /**
