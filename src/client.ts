@@ -3,7 +3,7 @@ import { checkInterval, checkOptions, count, duration, InvalidOptionError } from
 import { showUnparsedURL } from './core/redact.js';
 import { createLimiter } from './internal/limiter.js';
 import { LOG_LEVELS } from './internal/observe.js';
-import { checkObservers, resolveLogLevel } from './internal/observe-options.js';
+import { OBSERVER_OPTIONS, resolveLogLevel } from './internal/observe-options.js';
 import { type ClientOptions, DEFAULT_MAX_RESPONSE_BYTES } from './internal/request-spec.js';
 import { Transport } from './internal/transport.js';
 import { normalizeBaseURL } from './internal/url.js';
@@ -72,7 +72,7 @@ export class MediaGateway {
     this.baseURL = normalizeBaseURL(baseURL);
     checkSender(options);
     checkProxy(options);
-    checkObservers(options.hooks, options.logger);
+    checkOptions(OBSERVER_OPTIONS, options);
     const logLevel = resolveLogLevel(options.logLevel, process.env.MEDIAGW_LOG, options.logger !== undefined);
     if (typeof logLevel === 'object') {
       throw new InvalidOptionError(logLevel.from, logLevel.refused, `one of ${LOG_LEVELS.join(', ')}`);

@@ -5,7 +5,7 @@
  * endpoints also limit requests per IP."
  */
 import { QueueTimeoutError } from './errors/limits.js';
-import { checkCount, checkDuration, InvalidOptionError } from './options.js';
+import { checkOptions, count, duration, InvalidOptionError, type OptionTable } from './options.js';
 
 // The class lives with the others under errors/; the limiters throw it.
 export { QueueTimeoutError };
@@ -99,29 +99,42 @@ export interface RateLimiter {
   pause(model: string | undefined, family: RouteFamily, ms: number): void;
 }
 
-function checkLimit(name: string, limit: RateLimit | undefined): void {
+/** The rules of one limit, in the order they are checked. */
+const RATE_LIMIT = { requestsPerSecond: count(1), burst: count(1), maxInFlight: count(1) };
+
+/** `undefined`, or an object whose numbers `table` checks, named `name.<option>`. */
+function checkLimit<L extends object>(name: string, limit: L | undefined, table: OptionTable<L>): void {
   if (limit === undefined) return;
   if (typeof limit !== 'object' || limit === null) throw new InvalidOptionError(name, limit, 'an object');
-  checkCount(`${name}.requestsPerSecond`, limit.requestsPerSecond, 1);
-  checkCount(`${name}.burst`, limit.burst, 1);
-  checkCount(`${name}.maxInFlight`, limit.maxInFlight, 1);
+  checkOptions(table, limit, `${name}.`);
 }
+
+/** The rules of `limits`: its own limit, the queue wait, then each limit per model and per family. */
+const REQUEST_LIMITS: OptionTable<RequestLimits> = {
+  ...RATE_LIMIT,
+  maxQueueWaitMs: duration(),
+  perModel: (option, models) => {
+    for (const [model, limit] of Object.entries(models ?? {}))
+      checkLimit(`${option}.${model}`, limit, RATE_LIMIT);
+    return models;
+  },
+  perRouteFamily: (option, families) => {
+    for (const [family, limit] of Object.entries(families ?? {})) {
+      if (family !== 'creation' && family !== 'upload' && family !== 'query') {
+        throw new InvalidOptionError(option, family, `one of creation, upload, query`);
+      }
+      checkLimit(`${option}.${family}`, limit, RATE_LIMIT);
+    }
+    return families;
+  },
+};
 
 /**
  * Checks every number of `limits`, naming the option as written (`limits.perModel.x.burst`).
  * @throws InvalidOptionError for a value that is not a whole number in range.
  */
 export function checkLimits(limits: RequestLimits, name = 'limits'): RequestLimits {
-  checkLimit(name, limits);
-  checkDuration(`${name}.maxQueueWaitMs`, limits.maxQueueWaitMs);
-  for (const [model, limit] of Object.entries(limits.perModel ?? {}))
-    checkLimit(`${name}.perModel.${model}`, limit);
-  for (const [family, limit] of Object.entries(limits.perRouteFamily ?? {})) {
-    if (family !== 'creation' && family !== 'upload' && family !== 'query') {
-      throw new InvalidOptionError(`${name}.perRouteFamily`, family, `one of creation, upload, query`);
-    }
-    checkLimit(`${name}.perRouteFamily.${family}`, limit);
-  }
+  checkLimit(name, limits, REQUEST_LIMITS);
   return limits;
 }
 

@@ -50,8 +50,12 @@ export function checkOptions<O extends object, T extends OptionTable<O>>(
   prefix = '',
 ): CheckedOptions<O, T> {
   const checked = { ...given } as Record<string, unknown>;
+  // Each option is read as `given.name` reads it: one a class instance inherits counts too.
   for (const name in table)
-    checked[name] = (table[name] as OptionRule<unknown, unknown>)(prefix + name, checked[name]);
+    checked[name] = (table[name] as OptionRule<unknown, unknown>)(
+      prefix + name,
+      (given as Record<string, unknown> | null)?.[name],
+    );
   return checked as CheckedOptions<O, T>;
 }
 
@@ -86,7 +90,8 @@ export function checkDuration(option: string, value: number | undefined): number
 }
 
 /**
- * Checks a count, one option alone: a whole number of at least `min` (and at most `max`).
+ * Checks a count, one option alone: a whole number of at least `min` (and at most `max`, 1 or
+ * more when given; else at most `Number.MAX_SAFE_INTEGER`).
  * `undefined` passes through (the default applies). Every numeric check of the SDK comes here,
  * so that one rule and one message form hold for all of them.
  *
@@ -97,13 +102,18 @@ export function checkCount(
   option: string,
   value: number | undefined,
   min: number,
-  max = Number.MAX_SAFE_INTEGER,
+  max?: number,
   unit = '',
 ): number | undefined {
-  // Number.isInteger is false for anything that is not a number, NaN and Infinity included.
-  if (value === undefined || (Number.isInteger(value) && value >= min && value <= max)) return value;
-  const range = max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `of ${min} or more`;
-  throw new InvalidOptionError(option, value, `a whole number ${unit}${range}`);
+  // Number.isSafeInteger is false for anything that is not a number, NaN and Infinity included,
+  // and past 2^53 - 1, the bound when `max` is left out (`value > undefined` is false).
+  if (value === undefined || (Number.isSafeInteger(value) && value >= min && !(value > (max as number))))
+    return value;
+  throw new InvalidOptionError(
+    option,
+    value,
+    `a whole number ${unit}${max ? `from ${min} to ${max}` : `of ${min} or more`}`,
+  );
 }
 
 /**

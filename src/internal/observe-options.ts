@@ -9,48 +9,45 @@ import { LOG_LEVELS, type LogLevel } from './observe.js';
 const HOOK_NAMES = ['onRequest', 'onResponse', 'onRetry', 'onError'] as const;
 
 /**
- * Checks the client's `hooks` and `logger` when it is built. A hook that is not a function would
- * otherwise be reported as failing on every call, a logger method that is not one would drop
- * every line, and a getter that throws would escape the constructor as a raw error.
- *
- * @throws InvalidOptionError naming the option (`hooks`, `logger`) or its part (`hooks.onRequest`,
- * `logger.info`).
+ * The rule of an object of callbacks: `undefined`, or an object whose members named `names`
+ * are functions or left out; `rule` says what it takes.
  */
-export function checkObservers(hooks: unknown, logger: unknown): void {
-  checkMembers(
-    'hooks',
-    hooks,
-    HOOK_NAMES,
-    'an object of hook functions (onRequest, onResponse, onRetry, onError)',
-  );
-  checkMembers(
-    'logger',
-    logger,
+const callbacks =
+  (names: readonly string[], rule: string) =>
+  <V>(option: string, value: V): V => {
+    if (value === undefined) return value;
+    // Object(value) is value itself for an object or a function only.
+    if (Object(value) !== value) throw new InvalidOptionError(option, value, rule);
+    for (const name of names) {
+      let member: unknown;
+      try {
+        member = (value as Record<string, unknown>)[name];
+      } catch (error) {
+        throw new InvalidOptionError(
+          `${option}.${name}`,
+          error,
+          `a function that can be read; reading it threw ${describeCause(error)}`,
+        );
+      }
+      checkCallback(`${option}.${name}`, member);
+    }
+    return value;
+  };
+
+/**
+ * The rules of the client's `hooks` and `logger`, checked with `checkOptions` when it is built.
+ * A hook that is not a function would otherwise be reported as failing on every call, a logger
+ * method that is not one would drop every line, and a getter that throws would escape the
+ * constructor as a raw error. Each refusal is an InvalidOptionError naming the option (`hooks`,
+ * `logger`) or its part (`hooks.onRequest`, `logger.info`).
+ */
+export const OBSERVER_OPTIONS = {
+  hooks: callbacks(HOOK_NAMES, 'an object of hook functions (onRequest, onResponse, onRetry, onError)'),
+  logger: callbacks(
     LOG_LEVELS.filter((level) => level !== 'off'),
     'an object with console-style methods (debug, info, warn, error), such as console',
-  );
-}
-
-/** `undefined`, or an object whose members named `names` are functions or left out. */
-function checkMembers(option: string, value: unknown, names: readonly string[], rule: string): void {
-  if (value === undefined) return;
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
-    throw new InvalidOptionError(option, value, rule);
-  }
-  for (const name of names) {
-    let member: unknown;
-    try {
-      member = (value as Record<string, unknown>)[name];
-    } catch (error) {
-      throw new InvalidOptionError(
-        `${option}.${name}`,
-        error,
-        `a function that can be read; reading it threw ${describeCause(error)}`,
-      );
-    }
-    checkCallback(`${option}.${name}`, member);
-  }
-}
+  ),
+};
 
 /**
  * The log level: the option, else `MEDIAGW_LOG`, else `debug` with a logger (it decides by the

@@ -9,9 +9,10 @@ import { checkCount, InvalidOptionError } from '../core/options.js';
 import { type DedupeClaim, type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import type { HandledWebhookEvent, WebhookEvent } from './events.js';
 import {
+  CHECKED_TOLERANCE,
+  type CheckedVerifyOptions,
   normalizeSecrets,
   readHeader,
-  type VerifyWebhookOptions,
   WEBHOOK_HEADERS,
   type WebhookBody,
   type WebhookHeaders,
@@ -108,7 +109,7 @@ export interface DeliveryProcessor {
   report(error: unknown): unknown;
   /** Verifies a delivery, answers a challenge, drops duplicates, calls `onEvent`; never throws. */
   process(
-    verify: (options: VerifyWebhookOptions) => WebhookEvent | Promise<WebhookEvent>,
+    verify: (options: CheckedVerifyOptions) => WebhookEvent | Promise<WebhookEvent>,
     body: WebhookBody,
     headers: WebhookHeaders,
   ): Promise<Reply>;
@@ -125,7 +126,8 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
   options = Object(options);
   if (typeof options.onEvent !== 'function')
     throw new InvalidOptionError('onEvent', options.onEvent, 'a function');
-  checkCount('toleranceSeconds', options.toleranceSeconds, 0);
+  // Checked once, here: every delivery takes it as checked (see CHECKED_TOLERANCE).
+  const toleranceSeconds = checkCount('toleranceSeconds', options.toleranceSeconds, 0) ?? 300;
   const maxBodyBytes = checkCount('maxBodyBytes', options.maxBodyBytes, 1) ?? 1_048_576;
   const secrets = Object.fromEntries(normalizeSecrets(options.secrets));
   const dedupe: DedupeStore = options.dedupe ?? new MemoryDedupeStore();
@@ -213,7 +215,7 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
       let event: WebhookEvent;
       try {
         const now = options.clock?.();
-        event = await verify({ body, headers, secrets, toleranceSeconds: options.toleranceSeconds, now });
+        event = await verify({ body, headers, secrets, now, [CHECKED_TOLERANCE]: toleranceSeconds });
       } catch (error) {
         if (!(error instanceof WebhookVerificationError)) throw error;
         report(error);

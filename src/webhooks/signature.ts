@@ -65,6 +65,19 @@ export interface VerifyWebhookOptions {
   now?: number | Date | undefined;
 }
 
+/**
+ * The key under which a handler passes its `toleranceSeconds` to the verifiers, checked once
+ * when the handler was created; a delivery then skips the check that each call of
+ * `verifyWebhook` makes. A symbol of this module, so no caller's option can stand for it.
+ */
+export const CHECKED_TOLERANCE: unique symbol = Symbol();
+
+/** The options of a verification, as a handler gives them. */
+export interface CheckedVerifyOptions extends VerifyWebhookOptions {
+  /** `toleranceSeconds`, checked already. */
+  [CHECKED_TOLERANCE]?: number | undefined;
+}
+
 const fail = (reason: WebhookVerificationReason, message: string) =>
   new WebhookVerificationError(reason, message);
 const encoder = new TextEncoder();
@@ -125,15 +138,12 @@ export function parseSignatureHeader(value: string): { signature: string; keyId:
 }
 
 /**
- * Checks `X-Service-Timestamp`: integer Unix seconds, at most `toleranceSeconds` from `now`
- * in either direction.
+ * Checks `X-Service-Timestamp`: integer Unix seconds, at most `toleranceSeconds` (checked
+ * already) from `now` in either direction.
  * @throws {WebhookVerificationError} `timestamp_out_of_tolerance`, also when `now` (or the
  * system clock) is not a finite time.
- * @throws {InvalidOptionError} when `toleranceSeconds` is not a whole number of 0 or more, as
- * the handlers refuse it.
  */
 export function checkTimestamp(text: string, toleranceSeconds = 300, now?: number | Date): void {
-  checkCount('toleranceSeconds', toleranceSeconds, 0);
   if (!/^\d{1,15}$/.test(text)) {
     throw fail(
       'timestamp_out_of_tolerance',
@@ -256,10 +266,12 @@ export interface PreparedVerification {
 
 /**
  * Runs every check that comes before the HMAC: body form, headers, signature header,
- * timestamp and key ID, in that order.
+ * `toleranceSeconds` (unless a handler checked it), timestamp and key ID, in that order.
  * @throws {WebhookVerificationError}
+ * @throws {InvalidOptionError} when `toleranceSeconds` is not a whole number of 0 or more, as
+ * the handlers refuse it.
  */
-export function prepareVerification(options: VerifyWebhookOptions): PreparedVerification {
+export function prepareVerification(options: CheckedVerifyOptions): PreparedVerification {
   // Called with no options at all (plain JavaScript), every check reads as absent.
   options = Object(options);
   const bytes = bodyBytes(options.body);
@@ -271,7 +283,11 @@ export function prepareVerification(options: VerifyWebhookOptions): PreparedVeri
     throw fail('missing_header', `${names.filter((_, i) => !values[i]).join(', ')} missing`);
   }
   const { signature, keyId } = parseSignatureHeader(header);
-  checkTimestamp(timestamp, options.toleranceSeconds, options.now);
+  checkTimestamp(
+    timestamp,
+    options[CHECKED_TOLERANCE] ?? checkCount('toleranceSeconds', options.toleranceSeconds, 0),
+    options.now,
+  );
   const secret = secretFor(options.secrets, keyId);
   if (secret === undefined) {
     throw fail('unknown_key', `no secret for kid ${quote(keyId)}; in a rotation give both`);

@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   checkCallback,
+  checkCount,
   checkInterval,
   checkOptions,
   count,
@@ -62,6 +63,24 @@ describe('checkOptions', () => {
     expect(refusal({ wait: -1, retries: -1 }).option).toBe('Owner.retries');
   });
 
+  test('reads each option as given.name does: an inherited one counts, null options are all left out', () => {
+    class Given {
+      get size() {
+        return 3;
+      }
+    }
+    expect(checkOptions(TABLE, new Given() as Given & { size: number })).toMatchObject({
+      size: 3,
+      retries: 2,
+    });
+    expect(refusal(Object.create({ retries: -1 })).option).toBe('Owner.retries');
+    expect(checkOptions(TABLE, null as unknown as Given)).toEqual({
+      retries: 2,
+      size: undefined,
+      wait: 5_000,
+    });
+  });
+
   test('a function rule sees left-out options too, and its result is kept', () => {
     const table = { onEvent: checkCallback, interval: checkInterval };
     type Callbacks = { onEvent?: unknown; interval?: number | readonly [number, number] };
@@ -72,5 +91,34 @@ describe('checkOptions', () => {
     expect(() => checkOptions(table, { interval: [5, 1] } as Callbacks)).toThrow(
       'interval must be a [min, max] pair',
     );
+  });
+});
+
+describe('checkCount', () => {
+  test('without a max, takes Number.MAX_SAFE_INTEGER and refuses the next whole number', () => {
+    expect(checkCount('n', Number.MAX_SAFE_INTEGER, 0)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(() => checkCount('n', Number.MAX_SAFE_INTEGER + 1, 0)).toThrow(
+      'n must be a whole number of 0 or more; got 9007199254740992. Nothing was sent.',
+    );
+  });
+
+  test.each([
+    [0, 0, undefined, 'of 0 or more'],
+    [1, 1, 10, 'from 1 to 10'],
+    [10, 1, 10, 'from 1 to 10'],
+  ])('takes %s of the range %s..%s and refuses the values just outside it', (value, min, max, words) => {
+    expect(checkCount('n', value, min, max)).toBe(value);
+    for (const outside of [min - 1, ...(max === undefined ? [] : [max + 1])]) {
+      expect(() => checkCount('n', outside, min, max)).toThrow(
+        `n must be a whole number ${words}; got ${outside}`,
+      );
+    }
+  });
+
+  test('refuses what is not a whole number, and lets undefined through', () => {
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, 0.5, '1', null, -Number.MAX_SAFE_INTEGER]) {
+      expect(() => checkCount('n', value as number, 0)).toThrow(InvalidOptionError);
+    }
+    expect(checkCount('n', undefined, 1, 2)).toBeUndefined();
   });
 });
