@@ -8,4 +8,4 @@ export {
   parseImageEditParams,
   parseImageGenerateAsyncParams,
   parseImageGenerateParams,
-} from '../images/index.js';
+} from '../images/requests.js';
