@@ -36,34 +36,27 @@ const required =
   (issue: { input?: unknown }): string =>
     issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
 
-const modelSchema = z.enum(IMAGE_MODELS, {
-  error: `must be one of ${IMAGE_MODELS.join(', ')} (the 2.5 IDs are separate models, not aliases of imgmodel-2)`,
-});
-
-const promptSchema = z
-  .string({ error: required('a non-empty string describing the result') })
-  .refine((value) => value.trim().length > 0, { message: 'must not be empty' });
-
-const countSchema = z
-  .number({ error: 'must be a positive integer (the number of output images)' })
-  .int('must be a positive integer (the number of output images)')
-  .min(1, 'must be a positive integer (the number of output images)');
-
 // spec: Images — `size` is "Pixel dimensions such as `<W>x<H>`; supported values depend on route".
 // "Such as" gives the form of dimensions, not the only value: a word (`auto`) passes to the route.
 // A value with digits is meant as dimensions and must have that form, so `1024*1024` is caught.
 const SIZE_MESSAGE =
   'must be <W>x<H> with positive integer pixel counts (e.g. 1024x1024), or a word the route supports (e.g. auto)';
-const sizeSchema = z.string({ error: SIZE_MESSAGE }).regex(IMAGE_SIZE, SIZE_MESSAGE);
 
-const text = z.string({ error: 'must be a string' });
-
+/** The schema of each rule of the image fields' table (`IMAGE_FIELDS`). */
 const RULE_SCHEMAS = {
-  model: modelSchema,
-  prompt: promptSchema,
-  count: countSchema.optional(),
-  size: sizeSchema.optional(),
-  text: text.optional(),
+  model: z.enum(IMAGE_MODELS, {
+    error: `must be one of ${IMAGE_MODELS.join(', ')} (the 2.5 IDs are separate models, not aliases of imgmodel-2)`,
+  }),
+  prompt: z
+    .string({ error: required('a non-empty string describing the result') })
+    .refine((value) => value.trim().length > 0, { message: 'must not be empty' }),
+  count: z
+    .number({ error: 'must be a positive integer (the number of output images)' })
+    .int('must be a positive integer (the number of output images)')
+    .min(1, 'must be a positive integer (the number of output images)')
+    .optional(),
+  size: z.string({ error: SIZE_MESSAGE }).regex(IMAGE_SIZE, SIZE_MESSAGE).optional(),
+  text: z.string({ error: 'must be a string' }).optional(),
   number: z.number({ error: 'must be a number' }).optional(),
   urls: z.array(httpUrl, { error: 'must be an array of public http(s):// URLs' }).optional(),
 } satisfies Record<ImageFieldRule, z.ZodType>;
