@@ -3,6 +3,7 @@ import { builtinRequires } from './scripts/builtin-requires.js';
 import { lazySchemas } from './scripts/lazy-schemas.js';
 import { licenseNotices } from './scripts/license-notices.js';
 import { selfReference } from './scripts/self-reference.js';
+import { wrapperNames } from './scripts/wrapper-names.js';
 
 /**
  * The CommonJS build loads its lazy dependencies (undici, the multipart encoders, zod) with
@@ -56,6 +57,7 @@ const library: Options = {
   // `mediagw/jobs` imports `mediagw`, `mediagw/redis` and `mediagw/webhooks` by the package's
   // name rather than carrying its own copy of them (scripts/self-reference.ts).
   esbuildPlugins: [selfReference('jobs'), lazySchemas(), licenseNotices()],
+  plugins: [wrapperNames()],
   esbuildOptions,
 };
 
@@ -85,6 +87,7 @@ export default defineConfig([
     // commander requires `node:events` and the like: see the ESM library build.
     removeNodeProtocol: false,
     esbuildPlugins: [lazySchemas(), licenseNotices(), builtinRequires()],
+    plugins: [wrapperNames()],
     esbuildOptions,
   },
 ]);

@@ -8,8 +8,12 @@ const ignore = () => undefined;
 
 /** Keeps the request ID on the answer's object itself, not enumerable. */
 export function withRequestId<T>({ body, requestId }: JSONAnswer<T>): T {
-  Object.defineProperty(body, '_requestId', { value: requestId, enumerable: false });
-  return body;
+  return keepRequestId(body, requestId);
+}
+
+/** Puts `requestId` on `target` as `_requestId`, not enumerable, and returns `target`. */
+export function keepRequestId<T>(target: T, requestId: string | undefined): T {
+  return Object.defineProperty(target, '_requestId', { value: requestId, enumerable: false });
 }
 
 /**

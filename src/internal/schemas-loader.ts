@@ -1,10 +1,10 @@
-import * as embeddings from '../schemas/embeddings/index.js';
-import * as images from '../schemas/images/index.js';
-import * as midjourney from '../schemas/images/midjourney.js';
-import * as library from '../schemas/library/index.js';
-import * as video from '../schemas/video/index.js';
+import * as embeddings from '../schemas/checks/embeddings.js';
+import * as images from '../schemas/checks/images.js';
+import * as library from '../schemas/checks/library.js';
+import * as midjourney from '../schemas/checks/midjourney.js';
+import * as video from '../schemas/checks/video.js';
+import * as webhookEndpoints from '../schemas/checks/webhook-endpoints.js';
 import * as reservation from '../schemas/video/reservation.js';
-import * as webhookEndpoints from '../schemas/webhook-endpoints/index.js';
 
 /**
  * Each resource family's request schemas, behind a function. The built package replaces this
@@ -17,11 +17,11 @@ import * as webhookEndpoints from '../schemas/webhook-endpoints/index.js';
 export const schemaFamilies = {
   embeddings: () => embeddings,
   images: () => images,
-  midjourney: () => midjourney,
   library: () => library,
+  midjourney: () => midjourney,
   video: () => video,
-  reservation: () => reservation,
   webhookEndpoints: () => webhookEndpoints,
+  reservation: () => reservation,
 };
 
 /** The family names. */

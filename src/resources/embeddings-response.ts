@@ -1,4 +1,5 @@
 import { InvalidResponseError } from '../core/errors/transport.js';
+import { keepRequestId } from '../internal/response-body.js';
 
 /** One vector of an embeddings answer. */
 export interface Embedding {
@@ -105,8 +106,7 @@ export function toEmbeddingsResponse(
   if (body.usage && typeof body.usage === 'object')
     response.usage = body.usage as EmbeddingsResponse['usage'];
   if (typeof body.object === 'string') response.object = body.object;
-  Object.defineProperty(response, '_requestId', { value: requestId, enumerable: false });
-  return response;
+  return keepRequestId(response, requestId);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describeArgument } from '../core/arguments.js';
 import type { TaskOutcome } from '../core/polling.js';
 import type { ImageTask, ImageTaskData, ImageTaskState } from '../core/task-types.js';
+import { keepRequestId } from '../internal/response-body.js';
 import { EMBEDDING_MODELS, IMAGE_MODELS, VIDEO_MODELS } from '../schemas/shared/constants.js';
 
 export type { ImageTask, ImageTaskData, ImageTaskState } from '../core/task-types.js';
@@ -58,11 +59,7 @@ export function toImageTask(taskId: string, raw: unknown): ImageTask {
     images,
     error: state === 'failed' ? (readError(data.error) ?? readError(data.fail_reason)) : undefined,
   };
-  Object.defineProperty(task, '_requestId', {
-    value: (raw as { _requestId?: string })?._requestId,
-    enumerable: false,
-  });
-  return task;
+  return keepRequestId(task, (raw as { _requestId?: string })?._requestId);
 }
 
 /** What a wait needs to know about an image task. */

@@ -1,5 +1,6 @@
 import { AmbiguousSubmissionError } from '../core/errors/transport.js';
 import type { SubmissionEnvelope } from '../core/task-types.js';
+import { keepRequestId } from '../internal/response-body.js';
 
 export type { SubmissionEnvelope } from '../core/task-types.js';
 
@@ -36,7 +37,5 @@ export function toTaskSubmission(envelope: SubmissionEnvelope, operation: string
         : String(first.status ?? 'submitted'),
     raw: envelope,
   };
-  const requestId = (envelope as { _requestId?: string })._requestId;
-  Object.defineProperty(submission, '_requestId', { value: requestId, enumerable: false });
-  return submission;
+  return keepRequestId(submission, (envelope as { _requestId?: string })._requestId);
 }

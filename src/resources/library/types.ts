@@ -1,4 +1,5 @@
 import type { Asset, ReviewTask } from '../../core/task-types.js';
+import { keepRequestId } from '../../internal/response-body.js';
 
 export type { Asset, ReviewTask } from '../../core/task-types.js';
 
@@ -28,9 +29,7 @@ export interface LibraryEnvelope<T> {
 export function unwrap<T>(envelope: LibraryEnvelope<T> | T): T {
   const body = envelope as LibraryEnvelope<T> & { _requestId?: string };
   const inner = (body && typeof body === 'object' && 'data' in body ? body.data : envelope) as T;
-  if (inner && typeof inner === 'object' && body?._requestId) {
-    Object.defineProperty(inner, '_requestId', { value: body._requestId, enumerable: false });
-  }
+  if (inner && typeof inner === 'object' && body?._requestId) keepRequestId(inner, body._requestId);
   return inner;
 }
 
@@ -61,10 +60,8 @@ export function toReviewTask(raw: unknown): ReviewTask {
   const listed: unknown = data.result?.usable_assets;
   const usable: unknown[] = Array.isArray(listed) ? listed : [];
   const refs = usable.map((entry) => assetReference(entry)).filter((ref): ref is string => ref !== undefined);
-  const task = { ...data, usable_assets: refs } as ReviewTask;
-  Object.defineProperty(task, '_requestId', {
-    value: (data as { _requestId?: string })._requestId,
-    enumerable: false,
-  });
-  return task;
+  return keepRequestId(
+    { ...data, usable_assets: refs } as ReviewTask,
+    (data as { _requestId?: string })._requestId,
+  );
 }
