@@ -19,6 +19,7 @@ export {
 } from './errors/api.js';
 export { type ErrorFields, parseRetryAfter } from './errors/api-fields.js';
 export { FileInputError, FileWriteError } from './errors/files.js';
+export { RedisUnavailableError } from './errors/redis.js';
 export {
   AmbiguousSubmissionError,
   APIConnectionError,

@@ -3,7 +3,7 @@
  * imported: a node-redis 4 or 5 client fits as it is, and an ioredis client through a
  * one-line adapter (see docs/scaling.md).
  */
-import { ERROR_BRAND, MediaGatewayError } from '../core/base-error.js';
+import { RedisUnavailableError } from '../core/errors/redis.js';
 
 /**
  * A connection that runs commands. node-redis (`createClient()`, 4.x and 5.x) has this method
@@ -56,23 +56,6 @@ export interface RedisKeyOptions {
 
 export const DEFAULT_PREFIX = 'mediagw:';
 export const DEFAULT_TIMEOUT_MS = 2_000;
-
-/**
- * Raised when a Redis call fails or does not answer within `timeoutMs`. Declared here, not in
- * core/errors/: see ARCHITECTURE.md.
- */
-export class RedisUnavailableError extends MediaGatewayError {
-  /** @internal */
-  static override readonly [ERROR_BRAND]: string = 'RedisUnavailableError';
-  declare readonly name: 'RedisUnavailableError';
-  /** The command that failed, e.g. `SET`. */
-  readonly command: string;
-
-  constructor(command: string, message: string, options?: { cause?: unknown }) {
-    super(`mediagw/redis: ${command} failed: ${message}`, options);
-    this.command = command;
-  }
-}
 
 /** Runs `promise` with a time limit; a failure or timeout becomes a {@link RedisUnavailableError}. */
 export async function bounded<T>(command: string, promise: Promise<T>, timeoutMs: number): Promise<T> {

@@ -10,13 +10,13 @@
  */
 // The same classes the `mediagw` entry exports, bundled into this entry: `instanceof` holds
 // across the copies, since each class carries a brand every copy recognises.
+export { RedisUnavailableError } from '../core/errors/redis.js';
 export { QueueTimeoutError, type RequestLimits } from '../core/limits.js';
 export { InvalidOptionError } from '../core/options.js';
-export {
-  type RedisCommandClient,
-  type RedisKeyOptions,
-  type RedisSubscriberClient,
-  RedisUnavailableError,
+export type {
+  RedisCommandClient,
+  RedisKeyOptions,
+  RedisSubscriberClient,
 } from './client.js';
 export { RedisDedupeStore, type RedisDedupeStoreOptions } from './dedupe-store.js';
 export { RedisRateLimiter, type RedisRateLimiterOptions } from './rate-limiter.js';

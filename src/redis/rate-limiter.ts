@@ -3,6 +3,8 @@
  * per API key (hashed), model and route family, and the pauses a 429's `Retry-After` asks for.
  * spec: Limits — "Rate limits apply per key and model".
  */
+
+import { RedisUnavailableError } from '../core/errors/redis.js';
 import {
   checkLimits,
   type LimitedRequest,
@@ -23,7 +25,6 @@ import {
   type RedisCommandClient,
   type RedisKeyOptions,
   type RedisSubscriberClient,
-  RedisUnavailableError,
 } from './client.js';
 import { RedisReachability } from './rate-limiter-fallback.js';
 import { Pauses, pauseName } from './rate-limiter-pauses.js';
