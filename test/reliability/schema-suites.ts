@@ -6,13 +6,13 @@ import type fc from 'fast-check';
 import type { MediaGateway } from '../../src/client.js';
 import { imageEditParts } from '../../src/internal/multipart.js';
 import { parseEmbeddingCreateParams } from '../../src/schemas/embeddings/index.js';
+import { parseMidjourneyGenerateParams } from '../../src/schemas/images/midjourney.js';
 import {
   parseImageEditAsyncParams,
   parseImageEditParams,
   parseImageGenerateAsyncParams,
   parseImageGenerateParams,
-} from '../../src/schemas/images/index.js';
-import { parseMidjourneyGenerateParams } from '../../src/schemas/images/midjourney.js';
+} from '../../src/schemas/images/requests.js';
 import type { ImageEditParams } from '../../src/schemas/images/types.js';
 import {
   parseAssetListParams,

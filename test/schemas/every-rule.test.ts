@@ -1,7 +1,7 @@
-// Covers: src/schemas/images/index.ts, src/schemas/video/index.ts
+// Covers: src/schemas/images/requests.ts, src/schemas/video/index.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError, type ValidationIssue, validateRequest } from '../../src/index.js';
-import { parseImageEditAsyncParams, parseImageEditParams } from '../../src/schemas/images/index.js';
+import { parseImageEditAsyncParams, parseImageEditParams } from '../../src/schemas/images/requests.js';
 import { pngImage } from '../../src/testing/index.js';
 
 // A body with several broken rules is refused once, with every rule it breaks: the rules of each

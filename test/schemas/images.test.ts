@@ -1,15 +1,15 @@
-// Covers: src/schemas/images/index.ts
+// Covers: src/schemas/images/requests.ts, src/schemas/images/edit-files.ts
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError } from '../../src/core/errors.js';
 import { toUploadFile } from '../../src/internal/upload-file.js';
+import { checkEditFiles } from '../../src/schemas/images/edit-files.js';
 import {
-  checkEditFiles,
   isImageModel25,
   parseImageEditAsyncParams,
   parseImageEditParams,
   parseImageGenerateAsyncParams,
   parseImageGenerateParams,
-} from '../../src/schemas/images/index.js';
+} from '../../src/schemas/images/requests.js';
 import { IMAGE_MODELS } from '../../src/schemas/shared/constants.js';
 import { mp4Video } from '../../src/testing/index.js';
 import { jpeg, png } from '../core/image-fixtures.js';

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { largestV25Request } from '../../bench/validation.js';
 import { largestAssetSubmitRequest, largestImageRequest } from '../../bench/validation-cold.js';
 import { plainImageGenerateRequest } from '../../src/schemas/images/fast.js';
-import { imageGenerateAsyncSchema, imageGenerateSchema } from '../../src/schemas/images/index.js';
+import { imageGenerateAsyncSchema, imageGenerateSchema } from '../../src/schemas/images/requests.js';
 import { plainAssetSubmitRequest, plainGroupCreateRequest } from '../../src/schemas/library/fast.js';
 import { assetSubmitSchema, groupCreateSchema } from '../../src/schemas/library/index.js';
 import { checkParams } from '../../src/schemas/shared/validate.js';

@@ -2,7 +2,8 @@ import { RequestValidationError } from '../../core/errors/validation.js';
 import { sniffImageFormat } from '../../core/image-header.js';
 import { toUploadFile } from '../../internal/upload-file.js';
 import { editFieldFromText } from '../../schemas/images/edit-fields.js';
-import { checkEditFiles, imageEditAsyncSchema, imageEditSchema } from '../../schemas/images/index.js';
+import { checkEditFiles } from '../../schemas/images/edit-files.js';
+import { imageEditAsyncSchema, imageEditSchema } from '../../schemas/images/requests.js';
 import { MockHttpError, validationError } from '../http-error.js';
 import type { ReceivedPart, RequestContext } from '../types.js';
 

@@ -1,4 +1,4 @@
-import { imageGenerateAsyncSchema, imageGenerateSchema } from '../../schemas/images/index.js';
+import { imageGenerateAsyncSchema, imageGenerateSchema } from '../../schemas/images/requests.js';
 import { MockHttpError } from '../http-error.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { RequestContext, RouteRegistry } from '../types.js';
