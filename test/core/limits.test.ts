@@ -1,17 +1,11 @@
 // Covers: src/core/limits.ts
 import { describe, expect, test } from 'vitest';
 import { checkLimits, type RequestLimits } from '../../src/core/limits.js';
-import { InvalidOptionError } from '../../src/core/options.js';
+import type { InvalidOptionError } from '../../src/core/options.js';
+import { optionRefusal } from '../helpers/rejection.js';
 
-function refusal(limits: unknown, name?: string): InvalidOptionError {
-  try {
-    checkLimits(limits as RequestLimits, name);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidOptionError);
-    return error as InvalidOptionError;
-  }
-  throw new Error('not refused');
-}
+const refusal = (limits: unknown, name?: string) =>
+  optionRefusal(() => checkLimits(limits as RequestLimits, name));
 
 /** The same limit at the top, for a model and for a family, with the name each one has. */
 const PLACES = [

@@ -9,20 +9,14 @@ import {
   duration,
   InvalidOptionError,
 } from '../../src/core/options.js';
+import { optionRefusal } from '../helpers/rejection.js';
 
 const TABLE = { retries: count(0, 2), size: count(1, undefined, 10), wait: duration(5_000) };
 /** The options of the table as a caller without types may pass them. */
 type Given = { retries?: number; size?: number; wait?: number; other?: string };
 
-function refusal(given: Record<string, unknown>): InvalidOptionError {
-  try {
-    checkOptions(TABLE, given as Given, 'Owner.');
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidOptionError);
-    return error as InvalidOptionError;
-  }
-  throw new Error('not refused');
-}
+const refusal = (given: Record<string, unknown>) =>
+  optionRefusal(() => checkOptions(TABLE, given as Given, 'Owner.'));
 
 describe('checkOptions', () => {
   test('applies the defaults of the options left out and keeps the others as given', () => {

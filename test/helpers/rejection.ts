@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import type { MediaGatewayError } from '../../src/core/errors.js';
+import { InvalidOptionError } from '../../src/core/options.js';
 /** The fields tests read from an SDK error. */
 export type CaughtError = Error & {
   status?: number;
@@ -20,6 +21,17 @@ export async function rejection(promise: PromiseLike<unknown>): Promise<CaughtEr
     return error as CaughtError;
   }
   throw new Error('expected the promise to reject, but it resolved');
+}
+
+/** Runs a check that must refuse an option, and returns its InvalidOptionError. */
+export function optionRefusal(check: () => unknown): InvalidOptionError {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof InvalidOptionError) return error;
+    throw error;
+  }
+  throw new Error('expected an InvalidOptionError, but nothing was thrown');
 }
 
 /** Every form an error reaches a log in: message, stack, causes (inspected), JSON. */

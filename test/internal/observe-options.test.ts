@@ -1,20 +1,13 @@
 // Covers: src/internal/observe-options.ts
 import { describe, expect, test } from 'vitest';
-import { checkOptions, InvalidOptionError } from '../../src/core/options.js';
+import { checkOptions } from '../../src/core/options.js';
 import { OBSERVER_OPTIONS } from '../../src/internal/observe-options.js';
+import { optionRefusal } from '../helpers/rejection.js';
 
 type Observers = { hooks?: unknown; logger?: unknown };
 const check = (given: Observers) => checkOptions(OBSERVER_OPTIONS, given);
 
-function refusal(given: Observers): InvalidOptionError {
-  try {
-    check(given);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidOptionError);
-    return error as InvalidOptionError;
-  }
-  throw new Error('not refused');
-}
+const refusal = (given: Observers) => optionRefusal(() => check(given));
 
 describe('the rules of hooks and logger', () => {
   test('take them left out, empty, with members left out, or as console', () => {
