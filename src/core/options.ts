@@ -50,11 +50,12 @@ export function checkOptions<O extends object, T extends OptionTable<O>>(
   prefix = '',
 ): CheckedOptions<O, T> {
   const checked = { ...given } as Record<string, unknown>;
-  // Each option is read as `given.name` reads it: one a class instance inherits counts too.
+  // Each option is read once: from the copy when it is given's own, else as `given.name` reads
+  // it, so that one a class instance inherits counts too.
   for (const name in table)
     checked[name] = (table[name] as OptionRule<unknown, unknown>)(
       prefix + name,
-      (given as Record<string, unknown> | null)?.[name],
+      Object.hasOwn(checked, name) ? checked[name] : (given as Record<string, unknown> | null)?.[name],
     );
   return checked as CheckedOptions<O, T>;
 }

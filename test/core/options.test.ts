@@ -57,6 +57,20 @@ describe('checkOptions', () => {
     expect(refusal({ wait: -1, retries: -1 }).option).toBe('Owner.retries');
   });
 
+  test('reads each option once, an own getter as an inherited one', () => {
+    let reads = 0;
+    const own = {
+      get retries() {
+        reads += 1;
+        return 1;
+      },
+    };
+    expect(checkOptions(TABLE, own).retries).toBe(1);
+    expect(reads).toBe(1);
+    expect(checkOptions(TABLE, Object.create(own)).retries).toBe(1);
+    expect(reads).toBe(2);
+  });
+
   test('reads each option as given.name does: an inherited one counts, null options are all left out', () => {
     class Given {
       get size() {
