@@ -21,14 +21,15 @@ export const MAX_DEPTH = 20;
 // `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token` (and `X-Goog-*` alike),
 // CloudFront `Signature`, `Policy`, `Key-Pair-Id`, `Expires`, Azure `sig`, Akamai `__token__`,
 // `hdnts` and `hdnea`, Alibaba and Tencent `auth_key` and `sign`, Google's API `key`, a generic
-// `token`. A name ending in secret, token, password, credential, signature or an API, auth,
-// access, private or secret key counts (`previous_secret`, `access_token`), one that merely
-// contains it does not (`completion_tokens`, `expires_at`, `key_id`, `keyword`, `monkey`).
+// `token`; session cookies (`Cookie`, `Set-Cookie`). A name ending in secret, token, password,
+// credential, signature, authorization, cookie or an API, auth, access, private or secret key
+// counts (`previous_secret`, `access_token`, `Proxy-Authorization`), one that merely contains it
+// does not (`completion_tokens`, `expires_at`, `key_id`, `keyword`, `monkey`).
 // Underscores around a name do not hide it (`__token__`). No name ends in `_`, so each run of
 // underscores after a name is tried once: the pattern stays linear in the text.
 const NAME =
-  '(?:[\\w-]*(?:secret|token|password|passwd|credential|signature|(?:api|auth|access|private|secret)[_-]?key)|' +
-  '_*(?:authorization|sig|sign|expires|policy|key-pair-id|key|hdnts|hdnea))_*';
+  '(?:[\\w-]*(?:secret|token|password|passwd|credential|signature|authorization|cookie|(?:api|auth|access|private|secret)[_-]?key)|' +
+  '_*(?:sig|sign|expires|policy|key-pair-id|key|hdnts|hdnea))_*';
 const SECRET_NAME = new RegExp(`^${NAME}$`, 'i');
 // In text: the name (quoted, quoted inside a JSON string, or bare), `:` or `=`, then the value:
 // a JSON string (possibly cut short, as a quoted body is), the same escaped inside a JSON

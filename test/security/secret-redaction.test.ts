@@ -123,6 +123,28 @@ describe('a quoted body never carries a secret into an error', () => {
   });
 });
 
+describe('a session cookie the gateway sets never reaches an error', () => {
+  test('Set-Cookie is kept in error.headers as [redacted], and printed nowhere', async () => {
+    const cookie = 'sid=c00kie_9f8e7d6c5b4a; Path=/; HttpOnly';
+    const server = await startRawServer(async (req, res) => {
+      await drain(req);
+      res
+        .writeHead(400, { 'content-type': 'application/json', 'set-cookie': cookie })
+        .end(JSON.stringify({ code: 'bad', message: 'no', data: null }));
+    });
+    try {
+      const client = testClient({ apiKey: KEY, baseURL: server.url });
+      const error = await rejection(client.videos.retrieve('task_1'));
+      expect(error.status).toBe(400);
+      expect(error.headers?.['set-cookie']).toBe('[redacted]');
+      expect(error.headers?.['content-type']).toBe('application/json');
+      expect(everythingAbout(error)).not.toContain('c00kie_9f8e7d6c5b4a');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the redactor', () => {
   test('replaces what lies below its depth limit, objects and strings alike', () => {
     let deep: Record<string, unknown> = { key: KEY, note: 'harmless' };
@@ -209,6 +231,12 @@ describe('signed links of other CDNs and clouds', () => {
     ['key', true],
     ['sign', true],
     ['private_key', true],
+    ['Cookie', true],
+    ['set-cookie', true],
+    ['Proxy-Authorization', true],
+    ['authorization', true],
+    ['cookie_policy', false],
+    ['authorization_url', false],
     ['keyword', false],
     ['monkey', false],
     ['key_id', false],

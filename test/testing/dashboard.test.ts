@@ -86,6 +86,39 @@ describe('the dashboard at gateway.dashboardUrl', () => {
     expect(JSON.stringify(await view())).not.toContain(gateway.apiKey);
   });
 
+  test('hides what the SDK redactor names a secret, in headers and bodies, and keeps the rest', async () => {
+    gateway.resetRequests();
+    const sent = await request(`${gateway.url}/v1/webhook-endpoints`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${gateway.apiKey}`,
+        'content-type': 'application/json',
+        cookie: 'sid=c00kie_4a5b6c',
+        'proxy-authorization': 'Basic cHJveHk6cHc=',
+        'x-trace': 'trace_1',
+      },
+      body: JSON.stringify({
+        url: 'https://hooks.example.com/in',
+        signing_secret: 'whsec_shown_1',
+        key_id: 'kid_1',
+      }),
+    });
+    await sent.body.dump();
+    const state = await view();
+    const seen = state.requests.find((r) => r.path === '/v1/webhook-endpoints') as
+      | ((typeof state.requests)[number] & { body: Record<string, unknown> })
+      | undefined;
+    expect(seen?.headers).toMatchObject({
+      cookie: '[redacted]',
+      'proxy-authorization': '[redacted]',
+      'x-trace': 'trace_1',
+    });
+    expect(seen?.body).toMatchObject({ signing_secret: '[redacted]', key_id: 'kid_1' });
+    const text = JSON.stringify(state);
+    for (const secret of ['c00kie_4a5b6c', 'cHJveHk6cHc', 'whsec_shown_1'])
+      expect(text).not.toContain(secret);
+  });
+
   test('fails a task with a chosen code, as gateway.tasks.finishNow does', async () => {
     const { task_id: id } = await client.videos.create({ model: 'vidmodel-2.5', prompt: 'a cat' });
     const task = { id };

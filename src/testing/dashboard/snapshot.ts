@@ -4,6 +4,7 @@
  * never leave here: request headers and bodies are redacted, endpoints show their key ID only.
  */
 
+import { isSecretName, REDACTED } from '../../core/redact.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { libraryStore } from '../state/library-store.js';
 import { type MockWebhooks, mockWebhooks } from '../state/webhooks/index.js';
@@ -19,9 +20,6 @@ export const PREVIEW_PATH = '/_dashboard/media';
 /** The newest requests the dashboard lists; older ones stay in `gateway.requests`. */
 export const DASHBOARD_REQUESTS = 100;
 
-/** Header and body field names whose values are never shown. */
-const SECRET_NAME = /secret|api[-_]?key|password|token|authorization|cookie|signature/i;
-
 /** What the dashboard reads besides the state its routes get. */
 export interface DashboardSource {
   /** The gateway's state. */
@@ -32,14 +30,17 @@ export interface DashboardSource {
   accounts: () => readonly string[];
 }
 
-/** Copies a value with every field named like a secret replaced by `[redacted]`. */
+/**
+ * Copies a value with every field the SDK's redactor names a secret (`isSecretName`:
+ * `signing_secret`, `authorization`, `cookie`, ...) replaced by `[redacted]`.
+ */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8) return '[…]';
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value))
-      out[key] = SECRET_NAME.test(key) ? '[redacted]' : redact(v, depth + 1);
+      out[key] = isSecretName(key) ? REDACTED : redact(v, depth + 1);
     return out;
   }
   return value;
@@ -49,7 +50,7 @@ function requestView(record: RecordedRequest) {
   const headers: Record<string, string> = {};
   // The log already masks Authorization; the dashboard shows no part of any credential.
   for (const [name, value] of Object.entries(record.headers))
-    headers[name] = SECRET_NAME.test(name) ? '[redacted]' : value;
+    headers[name] = isSecretName(name) ? REDACTED : value;
   return {
     id: record.id,
     at: record.at,
