@@ -87,6 +87,9 @@ export {
 } from './state/tasks.js';
 export {
   DELIVERY_WINDOW_MS,
+  type DeliveryAnswer,
+  type DeliveryVerdict,
+  deliveryVerdict,
   LATER_RETRY_DELAY_MS,
   type MockDeliveryAttempt,
   type MockDeliveryListener,

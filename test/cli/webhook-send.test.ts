@@ -9,7 +9,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { postDelivery } from '../../src/cli/commands/webhooks.js';
-import { deliveryVerdict } from '../../src/cli/webhook-events.js';
+import { deliveryVerdict } from '../../src/testing/index.js';
 import { ensureBuilt, run, start, until } from './helpers.js';
 
 type Answer = (res: ServerResponse, stopped: () => boolean) => Promise<void> | void;

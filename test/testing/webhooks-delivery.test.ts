@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { MockWebhookEvent } from '../../src/testing/state/webhooks/index.js';
-import { RETRY_DELAYS_MS } from '../../src/testing/state/webhooks/index.js';
+import { deliveryVerdict, RETRY_DELAYS_MS } from '../../src/testing/state/webhooks/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 import { startRig, videoTask, type WebhookRig } from '../integration/webhooks-setup.js';
 
@@ -116,6 +116,22 @@ describe('Retry-After', () => {
     const event = await finishTask();
     expect((event.nextAttemptAt ?? 0) - (event.attempts[0]?.startedAt ?? 0)).toBe(delay);
     await advance(delay);
+    expect(event.status).toBe('delivered');
+  });
+
+  test.each([
+    [503, '1.5'],
+    [429, '0'],
+    [429, 'soon'],
+    [503, '-5'],
+    [500, '30'],
+    [429, ''],
+  ])('on %i with %j: the wait deliveryVerdict reads, else the schedule', async (status, header) => {
+    rig.receiver.script.push({ status, headers: { 'Retry-After': header } });
+    const event = await finishTask();
+    const asked = deliveryVerdict({ status, retryAfter: header }).retryAfterMs;
+    expect((event.nextAttemptAt ?? 0) - (event.attempts[0]?.startedAt ?? 0)).toBe(asked ?? MIN);
+    await advance(asked ?? MIN);
     expect(event.status).toBe('delivered');
   });
 

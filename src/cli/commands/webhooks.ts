@@ -3,12 +3,13 @@
  * POSTed to your receiver, with what the gateway would make of the answer.
  */
 import type { Command } from 'commander';
+import { deliveryVerdict } from '../../testing/index.js';
 import { signWebhook, type WebhookSignatureHeaders } from '../../webhooks/index.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { integer, readTextFile } from '../input.js';
 import { environmentProxy } from '../proxy.js';
-import { deliveryVerdict, EVENT_KINDS, EVENT_TYPES, sampleEvent } from '../webhook-events.js';
+import { EVENT_KINDS, EVENT_TYPES, sampleEvent } from '../webhook-events.js';
 import { examples, run } from './shared.js';
 
 interface SignFlags {

@@ -2,7 +2,6 @@
  * The mock gateway's delivery engine: turns finished tasks into events, delivers them signed,
  * and retries on the spec's schedule on the mock clock. spec: Events 2-8.
  */
-import { parseRetryAfter } from '../../../core/errors/api-fields.js';
 import type { CancelTimer } from '../clock.js';
 import type { GatewayState } from '../gateway-state.js';
 import { newId } from '../ids.js';
@@ -23,6 +22,7 @@ import type {
   MockWebhookEvent,
   MockWebhookOptions,
 } from './types.js';
+import { deliveryVerdict } from './verdict.js';
 
 /** What the engine needs from the webhook state around it. */
 export interface EngineHost {
@@ -227,10 +227,8 @@ export class DeliveryEngine {
     // A date is the receiver's: it is counted from the answer's own Date (real time without
     // one), never from the mock clock, which may run ahead at `speed`. The wait it names is
     // then mock time, as a number of seconds is and as the retry schedule is.
-    if (status === 429 || status === 503) {
-      const asked = parseRetryAfter(retryAfter, Date.now(), date);
-      if (asked !== undefined && now + asked <= event.deadline) delay = asked;
-    }
+    const asked = deliveryVerdict({ status, retryAfter, date }, Date.now()).retryAfterMs;
+    if (asked !== undefined && now + asked <= event.deadline) delay = asked;
     const due = now + delay;
     if (due > event.deadline) {
       event.status = 'exhausted';

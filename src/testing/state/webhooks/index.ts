@@ -21,6 +21,7 @@ export type {
   MockWebhookEvent,
   MockWebhookOptions,
 } from './types.js';
+export { type DeliveryAnswer, type DeliveryVerdict, deliveryVerdict } from './verdict.js';
 
 /**
  * The webhook side of a running mock gateway: route registered HTTPS URLs to local receivers,

@@ -1,0 +1,99 @@
+/**
+ * What the gateway makes of a receiver's answer to a delivery: the one reading of it, used by
+ * the mock gateway's deliveries and by `mediagw webhooks send`. spec: Events 5 and 7; Webhook
+ * endpoint states.
+ */
+import { parseRetryAfter } from '../../../core/errors/api-fields.js';
+import { DELIVERY_WINDOW_MS } from './schedule.js';
+
+/** A receiver's answer to one delivery, as {@link deliveryVerdict} reads it. */
+export interface DeliveryAnswer {
+  /** The HTTP status; `undefined` when no complete answer came. */
+  status?: number | undefined;
+  /** Why no complete answer came: a network error, or a body that broke off or came too late. */
+  error?: string | undefined;
+  /** Milliseconds until the answer's headers came, when they were timed. */
+  headersMs?: number | undefined;
+  /** The answer's `Retry-After` header. */
+  retryAfter?: string | undefined;
+  /** The answer's `Date` header: a `Retry-After` date is counted from it. */
+  date?: string | undefined;
+}
+
+/** What the gateway makes of a receiver's answer. spec: Events 5 and 7; Webhook endpoint states. */
+export interface DeliveryVerdict {
+  /** The gateway counts the delivery as done. */
+  acknowledged: boolean;
+  /** The gateway sends the event again later. */
+  retried: boolean;
+  /** The endpoint is paused (410): nothing more is sent until it is enabled again. */
+  pausesEndpoint: boolean;
+  /**
+   * The wait a valid `Retry-After` on 429 or 503 asks for, in ms, when it lies inside the 72-hour
+   * window: the next attempt comes then, in place of the schedule's next step.
+   */
+  retryAfterMs?: number | undefined;
+  /** In words. */
+  explanation: string;
+}
+
+/** The schedule, as the explanations say it. */
+const SCHEDULE =
+  'the first retry comes after about 1 minute, then 2, 5, 15, 30 min, 1, 2, 4, 8 h and every 12 h, for up to 72 h';
+
+/** How long the gateway waits for an answer's headers. spec: Events 5. */
+const HEADERS_MS = 8_000;
+
+/**
+ * Reads a receiver's answer as the gateway does: any 2xx within 10 s (headers within 8 s, and
+ * the whole answer, body included, within the 10 s; `error` says when it was not) acknowledges;
+ * 410 pauses the endpoint; everything else, redirects included, is retried on the schedule (1,
+ * 2, 5, 15, 30 min, 1, 2, 4, 8 h, then every 12 h, up to 72 h), and a valid `Retry-After` on 429
+ * or 503 is honoured inside that window (seconds, or a date counted from the answer's `Date` when
+ * it has a readable one, else from `now`).
+ *
+ * @example
+ * deliveryVerdict({ status: 503, retryAfter: '30' }).retryAfterMs; // 30000
+ */
+export function deliveryVerdict(answer: DeliveryAnswer, now = Date.now()): DeliveryVerdict {
+  const retry = (why: string): DeliveryVerdict => ({
+    acknowledged: false,
+    retried: true,
+    pausesEndpoint: false,
+    explanation: `${why}: the gateway retries (${SCHEDULE})`,
+  });
+  const { status } = answer;
+  if (status === undefined) return retry(`no answer (${answer.error ?? 'network error'})`);
+  // Headers in time but a body that broke off or did not end within 10 s: the request failed.
+  if (answer.error !== undefined) return retry(`no complete answer (${answer.error})`);
+  if (answer.headersMs !== undefined && answer.headersMs > HEADERS_MS)
+    return retry(`the headers came after ${(answer.headersMs / 1000).toFixed(1)} s, past the 8 s limit`);
+  if (status >= 200 && status < 300)
+    return {
+      acknowledged: true,
+      retried: false,
+      pausesEndpoint: false,
+      explanation: `${status} acknowledges the delivery: no retry`,
+    };
+  if (status === 410)
+    return {
+      acknowledged: false,
+      retried: false,
+      pausesEndpoint: true,
+      explanation: '410 pauses the endpoint: no retries, and no further deliveries until it is enabled again',
+    };
+  if (status >= 300 && status < 400)
+    return retry(`${status} is a redirect, which the gateway does not follow`);
+  if (status === 429 || status === 503) {
+    const ms = parseRetryAfter(answer.retryAfter, now, answer.date);
+    if (ms !== undefined && ms <= DELIVERY_WINDOW_MS)
+      return {
+        acknowledged: false,
+        retried: true,
+        pausesEndpoint: false,
+        retryAfterMs: ms,
+        explanation: `${status} with Retry-After ${answer.retryAfter}: the gateway retries after ${Math.ceil(ms / 1000)} s (honoured inside the 72 h window)`,
+      };
+  }
+  return retry(`${status} is not a 2xx`);
+}

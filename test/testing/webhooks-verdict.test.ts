@@ -1,0 +1,78 @@
+// Covers: src/testing/state/webhooks/verdict.ts
+/** What the gateway makes of a receiver's answer: the mock's deliveries and `webhooks send` read it here. spec: Events 5 and 7. */
+import { describe, expect, test } from 'vitest';
+import { deliveryVerdict } from '../../src/testing/index.js';
+
+describe('deliveryVerdict', () => {
+  test.each([
+    [{ status: 200 }, { acknowledged: true, retried: false, pausesEndpoint: false }],
+    [{ status: 204 }, { acknowledged: true, retried: false }],
+    [{ status: 410 }, { acknowledged: false, retried: false, pausesEndpoint: true }],
+    [{ status: 301 }, { acknowledged: false, retried: true }],
+    [{ status: 400 }, { acknowledged: false, retried: true }],
+    [{ status: 500 }, { acknowledged: false, retried: true }],
+    [
+      { status: undefined, error: 'ECONNREFUSED' },
+      { acknowledged: false, retried: true },
+    ],
+    // A 2xx whose headers came after 8 s is a timeout to the gateway.
+    [
+      { status: 200, headersMs: 8_500 },
+      { acknowledged: false, retried: true },
+    ],
+  ])('%j -> %j', (answer, verdict) => {
+    expect(deliveryVerdict(answer)).toMatchObject(verdict);
+  });
+
+  test('Retry-After on 429 or 503 is honoured inside the 72-hour window, as seconds or a date', () => {
+    expect(deliveryVerdict({ status: 429, retryAfter: '30' }).explanation).toContain('retries after 30 s');
+    const inAMinute = new Date(Date.now() + 60_000).toUTCString();
+    expect(deliveryVerdict({ status: 503, retryAfter: inAMinute }).explanation).toMatch(
+      /retries after (59|60) s/,
+    );
+    // A date is counted from the answer's Date: a receiver's clock off by minutes changes nothing.
+    const date = Date.parse('Fri, 27 Nov 2026 10:00:00 GMT');
+    for (const skew of [-300_000, 300_000, 3_600_000]) {
+      const answer = {
+        status: 503,
+        date: new Date(date + skew).toUTCString(),
+        retryAfter: new Date(date + skew + 90_000).toUTCString(),
+      };
+      expect(deliveryVerdict(answer).explanation).toContain('retries after 90 s');
+    }
+    // An unreadable Date is left aside: the date is counted from this clock.
+    expect(deliveryVerdict({ status: 503, retryAfter: inAMinute, date: '5' }).explanation).toMatch(
+      /retries after (59|60) s/,
+    );
+    // Past the window, or on another status, the schedule applies.
+    expect(deliveryVerdict({ status: 503, retryAfter: String(73 * 3600) }).explanation).toContain('1 minute');
+    expect(deliveryVerdict({ status: 500, retryAfter: '30' }).explanation).toContain('1 minute');
+    expect(deliveryVerdict({ status: 429, retryAfter: 'soon' }).explanation).toContain('1 minute');
+  });
+
+  test('retryAfterMs is the wait honoured, in ms, and is left out where the schedule applies', () => {
+    expect(deliveryVerdict({ status: 429, retryAfter: '30' }).retryAfterMs).toBe(30_000);
+    // Read as the SDK reads a gateway's Retry-After: a fraction of a second is kept.
+    expect(deliveryVerdict({ status: 503, retryAfter: '1.5' })).toMatchObject({
+      retryAfterMs: 1_500,
+      explanation: expect.stringContaining('retries after 2 s'),
+    });
+    const date = 'Fri, 27 Nov 2026 10:00:00 GMT';
+    const at = (s: number) => new Date(Date.parse(date) + s * 1000).toUTCString();
+    expect(deliveryVerdict({ status: 503, retryAfter: at(45), date }).retryAfterMs).toBe(45_000);
+    // A date in the past asks for no wait at all.
+    expect(deliveryVerdict({ status: 503, retryAfter: at(-45), date }).retryAfterMs).toBe(0);
+    // Counted from `now` when the answer has no Date.
+    expect(deliveryVerdict({ status: 429, retryAfter: at(10) }, Date.parse(date)).retryAfterMs).toBe(10_000);
+    for (const answer of [
+      { status: 500, retryAfter: '30' },
+      { status: 429, retryAfter: 'soon' },
+      { status: 429, retryAfter: '-5' },
+      { status: 429 },
+      { status: 503, retryAfter: String(72 * 3600 + 1) },
+      { status: 200, retryAfter: '30' },
+    ])
+      expect(deliveryVerdict(answer).retryAfterMs).toBeUndefined();
+    expect(deliveryVerdict({ status: 503, retryAfter: String(72 * 3600) }).retryAfterMs).toBe(72 * 3600_000);
+  });
+});
