@@ -30,8 +30,24 @@ export function undiciIfLoaded(): Undici | undefined {
 
 /** Where undici's `setGlobalDispatcher` keeps the dispatcher it is given (every copy of undici). */
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
-/** The SDK's own dispatchers, one per setting, shared by every client with that setting. */
-const ownDispatchers = new Map<string, Dispatcher>();
+/**
+ * The SDK's own dispatchers, one per setting, shared by every client with that setting. Each
+ * client holds its own strongly; here they are held weakly, so a setting no client uses any
+ * more (a proxy URL per tenant, say) does not keep its pools for the life of the process: one
+ * is collected once its idle connections have closed. What stays of it is its key, until the
+ * next dispatcher is built.
+ */
+const ownDispatchers = new Map<string, WeakRef<Dispatcher>>();
+
+/** The dispatcher kept for `key`, or the one `create` builds, kept from now on. */
+function shared(key: string, create: () => Dispatcher): Dispatcher {
+  let dispatcher = ownDispatchers.get(key)?.deref();
+  if (!dispatcher) {
+    for (const [old, kept] of ownDispatchers) if (!kept.deref()) ownDispatchers.delete(old);
+    ownDispatchers.set(key, new WeakRef((dispatcher = create())));
+  }
+  return dispatcher;
+}
 
 /**
  * The dispatcher of a client given no `dispatcher`. One the application installed with undici's
@@ -53,24 +69,18 @@ export function defaultDispatcher(
     const installed = (globalThis as Record<symbol, Dispatcher | undefined>)[GLOBAL_DISPATCHER];
     if (installed !== undefined && installed.constructor?.name !== 'Agent') return installed;
   }
-  const key = `${maxConnections} ${proxy ?? ''}`;
-  let dispatcher = ownDispatchers.get(key);
-  if (dispatcher === undefined) {
-    dispatcher =
-      proxy === undefined
-        ? new undici.Agent({ connections: maxConnections })
-        : new undici.ProxyAgent({
-            uri: proxy,
-            proxyTunnel: false,
-            connections: maxConnections,
-            // The pools to the proxy itself (absolute form) are bounded too: undici builds them
-            // with no limit of their own.
-            factory: (origin, options) =>
-              new undici.Pool(origin, { ...options, connections: maxConnections }),
-          });
-    ownDispatchers.set(key, dispatcher);
-  }
-  return dispatcher;
+  return shared(`${maxConnections} ${proxy ?? ''}`, () =>
+    proxy === undefined
+      ? new undici.Agent({ connections: maxConnections })
+      : new undici.ProxyAgent({
+          uri: proxy,
+          proxyTunnel: false,
+          connections: maxConnections,
+          // The pools to the proxy itself (absolute form) are bounded too: undici builds them
+          // with no limit of their own.
+          factory: (origin, options) => new undici.Pool(origin, { ...options, connections: maxConnections }),
+        }),
+  );
 }
 
 /**
@@ -80,12 +90,7 @@ export function defaultDispatcher(
  */
 export function plainAgent(undici: Undici): Dispatcher {
   // '' is no client's key: theirs always hold a space.
-  let agent = ownDispatchers.get('');
-  if (agent === undefined) {
-    agent = new undici.Agent();
-    ownDispatchers.set('', agent);
-  }
-  return agent;
+  return shared('', () => new undici.Agent());
 }
 
 /**
