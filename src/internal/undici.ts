@@ -44,7 +44,8 @@ function shared(key: string, create: () => Dispatcher): Dispatcher {
   let dispatcher = ownDispatchers.get(key)?.deref();
   if (!dispatcher) {
     for (const [old, kept] of ownDispatchers) if (!kept.deref()) ownDispatchers.delete(old);
-    ownDispatchers.set(key, new WeakRef((dispatcher = create())));
+    dispatcher = create();
+    ownDispatchers.set(key, new WeakRef(dispatcher));
   }
   return dispatcher;
 }
