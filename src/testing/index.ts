@@ -100,8 +100,13 @@ export {
   type MockWebhookOptions,
   type MockWebhooks,
   mockWebhooks,
+  type PostLimits as WebhookPostLimits,
+  type PostOutcome as WebhookPostOutcome,
+  postDelivery as postWebhookDelivery,
   RETRY_DELAYS_MS,
   retryDelay as webhookRetryDelay,
+  type VerificationVerdict,
+  verificationVerdict,
 } from './state/webhooks/index.js';
 // Accounts, the request log (`gateway.requests`) and the options and params of routes
 // (`gateway.router.add(method, pattern, handler, options)`).

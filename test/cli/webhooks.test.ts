@@ -3,6 +3,9 @@
  * `mediagw webhooks sign|send` against a receiver built from the SDK's own handler, and
  * `mediagw mock --forward-to` delivering task events to it.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 import { testClient } from '../helpers/client.js';
@@ -114,6 +117,32 @@ describe('mediagw webhooks send', () => {
     const wrong = await send('--type', 'webhook.endpoint_verification');
     expect(wrong.code).toBe(2);
     expect(JSON.parse(wrong.stdout).explanation).toContain('verification would fail');
+  });
+
+  test('a challenge echoed in a body past 2 KB: verified, as the gateway reads it; 2 KB shown', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mediagw-challenge-'));
+    try {
+      const event = join(dir, 'challenge.json');
+      const challenge = 'chl_0123456789abcdef';
+      writeFileSync(
+        event,
+        JSON.stringify({
+          id: 'evt_challenge_1',
+          type: 'webhook.endpoint_verification',
+          api_version: '2026-10-03',
+          created_at: Math.floor(Date.now() / 1000),
+          data: { challenge },
+        }),
+      );
+      receiver.script.push({ status: 200, body: JSON.stringify({ challenge, padding: 'x'.repeat(4096) }) });
+      const { code, stdout } = await send('--event', event);
+      expect(code).toBe(0);
+      const doc = JSON.parse(stdout);
+      expect(doc).toMatchObject({ status: 200, acknowledged: true });
+      expect(Buffer.byteLength(doc.answer)).toBe(2048);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('no receiver listening: no answer, retried', async () => {

@@ -249,6 +249,42 @@ describe('failures that are not answers', () => {
   });
 });
 
+describe('an answer whose body has not ended when the time is up', () => {
+  test('a 200 with an endless body is no answer: the attempt fails with its status, and is retried', async () => {
+    const endless = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const piece = Buffer.alloc(64 * 1024, 0x61);
+      let sent = 0;
+      const more = () => {
+        while (!res.destroyed && sent++ < 16_384) if (!res.write(piece)) return void res.once('drain', more);
+        res.end();
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    const url = rig.webhooks.endpoints.get(rig.endpointId)?.url ?? '';
+    const unroute = rig.webhooks.route(url, `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`);
+    rig.webhooks.configure({ timeoutMs: 300 });
+    let event: MockWebhookEvent;
+    try {
+      event = await finishTask();
+    } finally {
+      rig.webhooks.configure({ timeoutMs: 10_000 });
+      unroute();
+      rig.webhooks.route(url, rig.receiver.url);
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
+    }
+    expect(event.attempts[0]).toMatchObject({ outcome: 'failed', statusCode: 200 });
+    expect(event.attempts[0]?.error).toMatch(
+      /^the answer's body had not ended after 300 ms \(\d+ bytes read\)/,
+    );
+    expect(event.status).toBe('retrying');
+    await advance(MIN);
+    expect(event.status).toBe('delivered');
+  });
+});
+
 describe('410 Gone', () => {
   test('pauses the endpoint; its events wait until it is resumed', async () => {
     rig.receiver.script.push({ status: 410 });

@@ -1,7 +1,7 @@
 // Covers: src/testing/state/webhooks/verdict.ts
 /** What the gateway makes of a receiver's answer: the mock's deliveries and `webhooks send` read it here. spec: Events 5 and 7. */
 import { describe, expect, test } from 'vitest';
-import { deliveryVerdict } from '../../src/testing/index.js';
+import { deliveryVerdict, verificationVerdict } from '../../src/testing/index.js';
 
 describe('deliveryVerdict', () => {
   test.each([
@@ -74,5 +74,38 @@ describe('deliveryVerdict', () => {
     ])
       expect(deliveryVerdict(answer).retryAfterMs).toBeUndefined();
     expect(deliveryVerdict({ status: 503, retryAfter: String(72 * 3600) }).retryAfterMs).toBe(72 * 3600_000);
+  });
+});
+
+describe('verificationVerdict', () => {
+  const challenge = 'chl_0123456789abcdef';
+  test.each([
+    [
+      { status: 200, text: JSON.stringify({ challenge }) },
+      { verified: true, reason: undefined },
+    ],
+    // The echo is read in the first 64 KiB, padding and all.
+    [{ status: 200, text: JSON.stringify({ challenge, padding: 'x'.repeat(4096) }) }, { verified: true }],
+    [
+      { status: 201, text: JSON.stringify({ challenge }) },
+      { verified: false, reason: 'the receiver answered 201, not 200' },
+    ],
+    [
+      { status: undefined, error: 'no answer within 10 s', text: '' },
+      { verified: false, reason: 'no answer within 10 s' },
+    ],
+    [
+      {
+        status: 200,
+        error: "the answer's body had not ended after 10 s (9 bytes read)",
+        text: `{"challenge":"${challenge}"`,
+      },
+      { verified: false, reason: "the answer's body had not ended after 10 s (9 bytes read)" },
+    ],
+    [{ status: 200, text: JSON.stringify({ challenge: 'chl_other' }) }, { verified: false }],
+    [{ status: 200, text: challenge }, { verified: false }],
+    [{ status: 200, text: 'null' }, { verified: false }],
+  ])('%j -> %j', (answer, verdict) => {
+    expect(verificationVerdict(answer, challenge)).toMatchObject(verdict);
   });
 });

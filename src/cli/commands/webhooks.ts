@@ -3,7 +3,7 @@
  * POSTed to your receiver, with what the gateway would make of the answer.
  */
 import type { Command } from 'commander';
-import { deliveryVerdict } from '../../testing/index.js';
+import { deliveryVerdict, postWebhookDelivery, verificationVerdict } from '../../testing/index.js';
 import { signWebhook, type WebhookSignatureHeaders } from '../../webhooks/index.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -91,25 +91,16 @@ function printHeaders(ctx: Context, headers: WebhookSignatureHeaders): string[] 
   return Object.entries(headers).map(([name, value]) => `${ctx.output.color.dim(`${name}:`)} ${value}`);
 }
 
-/**
- * A verification challenge passes only with a 200 whose JSON body echoes the challenge (within
- * 10 s). spec: Events 4.
- */
-function challengeVerdict(status: number | undefined, answer: string, challenge: unknown) {
-  let echoed: unknown;
-  try {
-    echoed = (JSON.parse(answer) as { challenge?: unknown }).challenge;
-  } catch {
-    echoed = undefined;
-  }
-  const passed = status === 200 && echoed === challenge;
+/** What `webhooks send` says of the answer to a verification challenge. spec: Events 4. */
+function challengeVerdict(answer: DeliveryAnswer, challenge: unknown) {
+  const { verified, reason } = verificationVerdict(answer, String(challenge));
   return {
-    acknowledged: passed,
+    acknowledged: verified,
     retried: false,
     pausesEndpoint: false,
-    explanation: passed
+    explanation: verified
       ? '200 echoing the challenge: the endpoint would be verified'
-      : `verification would fail: it needs a 200 whose JSON body is {"challenge": "${String(challenge)}"}`,
+      : `verification would fail (${reason}): it needs a 200 whose JSON body is {"challenge": "${String(challenge)}"}`,
   };
 }
 
@@ -120,6 +111,9 @@ export interface DeliveryLimits {
   /** Most bytes of the answer kept, to show; the rest is read and dropped. @default 2048 */
   keptBytes: number;
 }
+
+/** The gateway's limit on a delivery's response headers. spec: Events 5. */
+const HEADERS_TIMEOUT_MS = 8_000;
 
 /** The gateway's limits: 10 s in all, answer included; 2 KB of the answer shown. */
 export const DELIVERY_LIMITS: Readonly<DeliveryLimits> = { totalMs: 10_000, keptBytes: 2048 };
@@ -136,8 +130,10 @@ export interface DeliveryAnswer {
   retryAfter: string | undefined;
   /** The answer's `Date`, if any: a `Retry-After` date is counted from it. */
   date: string | undefined;
-  /** The start of the answer's body, at most `keptBytes`. */
+  /** The start of the answer's body, at most `keptBytes`, to show. */
   answer: string;
+  /** The start of the answer's body as the gateway reads it (64 KiB): a challenge's echo is read here. */
+  text: string;
   /** Bytes of the answer's body read (kept or dropped). */
   answerBytes: number;
   /** The whole exchange, in ms. */
@@ -145,10 +141,13 @@ export interface DeliveryAnswer {
 }
 
 /**
- * POSTs a signed delivery and reads the answer as the gateway does: the request, answer body
- * included, must end within `limits.totalMs`; a body still coming then (dripping, or endless)
- * is no answer, whatever the status. The body is read to its end, keeping `limits.keptBytes`:
- * memory stays bounded however much the receiver sends.
+ * POSTs a signed delivery and reads the answer as the gateway does, with the mock gateway's own
+ * sender (`postWebhookDelivery`): headers within 8 s, and the request, answer body included,
+ * within `limits.totalMs`; a body still coming then (dripping, or endless) is no answer, whatever
+ * the status. The body is read to its end: memory stays bounded however much the receiver sends.
+ * Through `HTTPS_PROXY` / `HTTP_PROXY` unless `NO_PROXY` names the host.
+ *
+ * @throws the reason of `stop` when it stops the request (Ctrl+C).
  */
 export async function postDelivery(
   target: URL,
@@ -156,62 +155,30 @@ export async function postDelivery(
   limits: Readonly<DeliveryLimits> = DELIVERY_LIMITS,
   stop?: AbortSignal,
 ): Promise<DeliveryAnswer> {
-  const started = performance.now();
-  const timeout = AbortSignal.timeout(limits.totalMs);
-  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
-  const seconds = `${limits.totalMs / 1000} s`;
-  let status: number | undefined;
-  let error: string | undefined;
-  let headersMs: number | undefined;
-  let retryAfter: string | undefined;
-  let date: string | undefined;
-  const kept: Buffer[] = [];
-  let keptBytes = 0;
-  let answerBytes = 0;
-  // Through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY names the host (fetch takes undici's option).
   const dispatcher = await environmentProxy();
-  try {
-    // spec: Events 5 and 7 — 10 s in all, redirects not followed.
-    const response = await fetch(target, {
-      method: 'POST',
-      body: delivery.body,
-      headers: { 'content-type': 'application/json', 'user-agent': 'mediagw-cli', ...delivery.headers },
-      redirect: 'manual',
-      signal,
-      ...(dispatcher === undefined ? {} : { dispatcher }),
-    } as RequestInit);
-    headersMs = performance.now() - started;
-    status = response.status;
-    retryAfter = response.headers.get('retry-after') ?? undefined;
-    date = response.headers.get('date') ?? undefined;
-    const reader = response.body?.getReader();
-    for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
-      answerBytes += read.value.byteLength;
-      if (keptBytes < limits.keptBytes) {
-        const piece = Buffer.from(read.value).subarray(0, limits.keptBytes - keptBytes);
-        kept.push(piece);
-        keptBytes += piece.length;
-      }
-    }
-  } catch (cause) {
-    const e = cause as Error & { cause?: { code?: string; message?: string } };
-    if (timeout.aborted)
-      error =
-        status === undefined
-          ? `no answer within ${seconds}`
-          : `the answer's body had not ended after ${seconds} (${answerBytes} bytes read)`;
-    else error = e.cause?.code ?? e.cause?.message ?? e.message;
-    if (stop?.aborted) throw cause;
-  }
+  const outcome = await postWebhookDelivery(
+    target,
+    delivery.body,
+    { ...delivery.headers },
+    {
+      timeoutMs: limits.totalMs,
+      headersTimeoutMs: HEADERS_TIMEOUT_MS,
+      signal: stop,
+      dispatcher,
+      userAgent: 'mediagw-cli',
+    },
+  );
+  if (stop?.aborted) throw stop.reason;
   return {
-    status,
-    error,
-    headersMs,
-    retryAfter,
-    date,
-    answer: Buffer.concat(kept).toString('utf8'),
-    answerBytes,
-    ms: Math.round(performance.now() - started),
+    status: outcome.statusCode,
+    error: outcome.error,
+    headersMs: outcome.headersMs,
+    retryAfter: outcome.headers['retry-after'],
+    date: outcome.headers.date,
+    answer: Buffer.from(outcome.text).subarray(0, limits.keptBytes).toString('utf8'),
+    text: outcome.text,
+    answerBytes: outcome.answerBytes,
+    ms: outcome.ms,
   };
 }
 
@@ -265,12 +232,8 @@ export function registerWebhooks(program: Command): void {
       if (target.protocol !== 'http:' && target.protocol !== 'https:')
         throw new CliError(`not an http(s) URL: ${url}`);
       const delivery = await signed(flags);
-      const { status, error, headersMs, retryAfter, date, answer, ms } = await postDelivery(
-        target,
-        delivery,
-        DELIVERY_LIMITS,
-        ctx.signal,
-      );
+      const answered = await postDelivery(target, delivery, DELIVERY_LIMITS, ctx.signal);
+      const { status, error, answer, ms } = answered;
       const event = JSON.parse(delivery.body) as {
         id?: string;
         type?: string;
@@ -278,8 +241,8 @@ export function registerWebhooks(program: Command): void {
       };
       const verdict =
         event.type === 'webhook.endpoint_verification'
-          ? challengeVerdict(status, answer, event.data?.challenge)
-          : deliveryVerdict({ status, error, headersMs, retryAfter, date });
+          ? challengeVerdict(answered, event.data?.challenge)
+          : deliveryVerdict(answered);
       const out = ctx.output;
       const c = out.color;
       out.result(

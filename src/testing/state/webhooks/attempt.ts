@@ -7,6 +7,7 @@ import type { MockClock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { PostOutcome } from './http.js';
 import type { MockDeliveryAttempt, MockWebhookEndpoint, MockWebhookEvent } from './types.js';
+import { type DeliveryVerdict, deliveryVerdict } from './verdict.js';
 
 /** What an attempt needs from the webhook state. */
 export interface AttemptHost {
@@ -28,14 +29,12 @@ export function signingSeconds(
   return options?.signingClock === 'mock' ? clock.nowSeconds() : Math.floor(Date.now() / 1000);
 }
 
-/** The attempt as recorded, and the answer's `Retry-After` and `Date`, if any. */
+/** The attempt as recorded, and what the gateway makes of its answer. */
 export interface AttemptResult {
   /** The attempt as recorded. */
   attempt: MockDeliveryAttempt;
-  /** The answer's `Retry-After`, if any. */
-  retryAfter: string | undefined;
-  /** The answer's `Date`, if any: a `Retry-After` date is counted from it. */
-  date: string | undefined;
+  /** The answer read by the gateway's rules: acknowledged, retried (when), or pausing the endpoint. */
+  verdict: DeliveryVerdict;
 }
 
 /**
@@ -69,7 +68,7 @@ export async function sendAttempt(
     attempt.finishedAt = clock.now();
     attempt.outcome = 'failed';
     attempt.error = `no local route for ${endpoint.url}: call mockWebhooks(gateway).route(url, localUrl)`;
-    return { attempt, retryAfter: undefined, date: undefined };
+    return { attempt, verdict: deliveryVerdict({ error: attempt.error }) };
   }
   const headers = signWebhook({
     body,
@@ -83,9 +82,16 @@ export async function sendAttempt(
   const status = answer.statusCode;
   attempt.finishedAt = clock.now();
   attempt.statusCode = status;
-  // spec: Events 5 and 7 — any 2xx acknowledges; redirects are not followed.
-  attempt.outcome = status !== undefined && status >= 200 && status < 300 ? 'delivered' : 'failed';
+  // spec: Events 5 and 7 — any 2xx that came whole in time acknowledges; redirects are not
+  // followed. A date in Retry-After is counted from the answer's Date (real time without one).
+  const verdict = deliveryVerdict({
+    status,
+    error: answer.error,
+    retryAfter: answer.headers['retry-after'],
+    date: answer.headers.date,
+  });
+  attempt.outcome = verdict.acknowledged ? 'delivered' : 'failed';
   const redirect = status !== undefined && status >= 300 && status < 400;
   attempt.error = answer.error ?? (redirect ? `redirect (${status}) not followed` : undefined);
-  return { attempt, retryAfter: answer.headers['retry-after'], date: answer.headers.date };
+  return { attempt, verdict };
 }

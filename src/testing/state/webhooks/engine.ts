@@ -22,7 +22,6 @@ import type {
   MockWebhookEvent,
   MockWebhookOptions,
 } from './types.js';
-import { deliveryVerdict } from './verdict.js';
 
 /** What the engine needs from the webhook state around it. */
 export interface EngineHost {
@@ -196,8 +195,8 @@ export class DeliveryEngine {
     }
     event.status = 'in_flight';
     this.ensureBody(event);
-    const { attempt, retryAfter, date } = await sendAttempt(this.host, event, endpoint, false);
-    if (attempt.outcome === 'delivered') {
+    const { attempt, verdict } = await sendAttempt(this.host, event, endpoint, false);
+    if (verdict.acknowledged) {
       event.status = 'delivered';
       this.host.notify(attempt, event);
       if (this.host.options.duplicateDeliveries) {
@@ -207,28 +206,23 @@ export class DeliveryEngine {
       return;
     }
     // spec: Webhook endpoint — any state: a delivery answered 410 pauses the endpoint.
-    if (attempt.statusCode === 410) this.host.pauseGone(endpoint);
+    if (verdict.pausesEndpoint) this.host.pauseGone(endpoint);
     if (!endpoint.enabled) event.status = 'paused';
-    else this.scheduleRetry(event, attempt.statusCode, retryAfter, date);
+    else this.scheduleRetry(event, verdict.retryAfterMs);
     this.host.notify(attempt, event);
   }
 
-  private scheduleRetry(
-    event: MockWebhookEvent,
-    status: number | undefined,
-    retryAfter: string | undefined,
-    date: string | undefined,
-  ) {
+  /** Schedules the next attempt: after `retryAfterMs` (the answer's Retry-After) when given, else the schedule's next step. */
+  private scheduleRetry(event: MockWebhookEvent, retryAfterMs: number | undefined) {
     const { gateway, options } = this.host;
     const now = gateway.clock.now();
     let delay = retryDelay(event.retryIndex, options.jitter, options.random);
     event.retryIndex++;
     // spec: Events 7 — a valid Retry-After on 429 or 503 is honored inside the window.
-    // A date is the receiver's: it is counted from the answer's own Date (real time without
+    // A date is the receiver's: it was counted from the answer's own Date (real time without
     // one), never from the mock clock, which may run ahead at `speed`. The wait it names is
     // then mock time, as a number of seconds is and as the retry schedule is.
-    const asked = deliveryVerdict({ status, retryAfter, date }, Date.now()).retryAfterMs;
-    if (asked !== undefined && now + asked <= event.deadline) delay = asked;
+    if (retryAfterMs !== undefined && now + retryAfterMs <= event.deadline) delay = retryAfterMs;
     const due = now + delay;
     if (due > event.deadline) {
       event.status = 'exhausted';

@@ -1,6 +1,7 @@
 /**
- * One HTTP POST of a signed delivery to a receiver, with the gateway's limits.
- * spec: Events 5 and 7 — 10 s in total, headers within 8 s, redirects not followed.
+ * One HTTP POST of a signed delivery to a receiver, with the gateway's limits: the one sender of
+ * the mock gateway's deliveries and challenges and of `mediagw webhooks send`.
+ * spec: Events 5 and 7 — 10 s in total, answer included; headers within 8 s; redirects not followed.
  */
 import { type Dispatcher, request } from 'undici';
 
@@ -10,79 +11,121 @@ import { type Dispatcher, request } from 'undici';
  * @inline
  */
 export interface PostOutcome {
-  /** HTTP status; `undefined` after a network error or timeout. */
+  /** HTTP status, once the answer's headers came; `undefined` when they did not. */
   statusCode: number | undefined;
   /** Response headers, lower-case names. */
   headers: Record<string, string>;
-  /** The first 64 KiB of the answer, as text. */
+  /** The start of the answer's body, at most `keptBytes`, as text. */
   text: string;
-  /** Why no answer came: a network error or a timeout. */
+  /**
+   * Why no complete answer came: a network error, no headers or no answer in time, or a body
+   * that had not ended when the time was up. `undefined` when the answer came whole.
+   */
   error: string | undefined;
+  /** When the headers came, in ms from the start; `undefined` when they did not. */
+  headersMs: number | undefined;
+  /** Bytes of the answer's body read, kept or not. */
+  answerBytes: number;
+  /** The whole exchange, in ms. */
+  ms: number;
 }
 
 /** Limits of {@link postDelivery}. */
 export interface PostLimits {
-  /** Total time limit of the request, in real ms. */
+  /** Total time limit of the request, the answer's body included, in real ms. */
   timeoutMs: number;
   /** Time limit for the response headers, in real ms. */
   headersTimeoutMs: number;
-  /** Aborts the request when the gateway closes. */
-  signal: AbortSignal;
+  /** Most bytes of the answer kept as `text`; the rest is read and dropped. @default 65536 */
+  keptBytes?: number | undefined;
+  /** Stops the request; `error` then says `stopped`. */
+  signal?: AbortSignal | undefined;
+  /** What `error` says when `signal` stopped the request. @default 'the request was stopped' */
+  stopped?: string | undefined;
+  /** The undici dispatcher to send through. @default undici's global dispatcher */
+  dispatcher?: Dispatcher | undefined;
+  /** The request's `user-agent`. */
+  userAgent: string;
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
- * POSTs `body` with `headers` to `url` and reads (the start of) the answer. Never throws: a
- * failure is returned as `error`. A 3xx is returned as it is (undici's `request` follows no
- * redirect), so the caller counts it as a failed attempt.
+ * POSTs `body` with `headers` to `url` and reads the answer as the gateway does: the headers
+ * must come within `headersTimeoutMs`, and the whole answer, body included, within `timeoutMs`;
+ * a body still coming then (dripping, or endless) is no answer, whatever the status. The body
+ * is read to its end, keeping `keptBytes`, so memory stays bounded however much the receiver
+ * sends. A 3xx is returned as it is (no redirect is followed), for the caller to count as a
+ * failure. Never throws: a failure is returned as `error`.
  */
 export async function postDelivery(
-  dispatcher: Dispatcher,
-  url: string,
+  url: string | URL,
   body: string,
   headers: Record<string, string>,
   limits: PostLimits,
 ): Promise<PostOutcome> {
-  const signal = AbortSignal.any([limits.signal, AbortSignal.timeout(limits.timeoutMs)]);
+  const started = performance.now();
+  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const signal = limits.signal ? AbortSignal.any([limits.signal, timeout]) : timeout;
+  const keep = limits.keptBytes ?? MAX_ANSWER_BYTES;
+  const outcome: PostOutcome = {
+    statusCode: undefined,
+    headers: {},
+    text: '',
+    error: undefined,
+    headersMs: undefined,
+    answerBytes: 0,
+    ms: 0,
+  };
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
   try {
     const response = await request(url, {
       method: 'POST',
-      dispatcher,
+      ...(limits.dispatcher && { dispatcher: limits.dispatcher }),
       body,
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'mediagw-mock-gateway' },
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': limits.userAgent },
       signal,
       headersTimeout: limits.headersTimeoutMs,
-      bodyTimeout: limits.timeoutMs,
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      const buffer = Buffer.from(chunk as Uint8Array);
-      chunks.push(buffer);
-      size += buffer.length;
-      if (size >= MAX_ANSWER_BYTES) break;
-    }
-    const flat: Record<string, string> = {};
+    outcome.headersMs = performance.now() - started;
+    outcome.statusCode = response.statusCode;
     for (const [name, value] of Object.entries(response.headers)) {
-      if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      if (value !== undefined)
+        outcome.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
-    return {
-      statusCode: response.statusCode,
-      headers: flat,
-      text: Buffer.concat(chunks).toString('utf8').slice(0, MAX_ANSWER_BYTES),
-      error: undefined,
-    };
+    for await (const chunk of response.body) {
+      const piece = chunk as Buffer;
+      outcome.answerBytes += piece.byteLength;
+      if (keptBytes < keep) {
+        const part = piece.subarray(0, keep - keptBytes);
+        kept.push(part);
+        keptBytes += part.byteLength;
+      }
+    }
   } catch (error) {
-    return { statusCode: undefined, headers: {}, text: '', error: describe(error, signal, limits) };
+    outcome.error = describe(error, outcome, limits, timeout);
   }
+  outcome.text = Buffer.concat(kept).toString('utf8');
+  outcome.ms = Math.round(performance.now() - started);
+  return outcome;
 }
 
-function describe(error: unknown, signal: AbortSignal, limits: PostLimits): string {
-  if (limits.signal.aborted) return 'the gateway closed';
-  if (signal.aborted) return `no answer within ${limits.timeoutMs} ms`;
-  const code = (error as { code?: unknown }).code;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return `no response headers within ${limits.headersTimeoutMs} ms`;
+function describe(error: unknown, outcome: PostOutcome, limits: PostLimits, timeout: AbortSignal): string {
+  if (limits.signal?.aborted) return limits.stopped ?? 'the request was stopped';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (timeout.aborted) {
+    return outcome.statusCode === undefined
+      ? `no answer within ${seconds(limits.timeoutMs)}`
+      : `the answer's body had not ended after ${seconds(limits.timeoutMs)} (${outcome.answerBytes} bytes read)`;
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT')
+    return `no response headers within ${seconds(limits.headersTimeoutMs)}`;
   const message = error instanceof Error ? error.message : String(error);
-  return typeof code === 'string' ? `${code}: ${message}` : message;
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/** A limit as messages say it: whole seconds as such (`10 s`), anything else in ms (`150 ms`). */
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

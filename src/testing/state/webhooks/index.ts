@@ -5,6 +5,7 @@
 import type { GatewayState } from '../gateway-state.js';
 import { type MockWebhooks, webhookState } from './state.js';
 
+export { type PostLimits, type PostOutcome, postDelivery } from './http.js';
 export {
   DELIVERY_WINDOW_MS,
   LATER_RETRY_DELAY_MS,
@@ -21,7 +22,13 @@ export type {
   MockWebhookEvent,
   MockWebhookOptions,
 } from './types.js';
-export { type DeliveryAnswer, type DeliveryVerdict, deliveryVerdict } from './verdict.js';
+export {
+  type DeliveryAnswer,
+  type DeliveryVerdict,
+  deliveryVerdict,
+  type VerificationVerdict,
+  verificationVerdict,
+} from './verdict.js';
 
 /**
  * The webhook side of a running mock gateway: route registered HTTPS URLs to local receivers,

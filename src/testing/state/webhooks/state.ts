@@ -332,10 +332,13 @@ export class MockWebhooks {
       this.agent ??= new Agent({ keepAliveTimeout: 1_000, connect: { timeout: this.options.timeoutMs } });
       dispatcher = this.agent;
     }
-    return postDelivery(dispatcher, url, body, headers, {
+    return postDelivery(url, body, headers, {
       timeoutMs: this.options.timeoutMs,
       headersTimeoutMs: this.options.headersTimeoutMs,
       signal: this.closing.signal,
+      stopped: 'the gateway closed',
+      dispatcher,
+      userAgent: 'mediagw-mock-gateway',
     });
   }
 }

@@ -56,9 +56,12 @@ export interface MockDeliveryAttempt {
   readonly keyId: string;
   /** The local URL the attempt went to; `undefined` when no route maps the endpoint's URL. */
   readonly target: string | undefined;
-  /** `in_flight`, `delivered` (a 2xx answer) or `failed`. */
+  /** `in_flight`, `delivered` (a 2xx answer, whole within the time limit) or `failed`. */
   outcome: 'in_flight' | 'delivered' | 'failed';
-  /** HTTP status answered; `undefined` after a network error or timeout. */
+  /**
+   * HTTP status answered; `undefined` when no headers came (a network error, a timeout). A
+   * status with `error` set is an answer whose body had not ended in time.
+   */
   statusCode: number | undefined;
   /** Why the attempt failed: a network error, a timeout, a redirect, a missing route. */
   error: string | undefined;
@@ -112,7 +115,7 @@ export interface MockVerificationRecord {
   readonly at: number;
   /** The local URL the challenge went to; `undefined` when no route maps the endpoint's URL. */
   readonly target: string | undefined;
-  /** HTTP status answered; `undefined` after a network error or timeout. */
+  /** HTTP status answered; `undefined` when no headers came (a network error, a timeout). */
   statusCode: number | undefined;
   /** Whether the receiver answered 200 with the challenge within 10 s. */
   verified: boolean;

@@ -97,3 +97,39 @@ export function deliveryVerdict(answer: DeliveryAnswer, now = Date.now()): Deliv
   }
   return retry(`${status} is not a 2xx`);
 }
+
+/** What the gateway makes of a receiver's answer to a verification challenge. */
+export interface VerificationVerdict {
+  /** The endpoint is verified. */
+  verified: boolean;
+  /** Why not, when it is not. */
+  reason: string | undefined;
+}
+
+/**
+ * Reads a receiver's answer to a `webhook.endpoint_verification` challenge as the gateway does:
+ * it passes only with a 200, whole within 10 s (`error` says when it was not), whose JSON body
+ * is `{"challenge": <the value sent>}`. spec: Events 4.
+ *
+ * @example
+ * verificationVerdict({ status: 200, text: '{"challenge":"chl_1"}' }, 'chl_1'); // { verified: true, reason: undefined }
+ */
+export function verificationVerdict(
+  answer: Pick<DeliveryAnswer, 'status' | 'error'> & { text: string },
+  challenge: string,
+): VerificationVerdict {
+  const refused = (reason: string): VerificationVerdict => ({ verified: false, reason });
+  if (answer.error !== undefined) return refused(answer.error);
+  if (answer.status !== 200) return refused(`the receiver answered ${answer.status ?? 'nothing'}, not 200`);
+  if (echoed(answer.text) !== challenge)
+    return refused('the receiver did not answer {"challenge": <the value sent>}');
+  return { verified: true, reason: undefined };
+}
+
+function echoed(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { challenge?: unknown } | null)?.challenge;
+  } catch {
+    return undefined;
+  }
+}

@@ -8,6 +8,7 @@ import { signingSeconds } from './attempt.js';
 import { verificationPayload } from './envelope.js';
 import type { PostOutcome } from './http.js';
 import type { MockVerificationRecord, MockWebhookEndpoint } from './types.js';
+import { verificationVerdict } from './verdict.js';
 
 /** What the challenge needs from the webhook state. */
 export interface VerifyHost {
@@ -54,18 +55,11 @@ export async function verifyEndpoint(
   });
   const answer = await host.post(target, body, headers);
   record.statusCode = answer.statusCode;
-  if (answer.error !== undefined) record.reason = answer.error;
-  else if (answer.statusCode !== 200) record.reason = `the receiver answered ${answer.statusCode}, not 200`;
-  else if (echoed(answer.text) !== challenge) {
-    record.reason = 'the receiver did not answer {"challenge": <the value sent>}';
-  } else record.verified = true;
+  const verdict = verificationVerdict(
+    { status: answer.statusCode, error: answer.error, text: answer.text },
+    challenge,
+  );
+  record.verified = verdict.verified;
+  record.reason = verdict.reason;
   return record;
-}
-
-function echoed(text: string): unknown {
-  try {
-    return (JSON.parse(text) as { challenge?: unknown } | null)?.challenge;
-  } catch {
-    return undefined;
-  }
 }
