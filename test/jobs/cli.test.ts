@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { shownJournal } from '../../src/cli/commands/jobs.js';
 import { readJournal } from '../../src/jobs/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { mockWebhooks } from '../../src/testing/state/webhooks/index.js';
@@ -351,6 +352,20 @@ describe.skipIf(!hasScript)('mediagw jobs run on a terminal', () => {
 });
 
 describe('secrets of a job run', () => {
+  it.each([
+    ['redis://jobs:hunter2@127.0.0.1:6379/0', 'redis://jobs:****@127.0.0.1:6379/0'],
+    ['redis://:hunter2@127.0.0.1:6379', 'redis://:****@127.0.0.1:6379'],
+    // A password holding @ or : is masked whole, as the URL parser delimits it.
+    ['redis://jobs:hun@ter:2@10.0.0.1:6380/1', 'redis://jobs:****@10.0.0.1:6380/1'],
+    ['redis://jobs@127.0.0.1:6379', 'redis://jobs@127.0.0.1:6379'],
+    ['redis://127.0.0.1:6379/2', 'redis://127.0.0.1:6379/2'],
+    ['redis://x:hun@ter2@[bad/0', 'redis://****@[bad/0'],
+    ['journal.jsonl', 'journal.jsonl'],
+  ])('a journal named in messages: %s as %s', (journal, shown) => {
+    expect(shownJournal(journal)).toBe(shown);
+    expect(shownJournal(journal)).not.toMatch(/hun|ter2/);
+  });
+
   it('never prints the password of a redis:// journal, nor the webhook secret, in messages or --json', async () => {
     const { env } = await mock(200);
     const path = writeManifest(join(dir, 'm.jsonl'), mixedJobs(1));

@@ -122,9 +122,21 @@ export function runExitCode(summary: RunSummary): number {
   return JOBS_EXIT.ok;
 }
 
-/** The journal as written in messages: a Redis URL's password is never printed. */
-function shown(journal: string): string {
-  return journal.replace(/^(redis:\/\/[^:/@]*:)[^@]*@/, '$1****@');
+/**
+ * The journal as written in messages: a Redis URL's password is never printed; it stands as
+ * `****`, for the reader to put back in a command. The URL is read as `RespConnection` reads it,
+ * so a password holding `@` or `:` is masked whole.
+ */
+export function shownJournal(journal: string): string {
+  if (!journal.startsWith('redis://')) return journal;
+  try {
+    const url = new URL(journal);
+    if (url.password) url.password = '****';
+    return url.href;
+  } catch {
+    // Not a URL, so not one a runner can open: everything up to the last @ before the path goes.
+    return journal.replace(/^redis:\/\/[^/]*@/, 'redis://****@');
+  }
 }
 
 /** The journal a command names: a file path, or a `redis://` URL with `--run`. */
@@ -173,7 +185,7 @@ function pacedClient(
 }
 
 function resumeCommand(manifest: string, flags: RunFlags): string {
-  const parts = ['mediagw', 'jobs', 'run', manifest, '--journal', shown(flags.journal)];
+  const parts = ['mediagw', 'jobs', 'run', manifest, '--journal', shownJournal(flags.journal)];
   parts.push('--output-dir', flags.outputDir);
   if (flags.run !== undefined) parts.push('--run', flags.run);
   if (flags.concurrency !== undefined) parts.push('--concurrency', String(flags.concurrency));
@@ -441,7 +453,7 @@ export function registerJobs(program: Command): void {
           total: summary.total,
           reserved_seconds: summary.reservedSeconds,
           interrupted: summary.interrupted,
-          journal: shown(flags.journal),
+          journal: shownJournal(flags.journal),
           ...(flags.run === undefined ? {} : { run: flags.run }),
           output_dir: flags.outputDir,
           exit_code: code,
@@ -459,7 +471,7 @@ export function registerJobs(program: Command): void {
           ...(summary.counts.in_doubt > 0
             ? [
                 `${summary.counts.in_doubt} job(s) in doubt: sent without an answer, maybe billed. ` +
-                  `See them with: mediagw jobs status --journal ${shellWord(shown(flags.journal))}${flags.run === undefined ? '' : ` --run ${shellWord(flags.run)}`}`,
+                  `See them with: mediagw jobs status --journal ${shellWord(shownJournal(flags.journal))}${flags.run === undefined ? '' : ` --run ${shellWord(flags.run)}`}`,
               ]
             : []),
           ...(code === JOBS_EXIT.ok ? [] : [`resume with: ${resume}`]),
