@@ -31,7 +31,7 @@ export const ESM_ONLY_DEPENDENCIES = ['p-retry'];
 /**
  * Packages the build carries inside itself so that they are not installed for every user of the
  * SDK; they are devDependencies. busboy reads multipart bodies for the mock gateway alone
- * (`mediagw/testing` and `mediagw mock`), and only a file that imports it takes it in, so
+ * (`mediagw/testing`, which `mediagw mock` imports), and only a file that imports it takes it in, so
  * `mediagw`, `mediagw/webhooks` and `mediagw/redis` stay without it. The output keeps their
  * licenses (scripts/license-notices.ts), and their `require`s of Node's modules work in the ESM
  * build (scripts/builtin-requires.ts). test/build/bundled-dependencies.test.ts checks the lists.
@@ -83,10 +83,12 @@ export default defineConfig([
     splitting: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    noExternal: [...BUNDLED_DEPENDENCIES, ...CLI_DEPENDENCIES],
+    noExternal: CLI_DEPENDENCIES,
     // commander requires `node:events` and the like: see the ESM library build.
     removeNodeProtocol: false,
-    esbuildPlugins: [lazySchemas(), licenseNotices(), builtinRequires()],
+    // The SDK, the mock gateway and the jobs runner come from the package itself
+    // (scripts/self-reference.ts), not from a copy of them.
+    esbuildPlugins: [selfReference('cli'), licenseNotices(), builtinRequires()],
     plugins: [wrapperNames()],
     esbuildOptions,
   },

@@ -92,7 +92,9 @@ describe('packages the build carries inside itself', () => {
     const cli = byEntry('bin')[0];
     expect(esm?.noExternal).toEqual(expect.arrayContaining(BUNDLED_DEPENDENCIES));
     expect(cjs?.noExternal).toEqual(expect.arrayContaining(BUNDLED_DEPENDENCIES));
-    expect(cli?.noExternal).toEqual(expect.arrayContaining([...BUNDLED_DEPENDENCIES, ...CLI_DEPENDENCIES]));
+    expect(cli?.noExternal).toEqual(expect.arrayContaining(CLI_DEPENDENCIES));
+    // The command reaches busboy through mediagw/testing, which it imports from the package.
+    expect(pluginNames(cli!)).toContain('self-reference');
     for (const config of [esm, cjs, cli]) expect(pluginNames(config!)).toContain('mediagw-license-notices');
     // In an ES module a bundled CommonJS package's `require('node:…')` needs the plugin, and the
     // plugin needs to see `node:` as written.
