@@ -6,7 +6,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
+import { InvalidOptionError } from '../../src/index.js';
 import { postWebhookDelivery } from '../../src/testing/index.js';
+import { rejection } from '../helpers/rejection.js';
 
 /** A loopback receiver answering each request with `answer`, closed by `use`'s end. */
 async function withReceiver(
@@ -126,5 +128,51 @@ describe('postWebhookDelivery', () => {
     expect(outcome.statusCode).toBeUndefined();
     expect(outcome.error).toMatch(/ECONNREFUSED/);
     expect(outcome.error?.match(/ECONNREFUSED/g)).toHaveLength(1);
+  });
+
+  test("the gateway's limits by default: 10 s, 8 s for headers, 64 KiB kept", async () => {
+    await withReceiver(
+      (req, res) => res.end(JSON.stringify({ ua: req.headers['user-agent'] })),
+      async (url) => {
+        const outcome = await postWebhookDelivery(url, '{}', {});
+        expect(outcome).toMatchObject({ statusCode: 200, error: undefined, text: '{"ua":"mediagw"}' });
+      },
+    );
+  });
+
+  // Both sides of each rule: the values taken are sent (to a closed port, so the outcome is an
+  // error, not a throw); the values refused throw before anything is sent.
+  test.each<[string, Parameters<typeof postWebhookDelivery>]>([
+    ['url', ['ftp://127.0.0.1/in', '{}', {}]],
+    ['url', ['not a url', '{}', {}]],
+    ['body', ['http://127.0.0.1:9/', { id: 'evt_1' } as never, {}]],
+    ['headers', ['http://127.0.0.1:9/', '{}', null as never]],
+    ['timeoutMs', ['http://127.0.0.1:9/', '{}', {}, { timeoutMs: 0 }]],
+    ['timeoutMs', ['http://127.0.0.1:9/', '{}', {}, { timeoutMs: Number.NaN }]],
+    ['timeoutMs', ['http://127.0.0.1:9/', '{}', {}, { timeoutMs: 2_147_483_648 }]],
+    ['headersTimeoutMs', ['http://127.0.0.1:9/', '{}', {}, { headersTimeoutMs: 1.5 }]],
+    ['keptBytes', ['http://127.0.0.1:9/', '{}', {}, { keptBytes: -1 }]],
+    ['keptBytes', ['http://127.0.0.1:9/', '{}', {}, { keptBytes: 65_537 }]],
+    ['signal', ['http://127.0.0.1:9/', '{}', {}, { signal: {} as never }]],
+    ['dispatcher', ['http://127.0.0.1:9/', '{}', {}, { dispatcher: {} as never }]],
+    ['userAgent', ['http://127.0.0.1:9/', '{}', {}, { userAgent: 7 as never }]],
+    ['stopped', ['http://127.0.0.1:9/', '{}', {}, { stopped: false as never }]],
+  ])('refuses a bad %s before sending', async (option, args) => {
+    const error = await rejection(postWebhookDelivery(...args));
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect((error as unknown as InvalidOptionError).option).toBe(option);
+  });
+
+  test.each<[string, NonNullable<Parameters<typeof postWebhookDelivery>[3]>]>([
+    ['the smallest limits', { timeoutMs: 1, headersTimeoutMs: 1, keptBytes: 0 }],
+    ['the largest limits', { timeoutMs: 2_147_483_647, headersTimeoutMs: 2_147_483_647, keptBytes: 65_536 }],
+  ])('takes %s', async (_, limits) => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const outcome = await postWebhookDelivery(new URL(`http://127.0.0.1:${port}/`), '{}', {}, limits);
+    expect(outcome.statusCode).toBeUndefined();
+    expect(outcome.error).toEqual(expect.any(String));
   });
 });

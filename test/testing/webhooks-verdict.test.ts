@@ -1,7 +1,9 @@
 // Covers: src/testing/state/webhooks/verdict.ts
 /** What the gateway makes of a receiver's answer: the mock's deliveries and `webhooks send` read it here. spec: Events 5 and 7. */
 import { describe, expect, test } from 'vitest';
+import { InvalidOptionError } from '../../src/index.js';
 import { deliveryVerdict, verificationVerdict } from '../../src/testing/index.js';
+import { optionRefusal } from '../helpers/rejection.js';
 
 describe('deliveryVerdict', () => {
   test.each([
@@ -107,5 +109,29 @@ describe('verificationVerdict', () => {
     [{ status: 200, text: 'null' }, { verified: false }],
   ])('%j -> %j', (answer, verdict) => {
     expect(verificationVerdict(answer, challenge)).toMatchObject(verdict);
+  });
+});
+
+describe('what the verdicts refuse', () => {
+  test.each<[string, () => unknown]>([
+    ['answer', () => deliveryVerdict(null as never)],
+    ['answer.status', () => deliveryVerdict({ status: 99 })],
+    ['answer.status', () => deliveryVerdict({ status: 600 })],
+    ['answer.status', () => deliveryVerdict({ status: 200.5 })],
+    ['now', () => deliveryVerdict({ status: 503 }, Number.NaN)],
+    ['now', () => deliveryVerdict({ status: 503 }, -1)],
+    ['answer', () => verificationVerdict('200' as never, 'chl_1')],
+    ['answer.text', () => verificationVerdict({ status: 200 } as never, 'chl_1')],
+    ['challenge', () => verificationVerdict({ status: 200, text: '{}' }, 7 as never)],
+  ])('%s', (option, check) => {
+    expect(optionRefusal(check).option).toBe(option);
+  });
+
+  test('takes both ends of each range', () => {
+    expect(deliveryVerdict({ status: 100 }).retried).toBe(true);
+    expect(deliveryVerdict({ status: 599 }).retried).toBe(true);
+    expect(deliveryVerdict({ status: 503, retryAfter: '1' }, 0).retryAfterMs).toBe(1_000);
+    expect(verificationVerdict({ status: 200, text: '' }, '').verified).toBe(false);
+    expect(optionRefusal(() => deliveryVerdict({ status: 99 }))).toBeInstanceOf(InvalidOptionError);
   });
 });

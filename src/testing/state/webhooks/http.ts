@@ -4,6 +4,7 @@
  * spec: Events 5 and 7 — 10 s in total, answer included; headers within 8 s; redirects not followed.
  */
 import { type Dispatcher, request } from 'undici';
+import { checkOptions, count, duration, InvalidOptionError } from '../../../core/options.js';
 
 /**
  * What a delivery request got.
@@ -32,11 +33,14 @@ export interface PostOutcome {
 
 /** Limits of {@link postDelivery}. */
 export interface PostLimits {
-  /** Total time limit of the request, the answer's body included, in real ms. */
-  timeoutMs: number;
-  /** Time limit for the response headers, in real ms. */
-  headersTimeoutMs: number;
-  /** Most bytes of the answer kept as `text`; the rest is read and dropped. @default 65536 */
+  /**
+   * Total time limit of the request, the answer's body included, in real ms: a whole number
+   * from 1 to 2147483647. @default 10000 (the gateway's)
+   */
+  timeoutMs?: number | undefined;
+  /** Time limit for the response headers, in real ms, from 1 to 2147483647. @default 8000 (the gateway's) */
+  headersTimeoutMs?: number | undefined;
+  /** Most bytes of the answer kept as `text`, from 0 to 65536; the rest is read and dropped. @default 65536 */
   keptBytes?: number | undefined;
   /** Stops the request; `error` then says `stopped`. */
   signal?: AbortSignal | undefined;
@@ -44,11 +48,57 @@ export interface PostLimits {
   stopped?: string | undefined;
   /** The undici dispatcher to send through. @default undici's global dispatcher */
   dispatcher?: Dispatcher | undefined;
-  /** The request's `user-agent`. */
-  userAgent: string;
+  /** The request's `user-agent`. @default 'mediagw' */
+  userAgent?: string | undefined;
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** The limits' numbers: the gateway's by default (spec: Events 5). */
+const LIMITS = {
+  timeoutMs: duration(10_000),
+  headersTimeoutMs: duration(8_000),
+  keptBytes: count(0, MAX_ANSWER_BYTES, MAX_ANSWER_BYTES),
+};
+
+/**
+ * Checks every argument of {@link postDelivery} before anything is sent.
+ *
+ * @throws InvalidOptionError naming the argument or option.
+ */
+function checkPost(url: unknown, body: unknown, headers: unknown, limits: PostLimits | undefined) {
+  let target: URL | undefined;
+  try {
+    target = new URL(url as string | URL);
+  } catch {
+    target = undefined;
+  }
+  if (target?.protocol !== 'http:' && target?.protocol !== 'https:')
+    throw new InvalidOptionError('url', url, 'an http: or https: URL of the receiver');
+  if (typeof body !== 'string')
+    throw new InvalidOptionError('body', body, "the delivery's body, as a string");
+  if (headers === null || typeof headers !== 'object')
+    throw new InvalidOptionError('headers', headers, 'an object of header names and values');
+  const given: PostLimits = Object(limits);
+  const { signal, dispatcher, userAgent, stopped } = given;
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new InvalidOptionError('signal', signal, 'an AbortSignal');
+  if (
+    dispatcher !== undefined &&
+    typeof (dispatcher as { dispatch?: unknown } | null)?.dispatch !== 'function'
+  )
+    throw new InvalidOptionError(
+      'dispatcher',
+      dispatcher,
+      'an undici Dispatcher (an Agent, Pool or MockAgent)',
+    );
+  for (const [option, value] of [
+    ['userAgent', userAgent],
+    ['stopped', stopped],
+  ] as const)
+    if (value !== undefined && typeof value !== 'string') throw new InvalidOptionError(option, value, 'text');
+  return { target, ...checkOptions(LIMITS, given) };
+}
 
 /**
  * POSTs `body` with `headers` to `url` and reads the answer as the gateway does: the headers
@@ -56,18 +106,26 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * a body still coming then (dripping, or endless) is no answer, whatever the status. The body
  * is read to its end, keeping `keptBytes`, so memory stays bounded however much the receiver
  * sends. A 3xx is returned as it is (no redirect is followed), for the caller to count as a
- * failure. Never throws: a failure is returned as `error`.
+ * failure. A failure to deliver is returned as `error`, never thrown.
+ *
+ * @throws InvalidOptionError, before anything is sent, when `url` is not an http(s) URL, `body`
+ * is not a string, `headers` not an object, or an option breaks its rule.
+ * @example
+ * const headers = signWebhook({ body, secret, keyId });
+ * const answer = await postWebhookDelivery('https://hooks.example.com/in', body, headers);
+ * deliveryVerdict({ status: answer.statusCode, ...answer }).acknowledged;
  */
 export async function postDelivery(
   url: string | URL,
   body: string,
   headers: Record<string, string>,
-  limits: PostLimits,
+  limits?: PostLimits,
 ): Promise<PostOutcome> {
+  const checked = checkPost(url, body, headers, limits);
   const started = performance.now();
-  const timeout = AbortSignal.timeout(limits.timeoutMs);
-  const signal = limits.signal ? AbortSignal.any([limits.signal, timeout]) : timeout;
-  const keep = limits.keptBytes ?? MAX_ANSWER_BYTES;
+  const timeout = AbortSignal.timeout(checked.timeoutMs);
+  const signal = checked.signal ? AbortSignal.any([checked.signal, timeout]) : timeout;
+  const keep = checked.keptBytes;
   const outcome: PostOutcome = {
     statusCode: undefined,
     headers: {},
@@ -80,13 +138,17 @@ export async function postDelivery(
   const kept: Buffer[] = [];
   let keptBytes = 0;
   try {
-    const response = await request(url, {
+    const response = await request(checked.target, {
       method: 'POST',
-      ...(limits.dispatcher && { dispatcher: limits.dispatcher }),
+      ...(checked.dispatcher && { dispatcher: checked.dispatcher }),
       body,
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': limits.userAgent },
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'user-agent': checked.userAgent ?? 'mediagw',
+      },
       signal,
-      headersTimeout: limits.headersTimeoutMs,
+      headersTimeout: checked.headersTimeoutMs,
     });
     outcome.headersMs = performance.now() - started;
     outcome.statusCode = response.statusCode;
@@ -104,14 +166,19 @@ export async function postDelivery(
       }
     }
   } catch (error) {
-    outcome.error = describe(error, outcome, limits, timeout);
+    outcome.error = describe(error, outcome, checked, timeout);
   }
   outcome.text = Buffer.concat(kept).toString('utf8');
   outcome.ms = Math.round(performance.now() - started);
   return outcome;
 }
 
-function describe(error: unknown, outcome: PostOutcome, limits: PostLimits, timeout: AbortSignal): string {
+function describe(
+  error: unknown,
+  outcome: PostOutcome,
+  limits: PostLimits & { timeoutMs: number; headersTimeoutMs: number },
+  timeout: AbortSignal,
+): string {
   if (limits.signal?.aborted) return limits.stopped ?? 'the request was stopped';
   const code = (error as { code?: unknown } | null)?.code;
   if (timeout.aborted) {

@@ -4,6 +4,7 @@
  * endpoint states.
  */
 import { parseRetryAfter } from '../../../core/errors/api-fields.js';
+import { checkCount, InvalidOptionError } from '../../../core/options.js';
 import { DELIVERY_WINDOW_MS } from './schedule.js';
 
 /** A receiver's answer to one delivery, as {@link deliveryVerdict} reads it. */
@@ -56,6 +57,8 @@ const HEADERS_MS = 8_000;
  * deliveryVerdict({ status: 503, retryAfter: '30' }).retryAfterMs; // 30000
  */
 export function deliveryVerdict(answer: DeliveryAnswer, now = Date.now()): DeliveryVerdict {
+  answer = checkAnswer(answer);
+  checkCount('now', now, 0);
   const retry = (why: string): DeliveryVerdict => ({
     acknowledged: false,
     retried: true,
@@ -118,12 +121,29 @@ export function verificationVerdict(
   answer: Pick<DeliveryAnswer, 'status' | 'error'> & { text: string },
   challenge: string,
 ): VerificationVerdict {
+  answer = checkAnswer(answer);
+  if (typeof challenge !== 'string')
+    throw new InvalidOptionError('challenge', challenge, 'the challenge sent, as a string');
+  if (typeof answer.text !== 'string')
+    throw new InvalidOptionError('answer.text', answer.text, "the answer's body, as a string");
   const refused = (reason: string): VerificationVerdict => ({ verified: false, reason });
   if (answer.error !== undefined) return refused(answer.error);
   if (answer.status !== 200) return refused(`the receiver answered ${answer.status ?? 'nothing'}, not 200`);
   if (echoed(answer.text) !== challenge)
     return refused('the receiver did not answer {"challenge": <the value sent>}');
   return { verified: true, reason: undefined };
+}
+
+/**
+ * An answer as the verdicts read it: an object whose `status` is an HTTP status or left out.
+ *
+ * @throws InvalidOptionError naming the field.
+ */
+function checkAnswer<A extends DeliveryAnswer>(answer: A): A {
+  if (answer === null || typeof answer !== 'object')
+    throw new InvalidOptionError('answer', answer, 'an object { status, error?, ... }');
+  checkCount('answer.status', answer.status, 100, 599);
+  return answer;
 }
 
 function echoed(text: string): unknown {
