@@ -86,8 +86,9 @@ export function defaultDispatcher(
 
 /**
  * The `Agent` of `fileFromURL` given no `dispatcher`: undici's defaults, built on first use and
- * kept with the client's. Never the global dispatcher: once Node's own fetch has run, that slot
- * can hold the older undici bundled with Node 20 and 22.
+ * held weakly beside the clients', so downloads close together share its connections and it goes
+ * once none is under way and its idle connections have closed. Never the global dispatcher: once
+ * Node's own fetch has run, that slot can hold the older undici bundled with Node 20 and 22.
  */
 export function plainAgent(undici: Undici): Dispatcher {
   // '' is no client's key: theirs always hold a space.

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { InvalidOptionError } from '../../src/index.js';
-import { postWebhookDelivery } from '../../src/testing/index.js';
+import { deliveryVerdict, postWebhookDelivery, verificationVerdict } from '../../src/testing/index.js';
 import { rejection } from '../helpers/rejection.js';
 
 /** A loopback receiver answering each request with `answer`, closed by `use`'s end. */
@@ -104,6 +104,27 @@ describe('postWebhookDelivery', () => {
         expect((await postWebhookDelivery(url, '{}', {}, { ...LIMITS, signal: plain.signal })).error).toBe(
           'the request was stopped',
         );
+      },
+    );
+  });
+
+  test('its outcome is what the verdicts read: status, Retry-After and Date as answered', async () => {
+    const date = 'Fri, 27 Nov 2026 10:00:00 GMT';
+    await withReceiver(
+      (_req, res) => res.writeHead(503, { 'retry-after': 'Fri, 27 Nov 2026 10:00:45 GMT', date }).end(),
+      async (url) => {
+        const outcome = await postWebhookDelivery(url, '{}', {}, LIMITS);
+        expect(outcome).toMatchObject({
+          statusCode: 503,
+          status: 503,
+          date,
+          retryAfter: 'Fri, 27 Nov 2026 10:00:45 GMT',
+        });
+        expect(deliveryVerdict(outcome)).toMatchObject({ retried: true, retryAfterMs: 45_000 });
+        expect(verificationVerdict(outcome, 'chl_1')).toEqual({
+          verified: false,
+          reason: 'the receiver answered 503, not 200',
+        });
       },
     );
   });

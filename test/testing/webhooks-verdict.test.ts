@@ -52,6 +52,17 @@ describe('deliveryVerdict', () => {
     expect(deliveryVerdict({ status: 429, retryAfter: 'soon' }).explanation).toContain('1 minute');
   });
 
+  test('the schedule is said as the spec says it, from the numbers the mock retries by', () => {
+    expect(deliveryVerdict({ status: 500 }).explanation).toBe(
+      '500 is not a 2xx: the gateway retries (the first retry comes after about 1 minute, then 2, 5, 15, 30 min, ' +
+        '1, 2, 4, 8 h and every 12 h, for up to 72 h)',
+    );
+    expect(deliveryVerdict({ status: 200, headersMs: 8_001 }).explanation).toMatch(
+      /^the headers came after 8\.0 s, past the 8 s limit/,
+    );
+    expect(deliveryVerdict({ status: 200, headersMs: 8_000 }).acknowledged).toBe(true);
+  });
+
   test('retryAfterMs is the wait honoured, in ms, and is left out where the schedule applies', () => {
     expect(deliveryVerdict({ status: 429, retryAfter: '30' }).retryAfterMs).toBe(30_000);
     // Read as the SDK reads a gateway's Retry-After: a fraction of a second is kept.
@@ -123,6 +134,9 @@ describe('what the verdicts refuse', () => {
     ['answer', () => verificationVerdict('200' as never, 'chl_1')],
     ['answer.text', () => verificationVerdict({ status: 200 } as never, 'chl_1')],
     ['challenge', () => verificationVerdict({ status: 200, text: '{}' }, 7 as never)],
+    ['answer.retryAfter', () => deliveryVerdict({ status: 503, retryAfter: 30 as never })],
+    ['answer.date', () => deliveryVerdict({ status: 503, retryAfter: '30', date: 0 as never })],
+    ['answer.error', () => deliveryVerdict({ error: new Error('x') as never })],
   ])('%s', (option, check) => {
     expect(optionRefusal(check).option).toBe(option);
   });

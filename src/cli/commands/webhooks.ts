@@ -3,7 +3,12 @@
  * POSTed to your receiver, with what the gateway would make of the answer.
  */
 import type { Command } from 'commander';
-import { deliveryVerdict, postWebhookDelivery, verificationVerdict } from '../../testing/index.js';
+import {
+  deliveryVerdict,
+  postWebhookDelivery,
+  verificationVerdict,
+  type WebhookPostOutcome,
+} from '../../testing/index.js';
 import { signWebhook, type WebhookSignatureHeaders } from '../../webhooks/index.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -104,48 +109,29 @@ function challengeVerdict(answer: DeliveryAnswer, challenge: unknown) {
   };
 }
 
-/** The gateway's limits on a delivery. spec: Events 5. */
+/** Limits of {@link postDelivery}, for tests that shorten them. */
 export interface DeliveryLimits {
-  /** The whole request, answer body included. @default 10_000 */
-  totalMs: number;
+  /** The whole request, answer body included. @default the gateway's 10 s (`postWebhookDelivery`'s default) */
+  totalMs?: number | undefined;
   /** Most bytes of the answer kept, to show; the rest is read and dropped. @default 2048 */
   keptBytes: number;
 }
 
-/** The gateway's limit on a delivery's response headers. spec: Events 5. */
-const HEADERS_TIMEOUT_MS = 8_000;
+/** The gateway's limits, which are `postWebhookDelivery`'s own; 2 KB of the answer shown. */
+export const DELIVERY_LIMITS: Readonly<DeliveryLimits> = { keptBytes: 2048 };
 
-/** The gateway's limits: 10 s in all, answer included; 2 KB of the answer shown. */
-export const DELIVERY_LIMITS: Readonly<DeliveryLimits> = { totalMs: 10_000, keptBytes: 2048 };
-
-/** What a receiver answered a delivery. */
-export interface DeliveryAnswer {
-  /** The answer's status, when its headers came. */
-  status: number | undefined;
-  /** Why there is no complete answer (none, or a body that did not end in time). */
-  error: string | undefined;
-  /** When the headers came, in ms from the start. */
-  headersMs: number | undefined;
-  /** The answer's `Retry-After`, if any. */
-  retryAfter: string | undefined;
-  /** The answer's `Date`, if any: a `Retry-After` date is counted from it. */
-  date: string | undefined;
+/** What a receiver answered a delivery: the sender's outcome, and the part of it shown. */
+export interface DeliveryAnswer extends WebhookPostOutcome {
   /** The start of the answer's body, at most `keptBytes`, to show. */
   answer: string;
-  /** The start of the answer's body as the gateway reads it (64 KiB): a challenge's echo is read here. */
-  text: string;
-  /** Bytes of the answer's body read (kept or dropped). */
-  answerBytes: number;
-  /** The whole exchange, in ms. */
-  ms: number;
 }
 
 /**
  * POSTs a signed delivery and reads the answer as the gateway does, with the mock gateway's own
  * sender (`postWebhookDelivery`): headers within 8 s, and the request, answer body included,
- * within `limits.totalMs`; a body still coming then (dripping, or endless) is no answer, whatever
- * the status. The body is read to its end: memory stays bounded however much the receiver sends.
- * Through `HTTPS_PROXY` / `HTTP_PROXY` unless `NO_PROXY` names the host.
+ * within `limits.totalMs` (10 s); a body still coming then (dripping, or endless) is no answer,
+ * whatever the status. The body is read to its end: memory stays bounded however much the
+ * receiver sends. Through `HTTPS_PROXY` / `HTTP_PROXY` unless `NO_PROXY` names the host.
  *
  * @throws the reason of `stop` when it stops the request (Ctrl+C).
  */
@@ -160,26 +146,10 @@ export async function postDelivery(
     target,
     delivery.body,
     { ...delivery.headers },
-    {
-      timeoutMs: limits.totalMs,
-      headersTimeoutMs: HEADERS_TIMEOUT_MS,
-      signal: stop,
-      dispatcher,
-      userAgent: 'mediagw-cli',
-    },
+    { timeoutMs: limits.totalMs, signal: stop, dispatcher, userAgent: 'mediagw-cli' },
   );
   if (stop?.aborted) throw stop.reason;
-  return {
-    status: outcome.statusCode,
-    error: outcome.error,
-    headersMs: outcome.headersMs,
-    retryAfter: outcome.headers['retry-after'],
-    date: outcome.headers.date,
-    answer: Buffer.from(outcome.text).subarray(0, limits.keptBytes).toString('utf8'),
-    text: outcome.text,
-    answerBytes: outcome.answerBytes,
-    ms: outcome.ms,
-  };
+  return { ...outcome, answer: Buffer.from(outcome.text).subarray(0, limits.keptBytes).toString('utf8') };
 }
 
 /** Registers `webhooks`. */

@@ -5,6 +5,7 @@
  */
 import { type Dispatcher, request } from 'undici';
 import { checkOptions, count, duration, InvalidOptionError } from '../../../core/options.js';
+import { DELIVERY_HEADERS_TIMEOUT_MS, DELIVERY_TIMEOUT_MS } from './schedule.js';
 
 /**
  * What a delivery request got.
@@ -14,6 +15,12 @@ import { checkOptions, count, duration, InvalidOptionError } from '../../../core
 export interface PostOutcome {
   /** HTTP status, once the answer's headers came; `undefined` when they did not. */
   statusCode: number | undefined;
+  /** The same status, under the name `deliveryVerdict` and `verificationVerdict` read. */
+  status: number | undefined;
+  /** The answer's `Retry-After`, if any. */
+  retryAfter: string | undefined;
+  /** The answer's `Date`, if any: a `Retry-After` date is counted from it. */
+  date: string | undefined;
   /** Response headers, lower-case names. */
   headers: Record<string, string>;
   /** The start of the answer's body, at most `keptBytes`, as text. */
@@ -56,8 +63,8 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** The limits' numbers: the gateway's by default (spec: Events 5). */
 const LIMITS = {
-  timeoutMs: duration(10_000),
-  headersTimeoutMs: duration(8_000),
+  timeoutMs: duration(DELIVERY_TIMEOUT_MS),
+  headersTimeoutMs: duration(DELIVERY_HEADERS_TIMEOUT_MS),
   keptBytes: count(0, MAX_ANSWER_BYTES, MAX_ANSWER_BYTES),
 };
 
@@ -113,7 +120,7 @@ function checkPost(url: unknown, body: unknown, headers: unknown, limits: PostLi
  * @example
  * const headers = signWebhook({ body, secret, keyId });
  * const answer = await postWebhookDelivery('https://hooks.example.com/in', body, headers);
- * deliveryVerdict({ status: answer.statusCode, ...answer }).acknowledged;
+ * deliveryVerdict(answer).acknowledged; // whether the gateway would count it as delivered
  */
 export async function postDelivery(
   url: string | URL,
@@ -128,6 +135,9 @@ export async function postDelivery(
   const keep = checked.keptBytes;
   const outcome: PostOutcome = {
     statusCode: undefined,
+    status: undefined,
+    retryAfter: undefined,
+    date: undefined,
     headers: {},
     text: '',
     error: undefined,
@@ -152,10 +162,13 @@ export async function postDelivery(
     });
     outcome.headersMs = performance.now() - started;
     outcome.statusCode = response.statusCode;
+    outcome.status = response.statusCode;
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined)
         outcome.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
+    outcome.retryAfter = outcome.headers['retry-after'];
+    outcome.date = outcome.headers.date;
     for await (const chunk of response.body) {
       const piece = chunk as Buffer;
       outcome.answerBytes += piece.byteLength;

@@ -22,6 +22,12 @@ export const RETRY_DELAYS_MS: readonly number[] = [
 /** The delay after the fixed steps. */
 export const LATER_RETRY_DELAY_MS = 12 * HOUR;
 
+/** The time limit of one delivery, the answer's body included. spec: Events 5. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** The time limit for a delivery's response headers. spec: Events 5. */
+export const DELIVERY_HEADERS_TIMEOUT_MS = 8_000;
+
 /** How long after an event's creation (or replay) attempts are made. spec: Events 7 and 8. */
 export const DELIVERY_WINDOW_MS = 72 * HOUR;
 

@@ -11,6 +11,8 @@ import { isPublicHost } from './address.js';
 import { DeliveryEngine } from './engine.js';
 import { type PostOutcome, postDelivery } from './http.js';
 import {
+  DELIVERY_HEADERS_TIMEOUT_MS,
+  DELIVERY_TIMEOUT_MS,
   ENDPOINTS_PER_ACCOUNT,
   nextUtcMidnight,
   RECORD_RETENTION_MS,
@@ -32,8 +34,8 @@ const DEFAULT_OPTIONS: MockWebhookOptions = {
   random: Math.random,
   duplicateDeliveries: false,
   shuffleDeliveries: false,
-  timeoutMs: 10_000,
-  headersTimeoutMs: 8_000,
+  timeoutMs: DELIVERY_TIMEOUT_MS,
+  headersTimeoutMs: DELIVERY_HEADERS_TIMEOUT_MS,
   catchAllEndpoints: [],
   signingClock: 'wall',
 };

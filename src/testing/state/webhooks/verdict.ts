@@ -5,7 +5,12 @@
  */
 import { parseRetryAfter } from '../../../core/errors/api-fields.js';
 import { checkCount, InvalidOptionError } from '../../../core/options.js';
-import { DELIVERY_WINDOW_MS } from './schedule.js';
+import {
+  DELIVERY_HEADERS_TIMEOUT_MS,
+  DELIVERY_WINDOW_MS,
+  LATER_RETRY_DELAY_MS,
+  RETRY_DELAYS_MS,
+} from './schedule.js';
 
 /** A receiver's answer to one delivery, as {@link deliveryVerdict} reads it. */
 export interface DeliveryAnswer {
@@ -38,12 +43,23 @@ export interface DeliveryVerdict {
   explanation: string;
 }
 
-/** The schedule, as the explanations say it. */
-const SCHEDULE =
-  'the first retry comes after about 1 minute, then 2, 5, 15, 30 min, 1, 2, 4, 8 h and every 12 h, for up to 72 h';
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
-/** How long the gateway waits for an answer's headers. spec: Events 5. */
-const HEADERS_MS = 8_000;
+/**
+ * The retry schedule as the explanations say it, from the schedule's own numbers: "the first
+ * retry comes after about 1 minute, then 2, 5, 15, 30 min, 1, 2, 4, 8 h and every 12 h, for up
+ * to 72 h".
+ */
+const SCHEDULE = (() => {
+  const [first = MINUTE, ...rest] = RETRY_DELAYS_MS;
+  const minutes = rest.filter((ms) => ms < HOUR).map((ms) => ms / MINUTE);
+  const hours = rest.filter((ms) => ms >= HOUR).map((ms) => ms / HOUR);
+  return (
+    `the first retry comes after about ${first / MINUTE} minute, then ${minutes.join(', ')} min, ` +
+    `${hours.join(', ')} h and every ${LATER_RETRY_DELAY_MS / HOUR} h, for up to ${DELIVERY_WINDOW_MS / HOUR} h`
+  );
+})();
 
 /**
  * Reads a receiver's answer as the gateway does: any 2xx within 10 s (headers within 8 s, and
@@ -69,8 +85,10 @@ export function deliveryVerdict(answer: DeliveryAnswer, now = Date.now()): Deliv
   if (status === undefined) return retry(`no answer (${answer.error ?? 'network error'})`);
   // Headers in time but a body that broke off or did not end within 10 s: the request failed.
   if (answer.error !== undefined) return retry(`no complete answer (${answer.error})`);
-  if (answer.headersMs !== undefined && answer.headersMs > HEADERS_MS)
-    return retry(`the headers came after ${(answer.headersMs / 1000).toFixed(1)} s, past the 8 s limit`);
+  if (answer.headersMs !== undefined && answer.headersMs > DELIVERY_HEADERS_TIMEOUT_MS)
+    return retry(
+      `the headers came after ${(answer.headersMs / 1000).toFixed(1)} s, past the ${DELIVERY_HEADERS_TIMEOUT_MS / 1000} s limit`,
+    );
   if (status >= 200 && status < 300)
     return {
       acknowledged: true,
@@ -95,7 +113,7 @@ export function deliveryVerdict(answer: DeliveryAnswer, now = Date.now()): Deliv
         retried: true,
         pausesEndpoint: false,
         retryAfterMs: ms,
-        explanation: `${status} with Retry-After ${answer.retryAfter}: the gateway retries after ${Math.ceil(ms / 1000)} s (honoured inside the 72 h window)`,
+        explanation: `${status} with Retry-After ${answer.retryAfter}: the gateway retries after ${Math.ceil(ms / 1000)} s (honoured inside the ${DELIVERY_WINDOW_MS / HOUR} h window)`,
       };
   }
   return retry(`${status} is not a 2xx`);
@@ -143,6 +161,11 @@ function checkAnswer<A extends DeliveryAnswer>(answer: A): A {
   if (answer === null || typeof answer !== 'object')
     throw new InvalidOptionError('answer', answer, 'an object { status, error?, ... }');
   checkCount('answer.status', answer.status, 100, 599);
+  for (const field of ['error', 'retryAfter', 'date'] as const) {
+    const value = answer[field];
+    if (value !== undefined && typeof value !== 'string')
+      throw new InvalidOptionError(`answer.${field}`, value, 'text, as received');
+  }
   return answer;
 }
 

@@ -55,10 +55,7 @@ export async function verifyEndpoint(
   });
   const answer = await host.post(target, body, headers);
   record.statusCode = answer.statusCode;
-  const verdict = verificationVerdict(
-    { status: answer.statusCode, error: answer.error, text: answer.text },
-    challenge,
-  );
+  const verdict = verificationVerdict(answer, challenge);
   record.verified = verdict.verified;
   record.reason = verdict.reason;
   return record;
