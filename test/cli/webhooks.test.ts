@@ -63,6 +63,72 @@ describe('mediagw webhooks sign', () => {
   });
 });
 
+describe('the signing key ID from the environment', () => {
+  test.each([
+    [{ MEDIAGW_WEBHOOK_KEY_ID: 'kid_env' }, 'kid_env'],
+    [{ MEDIAGW_WEBHOOK_KID: 'kid_older' }, 'kid_older'],
+    [{ MEDIAGW_WEBHOOK_KEY_ID: 'kid_env', MEDIAGW_WEBHOOK_KID: 'kid_older' }, 'kid_env'],
+    [{}, 'kid_local'],
+  ])('%j: signed with kid %s', async (env, kid) => {
+    const { code, stdout } = await run(['webhooks', 'sign', '--secret', SECRET, '--json'], { env });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).headers['X-Service-Signature']).toMatch(new RegExp(`,kid=${kid}$`));
+  });
+
+  test('--kid wins over the environment', async () => {
+    const { stdout } = await run(['webhooks', 'sign', '--secret', SECRET, '--kid', 'kid_flag', '--json'], {
+      env: { MEDIAGW_WEBHOOK_KEY_ID: 'kid_env' },
+    });
+    expect(JSON.parse(stdout).headers['X-Service-Signature']).toMatch(/,kid=kid_flag$/);
+  });
+});
+
+describe('webhooks sign --event and --skew refusals', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mediagw-event-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test.each([
+    ['not JSON', 'id: evt_1', /--event .* is not JSON: give the event's body as the gateway sends it/],
+    [
+      'JSON without an id',
+      '{"type":"task.completed"}',
+      /--event .* has no "id": the event's id is its event ID/,
+    ],
+    ['an id that is not text', '{"id":42}', /has no "id"/],
+    ['null', 'null', /has no "id"/],
+  ])('%s: a usage error naming the flag, exit 1', async (_name, text, message) => {
+    const file = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(file, text);
+    const { code, stderr } = await run(['webhooks', 'sign', '--secret', SECRET, '--event', file]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toContain('signWebhook');
+  });
+
+  test('an event with an id is signed with it', async () => {
+    const file = join(dir, 'ok.json');
+    writeFileSync(file, '{"id":"evt_own","type":"task.completed"}');
+    const { code, stdout } = await run(['webhooks', 'sign', '--secret', SECRET, '--event', file, '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).headers['X-Service-Event-ID']).toBe('evt_own');
+  });
+
+  test.each([['99999999999'], ['-99999999999']])('--skew %s: out of Unix seconds, exit 1', async (skew) => {
+    const { code, stderr } = await run(['webhooks', 'sign', '--secret', SECRET, `--skew=${skew}`]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`--skew ${skew} takes the timestamp out of Unix seconds`);
+    expect(stderr).not.toContain('signWebhook');
+  });
+
+  test('--skew -400 is still signed', async () => {
+    const { code } = await run(['webhooks', 'sign', '--secret', SECRET, '--skew=-400']);
+    expect(code).toBe(0);
+  });
+});
+
 describe('mediagw webhooks send', () => {
   test('a receiver that accepts: 200, acknowledged, no retry, exit 0', async () => {
     const { code, stdout } = await send('--type', 'task.completed', '--kind', 'image');
@@ -236,6 +302,30 @@ describe('mediagw mock --forward-to', () => {
         notifications: { webhook: { endpoint_id: endpointId, events: ['task.completed'] } },
       });
       expect(task_id).toEqual(expect.any(String));
+    } finally {
+      stop(mock.child);
+    }
+    await mock.result;
+    await forwarded.close();
+  });
+
+  // Each account's endpoint was created with a random pair of its own: the receiver, holding the
+  // printed one, refused every event of the second account.
+  test("no secret given: one new pair, printed, signs every account's deliveries, with kid_local", async () => {
+    const forwarded = await startReceiver({ secrets: { kid_other: 'whsec_unrelated' } });
+    const mock = start(['mock', '--speed', '600', '--forward-to', forwarded.url]);
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      const secret = /signing secret: (\S+)/.exec(mock.output())?.[1] ?? '';
+      expect(secret).toMatch(/^whsec_/);
+      expect(mock.output()).toContain('signed with kid kid_local');
+      // Both accounts' challenges went out; each verifies with the printed pair.
+      const challenges = forwarded.requests.filter((r) => r.body.includes('webhook.endpoint_verification'));
+      expect(challenges).toHaveLength(2);
+      for (const { body, headers } of challenges) {
+        const event = verifyWebhook({ body, headers, secrets: { kid_local: secret } });
+        expect(event.type).toBe('webhook.endpoint_verification');
+      }
     } finally {
       stop(mock.child);
     }

@@ -24,7 +24,7 @@ import { shellWord } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { integer, number } from '../input.js';
 import type { Output } from '../output.js';
-import { examples, run } from './shared.js';
+import { examples, KEY_ID_HELP, run, webhookKeyId } from './shared.js';
 
 /** Exit statuses of `jobs run` besides the program's own (see EXIT_HELP below and docs/jobs.md). */
 export const JOBS_EXIT = {
@@ -87,7 +87,7 @@ async function startReceiver(
     throw new CliError(
       "--events-port needs the endpoint's signing secret: pass --webhook-secret or set MEDIAGW_WEBHOOK_SECRET",
     );
-  const kid = flags.webhookKid ?? process.env.MEDIAGW_WEBHOOK_KID ?? 'kid_local';
+  const kid = webhookKeyId(flags.webhookKid);
   const events = new JobEvents();
   const server: Server = createServer(
     createNodeWebhookHandler({ secrets: { [kid]: secret }, onEvent: events.publish, onError: () => {} }),
@@ -368,7 +368,7 @@ export function registerJobs(program: Command): void {
       '--webhook-secret <secret>',
       "the endpoint's signing secret (default: $MEDIAGW_WEBHOOK_SECRET); never printed",
     )
-    .option('--webhook-kid <id>', 'its key ID (default: $MEDIAGW_WEBHOOK_KID or kid_local)')
+    .option('--webhook-kid <id>', `its key ID (${KEY_ID_HELP})`)
     .option(
       '--notify-endpoint <id>',
       'ask for task.completed and task.failed events to this webhook endpoint in every video and async image job without notifications of its own',

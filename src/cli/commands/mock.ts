@@ -22,7 +22,7 @@ import { collect, integer, number } from '../input.js';
 import { formatDuration } from '../output.js';
 import { environmentProxy } from '../proxy.js';
 import { describeRateLimits, parseFault, parseRateLimits, rateLimitsJson } from './mock-flags.js';
-import { examples, run } from './shared.js';
+import { examples, KEY_ID_HELP, run, webhookKeyId } from './shared.js';
 
 interface MockFlags {
   port?: number;
@@ -181,20 +181,21 @@ async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, spe
     flags.webhookSecret ??
     process.env.MEDIAGW_WEBHOOK_SECRET ??
     (flags.seed === undefined ? undefined : derived(flags.seed, 'webhook', 'whsec_'));
-  const kid = flags.webhookKid ?? process.env.MEDIAGW_WEBHOOK_KID ?? 'kid_local';
+  const kid = webhookKeyId(flags.webhookKid);
   const ids: string[] = [];
   const registered: { account: string; client: MediaGateway; id: string }[] = [];
-  let printedSecret: string | undefined;
+  // One pair for every account's endpoint, so that the receiver verifies the events of each:
+  // the secret the receiver already holds, else the one the first endpoint was created with.
+  let pair: { secret: string; keyId: string } | undefined = secret ? { secret, keyId: kid } : undefined;
   for (const account of gateway.accounts) {
     const client = new MediaGateway({ baseURL: gateway.url, apiKey: account.apiKey, maxRetries: 0 });
     const created = await client.webhooks.endpoints.create({ url: FORWARD_URL });
     const record = webhooks.endpoints.get(created.endpoint.id);
-    // A secret the receiver already holds: the mock signs with it instead of a random one.
-    if (record && secret) {
-      record.secret = secret;
-      record.keyId = kid;
+    if (record) {
+      pair ??= { secret: record.secret, keyId: kid };
+      record.secret = pair.secret;
+      record.keyId = pair.keyId;
     }
-    printedSecret ??= record?.secret;
     ids.push(created.endpoint.id);
     registered.push({ account: account.id, client, id: created.endpoint.id });
   }
@@ -217,10 +218,10 @@ async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, spe
     ),
   );
   const out = ctx.output;
-  out.say(`  forwarding:   every task event to ${target}, signed with kid ${record(webhooks, ids[0])}`);
+  out.say(`  forwarding:   every task event to ${target}, signed with kid ${kid}`);
   if (!secret)
     out.say(
-      `  signing secret: ${printedSecret} (pass --webhook-secret or MEDIAGW_WEBHOOK_SECRET to choose one)`,
+      `  signing secret: ${pair?.secret} (pass --webhook-secret or MEDIAGW_WEBHOOK_SECRET to choose one)`,
     );
   else out.say('  signing secret: the one given by --webhook-secret or MEDIAGW_WEBHOOK_SECRET');
   let verified = true;
@@ -234,10 +235,6 @@ async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, spe
     }
   }
   if (verified) out.say(`  verified:     ${target} echoed the challenge`);
-}
-
-function record(webhooks: ReturnType<typeof mockWebhooks>, id: string | undefined): string {
-  return (id && webhooks.endpoints.get(id)?.keyId) || 'kid_local';
 }
 
 /** Registers `mock`. */
@@ -274,7 +271,7 @@ export function registerMock(program: Command): void {
       '--webhook-secret <secret>',
       'sign forwarded events with this secret (default: $MEDIAGW_WEBHOOK_SECRET, else a new one, printed)',
     )
-    .option('--webhook-kid <id>', 'key ID of --webhook-secret (default: $MEDIAGW_WEBHOOK_KID or kid_local)');
+    .option('--webhook-kid <id>', `key ID of the signing secret (${KEY_ID_HELP})`);
   examples(
     mock,
     'mediagw mock --port 4010 --speed 10',

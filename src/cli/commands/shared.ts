@@ -187,3 +187,18 @@ export function printTask(
 export function clientOf(ctx: Context): Promise<MediaGateway> {
   return ctx.gatewayClient();
 }
+
+/** What the signing-key flags of `webhooks`, `mock --forward-to` and `jobs --events-port` default to. */
+const KEY_ID_DEFAULT = 'kid_local';
+
+/**
+ * A webhook signing key's ID: the flag, else `MEDIAGW_WEBHOOK_KEY_ID` (the name the docs give
+ * receivers), else `MEDIAGW_WEBHOOK_KID` (its older name), else `kid_local`.
+ */
+export function webhookKeyId(flag: string | undefined): string {
+  const { MEDIAGW_WEBHOOK_KEY_ID: keyId, MEDIAGW_WEBHOOK_KID: kid } = process.env;
+  return flag ?? (keyId || kid || KEY_ID_DEFAULT);
+}
+
+/** The help text of a key-ID flag. */
+export const KEY_ID_HELP = `default: $MEDIAGW_WEBHOOK_KEY_ID or ${KEY_ID_DEFAULT}`;

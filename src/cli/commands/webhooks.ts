@@ -15,7 +15,7 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { integer, readTextFile } from '../input.js';
 import { environmentProxy } from '../proxy.js';
 import { EVENT_KINDS, EVENT_TYPES, sampleEvent } from '../webhook-events.js';
-import { examples, run } from './shared.js';
+import { examples, KEY_ID_HELP, run, webhookKeyId } from './shared.js';
 
 interface SignFlags {
   secret?: string;
@@ -35,7 +35,7 @@ interface SignFlags {
 function signingFlags(command: Command): Command {
   return command
     .option('--secret <secret>', 'the signing secret (default: $MEDIAGW_WEBHOOK_SECRET); never printed')
-    .option('--kid <id>', 'its key ID (default: $MEDIAGW_WEBHOOK_KID or kid_local)')
+    .option('--kid <id>', `its key ID (${KEY_ID_HELP})`)
     .option('--previous-secret <secret>', 'the secret before the last rotation')
     .option('--previous-kid <id>', 'its key ID (default: kid_previous)')
     .option('--use-previous', 'sign with the previous secret, as during a rotation')
@@ -60,7 +60,7 @@ interface SignedDelivery {
 
 async function signed(flags: SignFlags): Promise<SignedDelivery> {
   const current = flags.secret ?? process.env.MEDIAGW_WEBHOOK_SECRET;
-  const kid = flags.kid ?? process.env.MEDIAGW_WEBHOOK_KID ?? 'kid_local';
+  const kid = webhookKeyId(flags.kid);
   const secret = flags.usePrevious ? flags.previousSecret : current;
   const keyId = flags.usePrevious ? (flags.previousKid ?? 'kid_previous') : kid;
   if (!secret)
@@ -72,6 +72,14 @@ async function signed(flags: SignFlags): Promise<SignedDelivery> {
   let body: string;
   if (flags.event) {
     body = await readTextFile(flags.event);
+    let id: unknown;
+    try {
+      id = (JSON.parse(body) as { id?: unknown } | null)?.id;
+    } catch {
+      throw new CliError(`--event ${flags.event} is not JSON: give the event's body as the gateway sends it`);
+    }
+    if (typeof id !== 'string' || !id)
+      throw new CliError(`--event ${flags.event} has no "id": the event's id is its event ID, a string`);
   } else {
     body = JSON.stringify(
       sampleEvent({
@@ -85,6 +93,8 @@ async function signed(flags: SignFlags): Promise<SignedDelivery> {
     );
   }
   const timestamp = Math.floor(Date.now() / 1000) + (flags.skew ?? 0);
+  if (!(timestamp >= 0 && timestamp < 1e11))
+    throw new CliError(`--skew ${flags.skew} takes the timestamp out of Unix seconds: give a smaller shift`);
   try {
     return { body, headers: signWebhook({ body, secret, keyId, timestamp }), keyId };
   } catch (error) {
@@ -202,6 +212,12 @@ export function registerWebhooks(program: Command): void {
       if (target.protocol !== 'http:' && target.protocol !== 'https:')
         throw new CliError(`not an http(s) URL: ${url}`);
       const delivery = await signed(flags);
+      const eventId = delivery.headers['X-Service-Event-ID'];
+      ctx.during({
+        message:
+          `Stopped while waiting for ${target.href} to answer event ${eventId}: the receiver may ` +
+          'have taken the delivery; a second delivery of the same event must be answered as a duplicate.',
+      });
       const answered = await postDelivery(target, delivery, DELIVERY_LIMITS, ctx.signal);
       const { status, error, answer, ms } = answered;
       const event = JSON.parse(delivery.body) as {
@@ -218,7 +234,7 @@ export function registerWebhooks(program: Command): void {
       out.result(
         {
           url: target.href,
-          event_id: delivery.headers['X-Service-Event-ID'],
+          event_id: eventId,
           event_type: event.type,
           delivery_id: delivery.headers['X-Service-Delivery-ID'],
           kid: delivery.keyId,
@@ -233,7 +249,7 @@ export function registerWebhooks(program: Command): void {
           explanation: verdict.explanation,
         },
         () => [
-          `${c.dim('sent')}      ${event.type} ${delivery.headers['X-Service-Event-ID']} (kid ${delivery.keyId}) to ${target.href}`,
+          `${c.dim('sent')}      ${event.type} ${eventId} (kid ${delivery.keyId}) to ${target.href}`,
           `${c.dim('answer')}    ${status === undefined ? c.red(error ?? 'none') : (status < 300 && !error ? c.green : c.red)(`${status}${error ? ` (${error})` : ''}`)} in ${ms} ms${answer ? `: ${answer.length > 200 ? `${answer.slice(0, 200)}…` : answer}` : ''}`,
           `${c.dim('gateway')}   ${verdict.acknowledged ? c.green(verdict.explanation) : c.yellow(verdict.explanation)}`,
         ],
