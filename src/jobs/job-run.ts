@@ -80,6 +80,19 @@ export interface RunJobsOptions {
 
 const TASK_OPERATIONS = new Set(['videos.create', 'images.generateAsync']);
 
+/**
+ * Whether a billable submission's error answer leaves it unknown whether a task was created:
+ * a 5xx (or 408) may come from a proxy or load balancer after the gateway took the request;
+ * only a 4xx is the gateway refusing it (spec: Errors — no task, no reservation).
+ */
+function unproven(job: JobInput, error: unknown): boolean {
+  return (
+    job.operation !== 'embeddings.create' &&
+    error instanceof APIError &&
+    (error.status >= 500 || error.status === 408)
+  );
+}
+
 function errorOf(error: unknown): JobError {
   const out: JobError = {
     type: error instanceof Error ? error.name : 'Error',
@@ -145,9 +158,12 @@ export class JobRun {
   /** Waits for a task and saves its outputs; leaves the job submitted when stopped. */
   private async deliver(job: JobInput, record: JobRecord): Promise<void> {
     const model = (record.model ?? job.body.model) as string;
+    // What was sent, as the journal has it: the manifest may have changed the job since, and
+    // the task billed then is the one to download.
+    const operation = record.operation ?? job.operation;
     let files: string[] = [];
     try {
-      if (job.operation === 'videos.create') {
+      if (operation === 'videos.create') {
         const taskId = record.task_id as string;
         await this.client.videos.waitForTask(taskId, { ...this.waitOptions, model });
         const download = await this.client.videos.downloadContent(taskId, { signal: this.stop });
@@ -156,7 +172,7 @@ export class JobRun {
         files = [name];
       } else {
         let entries: ImageData[];
-        if (job.operation === 'images.generateAsync') {
+        if (operation === 'images.generateAsync') {
           const task = await this.client.images.waitForTask(record.task_id as string, {
             ...this.waitOptions,
             model,
@@ -276,14 +292,23 @@ export class JobRun {
       } else {
         const answer = await this.client.embeddings.create(body as never);
         const name = outputName(job.id, 0, 1, 'json');
-        this.outputs.write(name, `${JSON.stringify(answer)}\n`);
+        try {
+          this.outputs.write(name, `${JSON.stringify(answer)}\n`);
+        } catch (error) {
+          // The answer came and was not kept (a full disk): the job is in doubt, as a lost answer is.
+          await this.append({ e: 'in_doubt', id: job.id, error: errorOf(error) }, true);
+          return;
+        }
         await this.append({ e: 'completed', id: job.id, files: [name] });
       }
     } catch (error) {
       if (error instanceof JobJournalError) throw error;
-      if (error instanceof AmbiguousSubmissionError) {
+      if (error instanceof AmbiguousSubmissionError || unproven(job, error)) {
         await this.append({ e: 'in_doubt', id: job.id, error: errorOf(error) }, true);
         await this.reconcile(job, this.journal.get(job.id) as JobRecord);
+      } else if (error instanceof APIError && error.status === 429) {
+        // Still rate-limited after the SDK's retries: not taken (spec: 429), so the next run sends it.
+        await this.append({ e: 'released', id: job.id, error: errorOf(error), refund: true }, true);
       } else if (error instanceof APIError || error instanceof RequestValidationError) {
         // Refused: nothing was created, nothing reserved.
         await this.append({ e: 'failed', id: job.id, error: errorOf(error), refund: true }, true);

@@ -6,14 +6,15 @@
 import {
   closeSync,
   fdatasync,
+  ftruncateSync,
   openSync,
   readFileSync,
-  rmSync,
   statSync,
   truncateSync,
   writeSync,
 } from 'node:fs';
 import { MediaGatewayError } from '../index.js';
+import { LockHeld, SELF, takeLock } from './file-lock.js';
 
 /** The states of a job. */
 export const JOB_STATES = ['pending', 'in_doubt', 'submitted', 'completed', 'failed', 'skipped'] as const;
@@ -164,16 +165,6 @@ export function applyEntry(records: Map<string, JobRecord>, entry: JournalEntry)
   return reserved;
 }
 
-/** Whether a process with this id runs on this machine. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * The journal in a local file (JSON Lines), with a lock file beside it (`<path>.lock`) so that
  * one run at a time writes it; a lock left by a process that no longer runs is taken over.
@@ -183,12 +174,14 @@ export class FileJournal implements JobJournal {
   private readonly map = new Map<string, JobRecord>();
   private reserved = 0;
   private fd: number | undefined;
-  private locked = false;
+  /** Bytes of whole lines in the file: a write that fails part-way is cut back to it. */
+  private size = 0;
+  private unlock: (() => void) | undefined;
 
   constructor(readonly location: string) {}
 
   async open(): Promise<void> {
-    this.lock();
+    await this.lock();
     try {
       let text = '';
       try {
@@ -197,11 +190,12 @@ export class FileJournal implements JobJournal {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
       const end = text.lastIndexOf('\n') + 1;
-      if (end < text.length) truncateSync(this.location, Buffer.byteLength(text.slice(0, end)));
+      this.size = Buffer.byteLength(text.slice(0, end));
+      if (end < text.length) truncateSync(this.location, this.size);
       this.replay(text.slice(0, end));
       this.fd = openSync(this.location, 'a', 0o600);
     } catch (error) {
-      this.unlock();
+      this.release();
       if (error instanceof MediaGatewayError) throw error;
       throw new JobJournalError(
         `the journal ${this.location} could not be opened: ${(error as Error).message}`,
@@ -233,35 +227,29 @@ export class FileJournal implements JobJournal {
     }
   }
 
-  private lock(): void {
+  private async lock(): Promise<void> {
     const path = `${this.location}.lock`;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const fd = openSync(path, 'wx', 0o600);
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
-        this.locked = true;
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        let pid = Number.NaN;
-        try {
-          pid = Number(readFileSync(path, 'utf8'));
-        } catch {}
-        if (Number.isInteger(pid) && pid > 0 && alive(pid) && pid !== process.pid)
-          throw new JobJournalError(
-            `the journal ${this.location} is in use by process ${pid}; wait for it to end, or stop it (its lock is ${path})`,
-          );
-        rmSync(path, { force: true });
+    try {
+      this.unlock = await takeLock(path);
+    } catch (error) {
+      if (error instanceof LockHeld) {
+        const { pid, host } = error.owner;
+        const where = host && host !== SELF.host ? ` on ${host}` : '';
+        throw new JobJournalError(
+          `the journal ${this.location} is in use by ${pid === process.pid ? 'this process' : `process ${pid}`}${where}; ` +
+            `wait for that run to end, or stop it (its lock is ${path}; remove it only once no run uses the journal)`,
+        );
       }
+      throw new JobJournalError(
+        `the lock ${path} of the journal could not be taken: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
-    throw new JobJournalError(`the lock ${path} of the journal could not be taken`);
   }
 
-  private unlock(): void {
-    if (!this.locked) return;
-    this.locked = false;
-    rmSync(`${this.location}.lock`, { force: true });
+  private release(): void {
+    this.unlock?.();
+    this.unlock = undefined;
   }
 
   get(id: string): JobRecord | undefined {
@@ -300,12 +288,18 @@ export class FileJournal implements JobJournal {
    */
   private write(entry: JournalEntry): void {
     if (this.fd === undefined) throw new JobJournalError(`the journal ${this.location} is not open`);
-    const line = `${JSON.stringify({ ...entry, at: entry.at ?? Date.now() })}\n`;
+    const line = Buffer.from(`${JSON.stringify({ ...entry, at: entry.at ?? Date.now() })}\n`);
     try {
-      writeSync(this.fd, line);
+      for (let done = 0; done < line.length; ) done += writeSync(this.fd, line, done);
     } catch (error) {
+      // A line cut short (a full disk) would sit in the middle of the file once a later write
+      // succeeds, and the journal could not be read again: it is cut back to the last whole line.
+      try {
+        ftruncateSync(this.fd, this.size);
+      } catch {}
       throw this.failed(error);
     }
+    this.size += line.length;
     this.reserved += applyEntry(this.map, entry);
   }
 
@@ -349,7 +343,7 @@ export class FileJournal implements JobJournal {
       closeSync(this.fd);
       this.fd = undefined;
     }
-    this.unlock();
+    this.release();
   }
 }
 

@@ -48,6 +48,9 @@ const FIELDS = new Set(['id', 'operation', 'body']);
 /** Control characters, and the characters a file name cannot hold. */
 const UNPRINTABLE = /[\p{Cc}\p{Cs}\u2028\u2029/\\]/u;
 
+/** The longest id in UTF-8 bytes: its files' names (`<id>-<n>.<ext>`) then fit in 255. */
+const MAX_ID_BYTES = 200;
+
 /** The rules an id breaks, as issues on `id`. */
 export function idIssues(id: unknown): ValidationIssue[] {
   if (typeof id !== 'string')
@@ -55,6 +58,15 @@ export function idIssues(id: unknown): ValidationIssue[] {
   const length = [...id].length;
   if (length < 1 || length > 128)
     return [{ path: 'id', message: `must be 1-128 characters long, got ${length}` }];
+  // `<id>-<n>.<ext>` must fit in a file name (255 bytes on every common file system).
+  const bytes = Buffer.byteLength(id);
+  if (bytes > MAX_ID_BYTES)
+    return [
+      {
+        path: 'id',
+        message: `must be at most ${MAX_ID_BYTES} bytes in UTF-8 (it names the output files), got ${bytes}`,
+      },
+    ];
   if (UNPRINTABLE.test(id))
     return [
       {

@@ -4,10 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { MediaDownload } from '../index.js';
-import { alive } from './journal.js';
+import { gone, machineName, SELF } from './file-lock.js';
 
 const EXTENSIONS: Record<string, string> = {
   'video/mp4': 'mp4',
@@ -42,11 +41,6 @@ export function outputName(id: string, index: number, count: number, ext: string
   return count <= 1 ? `${id}.${ext}` : `${id}-${index + 1}.${ext}`;
 }
 
-/** The machine's name, safe in a file name. */
-function host(): string {
-  return hostname().replace(/[^\w-]/g, '_') || 'host';
-}
-
 /** The output folder and this run's staging folder. */
 export class OutputFolder {
   /** The output folder, absolute. */
@@ -56,7 +50,9 @@ export class OutputFolder {
   constructor(dir: string) {
     this.dir = resolve(dir);
     const root = join(dirname(this.dir), `.${basename(this.dir)}.mediagw-staging`);
-    this.staging = join(root, `${host()}.${process.pid}.${randomUUID().slice(0, 8)}`);
+    // Named for the run's machine, process and PID namespace: what a run left is removed only
+    // once that run is certainly gone.
+    this.staging = join(root, `${SELF.host}.${SELF.pid}.${SELF.ns || '0'}.${randomUUID().slice(0, 8)}`);
   }
 
   /**
@@ -67,11 +63,13 @@ export class OutputFolder {
     mkdirSync(this.dir, { recursive: true });
     const root = dirname(this.staging);
     mkdirSync(this.staging, { recursive: true });
-    // Folders of this machine's runs that no longer run; another machine's are its own to clean.
+    // Folders of this machine's runs that no longer run; another machine's or container's are
+    // its own to clean. (Names of older versions have no namespace: `<machine>.<pid>.<random>`.)
     for (const name of readdirSync(root)) {
-      const [machine, pid] = name.split('.');
-      if (machine !== host() || join(root, name) === this.staging) continue;
-      if (!(Number.isInteger(Number(pid)) && alive(Number(pid))))
+      const parts = name.split('.');
+      const ns = parts.length > 3 ? (parts[2] === '0' ? '' : parts[2]) : undefined;
+      if (join(root, name) === this.staging) continue;
+      if (parts[0] === machineName() && gone({ host: parts[0], pid: Number(parts[1]), ns }))
         rmSync(join(root, name), { recursive: true, force: true });
     }
   }

@@ -70,6 +70,25 @@ describe('planJobs', () => {
     expect(plan.invalid.find((l) => l.line === 3)?.issues[0]?.message).toMatch(/not valid JSON/);
   });
 
+  // 128 characters of two or four bytes each make a file name past 255 bytes: the job was sent,
+  // then its output could never be saved.
+  it.each([
+    [202, false, 'é'.repeat(101)],
+    [204, false, '🎬'.repeat(51)],
+    [200, true, 'é'.repeat(100)],
+    [128, true, 'x'.repeat(128)],
+  ])('an id of %i bytes in UTF-8: valid %s', async (bytes, valid, id) => {
+    const plan = await planJobs(manifest([video(id)]));
+    expect(plan.valid).toBe(valid);
+    if (!valid)
+      expect(plan.invalid[0]?.issues).toEqual([
+        {
+          path: 'id',
+          message: `must be at most 200 bytes in UTF-8 (it names the output files), got ${bytes}`,
+        },
+      ]);
+  });
+
   it('totals jobs per operation and reserved seconds per model and tier', async () => {
     const path = manifest([
       video('v1'),

@@ -241,6 +241,54 @@ describe('runJobs', () => {
     expect([...submissionsPerJob(gateway).values()]).toEqual([1, 1, 1]);
   });
 
+  // A 5xx can come from a proxy after the gateway took the task: --retry-failed must not send it
+  // again. A 429 is the gateway taking no task: the job waits for the next run, not for a flag.
+  it('leaves a job answered 5xx in doubt and one answered 429 past the retries pending', async () => {
+    const strict = testClient({ ...gateway.clientOptions(), maxRetries: 0 });
+    gateway.inject({ match: { method: 'POST', path: '/v1/videos/generations' }, fault: { status: 502 } });
+    gateway.inject({
+      match: { method: 'POST', path: '/v1/images/generations/async' },
+      fault: { status: 429, headers: { 'retry-after': '1' } },
+    });
+    const manifest = writeManifest(join(dir, 'm.jsonl'), [
+      video('proxied'),
+      {
+        id: 'limited',
+        operation: 'images.generateAsync',
+        body: { model: 'imgmodel-2', prompt: 'paint limited' },
+      },
+    ]);
+    const options = { journal: join(dir, 'j.journal'), outputDir: join(dir, 'out'), concurrency: 1 };
+    const first = await runJobs(strict, manifest, options);
+    expect(first.counts).toMatchObject({ in_doubt: 1, pending: 1, failed: 0 });
+    const byId = new Map((await readJournal(options.journal)).jobs.map((j) => [j.id, j]));
+    expect(byId.get('proxied')).toMatchObject({ state: 'in_doubt', error: { status: 502 } });
+    expect(byId.get('limited')).toMatchObject({ state: 'pending', error: { status: 429 } });
+    const sent = gateway.requests.length;
+    const second = await runJobs(strict, manifest, { ...options, retryFailed: true });
+    // The pending job is sent and completes; the one in doubt is not sent again.
+    expect(second.counts).toMatchObject({ completed: 1, in_doubt: 1 });
+    expect(
+      gateway.requests.slice(sent).filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations'),
+    ).toEqual([]);
+    expect(filesIn(join(dir, 'out'))).toEqual(['limited.png']);
+  });
+
+  it('follows a sent job as the journal has it when the manifest changes its operation', async () => {
+    const options = { journal: join(dir, 'j.journal'), outputDir: join(dir, 'out'), waitTimeoutMs: 1 };
+    const sent = writeManifest(join(dir, 'm.jsonl'), [video('clip')]);
+    const first = await runJobs(client, sent, options);
+    expect(first.counts.submitted).toBe(1);
+    const changed = writeManifest(join(dir, 'm.jsonl'), [
+      { id: 'clip', operation: 'images.generate', body: { model: 'imgmodel-2', prompt: 'draw clip' } },
+    ]);
+    const second = await runJobs(client, changed, { ...options, waitTimeoutMs: 60_000 });
+    expect(second.counts.completed).toBe(1);
+    // The video billed in the first run is the file; nothing else was sent.
+    expect(filesIn(join(dir, 'out'))).toEqual(['clip.mp4']);
+    expect(Object.fromEntries(submissionsPerJob(gateway))).toEqual({ clip: 1 });
+  });
+
   it('refuses a manifest with a bad line before sending anything', async () => {
     const manifest = writeManifest(join(dir, 'm.jsonl'), [
       video('a'),
