@@ -113,6 +113,16 @@ export class JobJournalError extends MediaGatewayError {
   override readonly name = 'JobJournalError';
 }
 
+/** A line of a journal as its entry: `undefined` when it is not JSON, or not an entry (no `e` and `id`). */
+function journalEntry(line: string): JournalEntry | undefined {
+  try {
+    const entry = JSON.parse(line) as JournalEntry | null;
+    return typeof entry?.e === 'string' && typeof entry.id === 'string' ? entry : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Applies one entry to the records (the replay and the live run share it). */
 export function applyEntry(records: Map<string, JobRecord>, entry: JournalEntry): number {
   const previous = records.get(entry.id);
@@ -215,14 +225,11 @@ export class FileJournal implements JobJournal {
       start = end + 1;
       line++;
       if (raw.trim() === '') continue;
-      let entry: JournalEntry;
-      try {
-        entry = JSON.parse(raw) as JournalEntry;
-      } catch {
+      const entry = journalEntry(raw);
+      if (!entry)
         throw new JobJournalError(
-          `the journal ${this.location} is damaged at line ${line} (not JSON); it was not written by this SDK or was edited`,
+          `the journal ${this.location} is damaged at line ${line} (not a journal entry); it was not written by this SDK or was edited`,
         );
-      }
       this.reserved += applyEntry(this.map, entry);
     }
   }
@@ -354,13 +361,12 @@ export function readFileJournal(path: string): { records: JobRecord[]; reservedS
   let reserved = 0;
   const text = readFileSync(path, 'utf8');
   const end = text.lastIndexOf('\n') + 1;
-  for (const raw of text.slice(0, end).split('\n')) {
+  for (const [index, raw] of text.slice(0, end).split('\n').entries()) {
     if (raw.trim() === '') continue;
-    try {
-      reserved += applyEntry(map, JSON.parse(raw) as JournalEntry);
-    } catch {
-      throw new JobJournalError(`the journal ${path} is damaged: a line is not JSON`);
-    }
+    const entry = journalEntry(raw);
+    if (!entry)
+      throw new JobJournalError(`the journal ${path} is damaged at line ${index + 1} (not a journal entry)`);
+    reserved += applyEntry(map, entry);
   }
   return { records: [...map.values()], reservedSeconds: reserved };
 }

@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import {
   estimateReservation,
+  FileInputError,
   RequestValidationError,
   type ValidationIssue,
   validateRequest,
@@ -148,20 +149,40 @@ export function checkJobSource(source: unknown, operation: string): void {
   ]);
 }
 
+/** Why a manifest could not be read, by the file system's code. */
+const UNREADABLE: Record<string, string> = {
+  ENOENT: 'does not exist',
+  ENOTDIR: 'does not exist: a part of the path is not a folder',
+  EISDIR: 'is a folder, not a manifest file',
+  EACCES: 'may not be read',
+  EPERM: 'may not be read',
+};
+
 async function* rawItems(
   source: JobSource,
 ): AsyncGenerator<{ line: number; value?: unknown; error?: string }> {
   if (typeof source === 'string') {
     const lines = createInterface({ input: createReadStream(source), crlfDelay: Number.POSITIVE_INFINITY });
     let line = 0;
-    for await (const text of lines) {
-      line++;
-      if (text.trim() === '') continue;
-      try {
-        yield { line, value: JSON.parse(text) };
-      } catch (error) {
-        yield { line, error: `is not valid JSON: ${(error as Error).message}` };
+    try {
+      for await (const text of lines) {
+        line++;
+        if (text.trim() === '') continue;
+        try {
+          yield { line, value: JSON.parse(text) };
+        } catch (error) {
+          yield { line, error: `is not valid JSON: ${(error as Error).message}` };
+        }
       }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (typeof code !== 'string') throw error;
+      throw new FileInputError(
+        'the manifest',
+        source,
+        `${UNREADABLE[code] ?? 'could not be read'} (${code}); nothing was sent`,
+        { cause: error },
+      );
     }
     return;
   }
@@ -174,7 +195,7 @@ async function* rawItems(
  * the operation is known, and the body's rules with field paths. A file is streamed; blank lines
  * are skipped but counted.
  *
- * @throws FileInputError-like errors of the file system (a missing manifest) from the first read.
+ * @throws FileInputError when the manifest file cannot be read (missing, a folder, not readable).
  */
 export async function* readJobs(
   source: JobSource,

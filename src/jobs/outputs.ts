@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import type { MediaDownload } from '../index.js';
+import { FileInputError, type MediaDownload } from '../index.js';
 import { gone, machineName, SELF } from './file-lock.js';
 
 const EXTENSIONS: Record<string, string> = {
@@ -60,9 +60,19 @@ export class OutputFolder {
    * this machine that no longer run).
    */
   prepare(): void {
-    mkdirSync(this.dir, { recursive: true });
     const root = dirname(this.staging);
-    mkdirSync(this.staging, { recursive: true });
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      mkdirSync(this.staging, { recursive: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new FileInputError(
+        'the output folder',
+        this.dir,
+        `could not be made (${code}): give a folder, or a path where one can be made; nothing was sent`,
+        { cause: error },
+      );
+    }
     // Folders of this machine's runs that no longer run; another machine's or container's are
     // its own to clean. (Names of older versions have no namespace: `<machine>.<pid>.<random>`.)
     for (const name of readdirSync(root)) {

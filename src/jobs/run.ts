@@ -35,7 +35,7 @@ export class ManifestError extends RequestValidationError {
 
   constructor(lines: BadLine[]) {
     super(
-      'runJobs (nothing was sent; check the manifest with `mediagw jobs plan`)',
+      'the manifest',
       lines.flatMap((l) =>
         l.issues.map((i) => ({
           path: `line ${l.line}${l.id === undefined ? '' : ` (${l.id})`}${i.path ? `: ${i.path}` : ''}`,
@@ -43,6 +43,7 @@ export class ManifestError extends RequestValidationError {
         })),
       ),
     );
+    this.message += '. No job was sent: `mediagw jobs plan` lists every bad line.';
     this.lines = lines;
   }
 }

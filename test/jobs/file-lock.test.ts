@@ -27,7 +27,7 @@ async function race(path: string, count: number): Promise<string[]> {
   const children = Array.from({ length: count }, () =>
     spawn(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'test/jobs/fixtures/open-journal.ts'), path, String(at), '400'],
+      ['--import', 'tsx', join(ROOT, 'test/jobs/fixtures/open-journal.ts'), path, String(at), '800'],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     ),
   );
@@ -58,14 +58,22 @@ describe('a file journal opened by several runs at once', () => {
       (lock: string) => writeFileSync(lock, JSON.stringify({ ...SELF, pid: deadPid() })),
     ],
   ])(
-    '%s: exactly one of three holds it, the others are told who does',
+    '%s: one of three holds it at a time, the others are told who does',
     async (_name, before) => {
       for (let round = 0; round < 2; round++) {
         const path = join(dir, `race-${Math.random().toString(36).slice(2)}.journal`);
         before(`${path}.lock`);
         const outcomes = await race(path, 3);
-        expect(outcomes.filter((o) => o === 'OPENED')).toHaveLength(1);
-        for (const refused of outcomes.filter((o) => o !== 'OPENED'))
+        // Never two holders at once. (A racer the machine starts late may open it after the
+        // holder closed it: that is one holder after another.)
+        const held = outcomes
+          .filter((o) => o.startsWith('OPENED'))
+          .map((o) => o.split(' ').slice(1).map(Number) as [number, number])
+          .sort((a, b) => a[0] - b[0]);
+        expect(held.length).toBeGreaterThanOrEqual(1);
+        for (let i = 1; i < held.length; i++)
+          expect(held[i]?.[0]).toBeGreaterThan(held[i - 1]?.[1] as number);
+        for (const refused of outcomes.filter((o) => !o.startsWith('OPENED')))
           expect(refused).toMatch(
             /^REFUSED the journal .* is in use by process \d+; wait for that run to end/,
           );

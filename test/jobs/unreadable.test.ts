@@ -1,0 +1,88 @@
+// Covers: src/jobs/run.ts
+/**
+ * What a run says of inputs it cannot use: a manifest that is missing or a folder, an output
+ * folder that is a file, a journal line that is not an entry. Each is an SDK error that names
+ * the input and says nothing was sent; none is a raw ENOENT, EISDIR, EEXIST or TypeError.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileInputError, MediaGatewayError, RequestValidationError } from '../../src/index.js';
+import { JobJournalError, readJournal, runJobs } from '../../src/jobs/index.js';
+import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
+import { scratch, submissionsPerJob, videoJob, writeManifest } from './helpers.js';
+
+let gateway: MockGateway;
+let dir: string;
+let remove: () => void;
+
+beforeEach(async () => {
+  gateway = await startMockGateway({ speed: 200 });
+  ({ dir, remove } = scratch());
+});
+
+afterEach(async () => {
+  await gateway.close();
+  remove();
+});
+
+const run = (manifest: string, outputDir = join(dir, 'out'), journal = join(dir, 'j.journal')) =>
+  runJobs(testClient(gateway.clientOptions()), manifest, { journal, outputDir }).catch((e: unknown) => e);
+
+describe('inputs a run cannot use', () => {
+  it.each([
+    [
+      'a manifest that does not exist',
+      () => join(dir, 'nope.jsonl'),
+      /^the manifest: ".*nope\.jsonl" does not exist \(ENOENT\); nothing was sent$/,
+    ],
+    [
+      'a manifest that is a folder',
+      () => {
+        mkdirSync(join(dir, 'folder.jsonl'));
+        return join(dir, 'folder.jsonl');
+      },
+      /^the manifest: ".*folder\.jsonl" is a folder, not a manifest file \(EISDIR\); nothing was sent$/,
+    ],
+  ])('%s: a FileInputError naming it', async (_name, path, message) => {
+    const error = await run(path());
+    expect(error).toBeInstanceOf(FileInputError);
+    expect((error as Error).message).toMatch(message);
+    expect(gateway.requests).toEqual([]);
+  });
+
+  it('an output folder that is a file: a FileInputError naming it, nothing sent', async () => {
+    writeFileSync(join(dir, 'out'), 'a file');
+    const error = await run(writeManifest(join(dir, 'm.jsonl'), [videoJob('a')]));
+    expect(error).toBeInstanceOf(FileInputError);
+    expect((error as Error).message).toMatch(
+      /^the output folder: ".*out" could not be made \((EEXIST|ENOTDIR)\)/,
+    );
+    expect(submissionsPerJob(gateway).size).toBe(0);
+  });
+
+  it.each([['null'], ['42'], ['{"id":"a"}'], ['{"e":"intent"}']])(
+    'a journal line %s: damaged at that line, for the run and for jobs status',
+    async (line) => {
+      const journal = join(dir, 'j.journal');
+      writeFileSync(journal, `{"e":"intent","id":"a","operation":"videos.create"}\n${line}\n`);
+      const error = await run(writeManifest(join(dir, 'm.jsonl'), [videoJob('a')]), undefined, journal);
+      expect(error).toBeInstanceOf(JobJournalError);
+      expect((error as Error).message).toMatch(/is damaged at line 2 \(not a journal entry\)/);
+      await expect(readJournal(journal)).rejects.toThrow(/is damaged at line 2 \(not a journal entry\)/);
+      expect(gateway.requests).toEqual([]);
+    },
+  );
+
+  it('a manifest with a bad line: says which, and that no job was sent', async () => {
+    const error = await run(
+      writeManifest(join(dir, 'm.jsonl'), [videoJob('a'), { id: 'b', operation: 'videos.create', body: {} }]),
+    );
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toBeInstanceOf(MediaGatewayError);
+    expect((error as Error).message).toMatch(
+      /^the manifest was not sent: line 2 \(b\): body\.\w+: .*\. No job was sent: `mediagw jobs plan` lists every bad line\.$/,
+    );
+  });
+});
