@@ -10,6 +10,7 @@ import {
   APIUserAbortError,
   type ImageData,
   type MediaGateway,
+  MediaExpiredError,
   MediaGatewayError,
   type Notifications,
   RequestValidationError,
@@ -186,13 +187,16 @@ export class JobRun {
     } catch (error) {
       if (this.stop.aborted || error instanceof APIUserAbortError || error instanceof WaitTimeoutError)
         return;
-      if (error instanceof TaskFailedError) {
+      // A failed task; or media that expired before it was saved, which no rerun can download
+      // (spec: a replay does not extend availability). Both were billed: nothing is refunded,
+      // and only --retry-failed sends the job again.
+      if (error instanceof TaskFailedError || error instanceof MediaExpiredError) {
         await this.append({ e: 'failed', id: job.id, error: errorOf(error) }, true);
         return;
       }
       if (error instanceof JobJournalError) throw error;
-      // A download that failed (an expired URL, a full disk): the task is done and billed;
-      // the job stays submitted, and the next run downloads again.
+      // A download that failed otherwise (a lost connection, a full disk): the task is done and
+      // billed; the job stays submitted, and the next run downloads again.
       this.options.onProgress?.({
         id: job.id,
         state: 'submitted',

@@ -289,6 +289,25 @@ describe('runJobs', () => {
     expect(Object.fromEntries(submissionsPerJob(gateway))).toEqual({ clip: 1 });
   });
 
+  it('fails, billed and not refunded, a job whose media expired before it was saved', async () => {
+    await gateway.close();
+    gateway = await startMockGateway({ speed: 200, mediaTtlMs: 2_000, requestLogLimit: 100_000 });
+    const strict = testClient({ ...gateway.clientOptions(), maxRetries: 0 });
+    gateway.inject({ match: { method: 'GET', path: '/v1/images/results/' }, fault: { status: 503 } });
+    const manifest = writeManifest(join(dir, 'm.jsonl'), [
+      { id: 'still', operation: 'images.generate', body: { model: 'imgmodel-2', prompt: 'draw still' } },
+    ]);
+    const options = { journal: join(dir, 'j.journal'), outputDir: join(dir, 'out') };
+    expect((await runJobs(strict, manifest, options)).counts.submitted).toBe(1);
+    // 2 mock seconds at 200x: the media the answer named has expired.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await runJobs(strict, manifest, options);
+    expect(again.counts).toMatchObject({ failed: 1, submitted: 0 });
+    const [job] = (await readJournal(options.journal)).jobs;
+    expect(job).toMatchObject({ state: 'failed', error: { type: 'MediaExpiredError', status: 410 } });
+    expect(Object.fromEntries(submissionsPerJob(gateway))).toEqual({ still: 1 });
+  });
+
   it('refuses a manifest with a bad line before sending anything', async () => {
     const manifest = writeManifest(join(dir, 'm.jsonl'), [
       video('a'),
