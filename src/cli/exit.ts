@@ -10,3 +10,19 @@ export function exitAfterFlush(code: number): void {
   process.stdout.write('', done);
   process.stderr.write('', done);
 }
+
+/** What a stream says once its reader is gone: a closed pipe, a closed terminal. */
+const READER_GONE = new Set(['EPIPE', 'EIO', 'ERR_STREAM_DESTROYED']);
+
+/**
+ * Drops what is written to stdout or stderr once its reader is gone (`| head`, a closed
+ * terminal or SSH session), instead of ending the command on an unhandled `EPIPE`: a job run
+ * goes on to leave its journal consistent, and a download its file whole or none.
+ */
+export function outliveClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (!READER_GONE.has(error.code ?? '')) throw error;
+    });
+  }
+}

@@ -214,6 +214,8 @@ describe('mediagw jobs run and status', () => {
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],
+    // The terminal or SSH session closed: the run used to die as if killed, jobs left in doubt.
+    ['SIGHUP', 129],
   ] as const) {
     it(`${signal} mid-run stops submitting, leaves the journal consistent, says how to resume, exits ${code}`, async () => {
       // Slow tasks: a video takes 10 mock seconds, 1 s here.
@@ -245,6 +247,43 @@ describe('mediagw jobs run and status', () => {
       expect([...submissionsPerJob(gateway).values()]).toEqual(Array(jobs.length).fill(1));
     });
   }
+});
+
+describe('mediagw jobs run whose output is closed', () => {
+  // `… 2>&1 | head -1`, or a terminal gone: the run died on an unhandled EPIPE, jobs in doubt,
+  // its lock and staging folder left behind.
+  it('goes on to the end when stderr and stdout are closed, the journal whole and no lock left', async () => {
+    const { env, gateway } = await mock(200);
+    const jobs = mixedJobs(8);
+    const path = writeManifest(join(dir, 'm.jsonl'), jobs);
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'jobs',
+        'run',
+        path,
+        '--journal',
+        join(dir, 'j'),
+        '--output-dir',
+        join(dir, 'out'),
+        '--concurrency',
+        '1',
+      ],
+      { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    // Read the first line, then go away, as `head -1` does.
+    await new Promise<void>((resolve) => child.stderr.once('data', () => resolve()));
+    child.stderr.destroy();
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    const status = await readJournal(join(dir, 'j'));
+    expect(status.counts.completed).toBe(jobs.length);
+    expect([...submissionsPerJob(gateway).values()]).toEqual(Array(jobs.length).fill(1));
+    expect(existsSync(join(dir, 'j.lock'))).toBe(false);
+    expect(readdirSync(dir).filter((name) => name.includes('mediagw-staging'))).toEqual([]);
+  });
 });
 
 async function freePort(): Promise<number> {

@@ -40,7 +40,16 @@ export const JOBS_EXIT = {
   interrupted: 130,
   /** SIGTERM stopped the run. */
   terminated: 143,
+  /** SIGHUP (the terminal or SSH session closed) stopped the run. */
+  hungUp: 129,
 } as const;
+
+/** The signals that stop a run cleanly, with its exit status. */
+const STOP_EXIT: Readonly<Record<string, number>> = {
+  SIGINT: JOBS_EXIT.interrupted,
+  SIGTERM: JOBS_EXIT.terminated,
+  SIGHUP: JOBS_EXIT.hungUp,
+};
 
 const RUN_EXIT_HELP = `
 Exit status:
@@ -49,7 +58,8 @@ Exit status:
   3    some jobs failed (refused, or their task failed); rerun with --retry-failed to send them again
   5    some jobs are in doubt: sent without an answer, maybe billed; see \`mediagw jobs status\`
   6    some jobs are not done (skipped by the budget, waits that passed their deadline): run again
-  130  stopped by Ctrl+C (SIGINT); 143 stopped by SIGTERM. Run the same command again to resume
+  130  stopped by Ctrl+C (SIGINT); 143 by SIGTERM; 129 by SIGHUP (the terminal closed).
+       Run the same command again to resume
 `;
 
 interface JournalFlags {
@@ -410,8 +420,7 @@ export function registerJobs(program: Command): void {
         else if (!out.json) out.info(message);
         stop.abort(new Error(signal));
       };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+      for (const signal of Object.keys(STOP_EXIT)) process.on(signal, onSignal);
       if (flags.resubmitInDoubt)
         out.warn(
           '--resubmit-in-doubt sends the jobs in doubt again: a job that was accepted is billed twice',
@@ -438,15 +447,14 @@ export function registerJobs(program: Command): void {
         });
       } finally {
         bar?.stop();
-        process.removeListener('SIGINT', onSignal);
-        process.removeListener('SIGTERM', onSignal);
+        for (const signal of Object.keys(STOP_EXIT)) process.removeListener(signal, onSignal);
         await paced.close();
         close();
         await receiver.close();
       }
       const resume = resumeCommand(manifest, flags);
       let code = runExitCode(summary);
-      if (stoppedBy) code = stoppedBy === 'SIGTERM' ? JOBS_EXIT.terminated : JOBS_EXIT.interrupted;
+      if (stoppedBy) code = STOP_EXIT[stoppedBy] ?? JOBS_EXIT.interrupted;
       out.result(
         {
           counts: summary.counts,
