@@ -43,8 +43,10 @@ export class CliError extends Error {
     readonly exitCode: number = EXIT.usage,
     /** Fields added to the `--json` error document, e.g. `taskId` and `resume`. */
     readonly details: Record<string, unknown> = {},
+    /** The SDK's error this one tells more of: its type and fields are reported as its own. */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 

@@ -86,15 +86,17 @@ function allCommands(command: Command): Command[] {
 function report(ctx: Context, error: unknown, code: number): void {
   const out = ctx.output;
   const message = error instanceof Error ? error.message : String(error);
+  // A CliError that tells more of an SDK error (a task's ID and how to resume) reports its type.
+  const source = error instanceof CliError && error.cause !== undefined ? error.cause : error;
   if (out.json) {
-    const doc: Record<string, unknown> = { type: errorType(error), message, exit_code: code };
+    const doc: Record<string, unknown> = { type: errorType(source), message, exit_code: code };
     if (error instanceof CliError) {
       for (const [k, v] of Object.entries(error.details))
         doc[k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)] = v;
     }
     if (error instanceof RequestValidationError) doc.issues = error.issues;
-    if (error instanceof APIError)
-      Object.assign(doc, { status: error.status, code: error.code, request_id: error.requestId });
+    if (source instanceof APIError)
+      Object.assign(doc, { status: source.status, code: source.code, request_id: source.requestId });
     if (error instanceof TaskFailedError)
       Object.assign(doc, { task_id: error.taskId, code: error.code, task: error.task });
     out.stdout.write(`${JSON.stringify({ error: doc })}\n`);
@@ -113,7 +115,7 @@ function report(ctx: Context, error: unknown, code: number): void {
   out.error(message);
   if (error instanceof TaskFailedError)
     out.info(`  task ${error.taskId} ended failed; nothing was resubmitted.`);
-  if (error instanceof APIError && error.requestId) out.info(`  request ID: ${error.requestId}`);
+  if (source instanceof APIError && source.requestId) out.info(`  request ID: ${source.requestId}`);
 }
 
 /**

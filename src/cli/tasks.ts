@@ -9,12 +9,13 @@ import {
   type MediaDownload,
   type MediaGateway,
   type ReviewTask,
+  TaskFailedError,
   type VideoTask,
   WaitTimeoutError,
   withExtraFields,
 } from '../index.js';
 import type { Context } from './context.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError, EXIT, exitCodeFor } from './exit-codes.js';
 import { DownloadProgress, WaitProgress } from './progress.js';
 
 /** The kinds of task the gateway runs. */
@@ -178,7 +179,10 @@ export async function waitWithProgress(
         { taskId: ref.id, ...(resume ? { resume } : {}) },
       );
     }
-    throw error;
+    // A task that failed says so itself; any other failure (the gateway unreachable) keeps the
+    // task's ID and the way back to it.
+    if (error instanceof TaskFailedError || ctx.signal.aborted) throw error;
+    throw taskGoesOn(error, ref, resume, 'It goes on: nothing was cancelled or resubmitted.');
   } finally {
     progress.stop();
   }
@@ -190,6 +194,8 @@ export interface SaveOf {
   ref?: TaskRef | undefined;
   /** What the whole run saves, for the resume command. */
   saves?: Saves | undefined;
+  /** The URLs of a synchronous answer's images not saved yet, told when saving stops. */
+  unsaved?: string[] | undefined;
 }
 
 /**
@@ -208,22 +214,49 @@ export async function saveWithProgress(
   const resume = ref ? ctx.finishCommand(waitCommandParts(ref, of.saves ?? { output: path })) : undefined;
   const done = ref
     ? ` Task ${ref.id} is done; nothing was cancelled or resubmitted.${resume ? '' : ` ${MOCK_ENDS}`}`
-    : '';
+    : of.unsaved?.length
+      ? ` Not saved: ${of.unsaved.join(' ')} (download with your API key, before they expire).`
+      : '';
   ctx.during({
     message: `Stopped saving ${path}: no partial file was left.${done}`,
     taskId: ref?.id,
     resume,
   });
-  const download = await open({ signal: ctx.signal });
-  const bar = new DownloadProgress(out, basename(path), download.contentLength);
+  let bar: DownloadProgress | undefined;
   try {
-    const { bytes } = await download.saveTo(path, { onProgress: (p) => bar.update(p.bytes) });
+    const download = await open({ signal: ctx.signal });
+    bar = new DownloadProgress(out, basename(path), download.contentLength);
+    const { bytes } = await download.saveTo(path, { onProgress: (p) => bar?.update(p.bytes) });
     bar.finish();
     return bytes;
   } catch (error) {
-    bar.abandon();
+    bar?.abandon();
+    if (ctx.signal.aborted) throw error;
+    // Billed, not saved: the message keeps what it takes to save it again.
+    if (ref) throw taskGoesOn(error, ref, resume, `It is done; nothing was cancelled or resubmitted.`);
+    if (of.unsaved?.length)
+      throw new CliError(
+        `${messageOf(error)}\nNot saved: ${of.unsaved.join(' ')} (download with your API key, before they expire)`,
+        exitCodeFor(error),
+        {},
+        error,
+      );
     throw error;
   }
+}
+
+/** A failure after a task was submitted, with its ID and the command that takes it up again. */
+function taskGoesOn(error: unknown, ref: TaskRef, resume: string | undefined, state: string): CliError {
+  return new CliError(
+    `${messageOf(error)}\nTask ${ref.id}: ${state}${resume ? `\nResume with: ${resume}` : ` ${MOCK_ENDS}`}`,
+    exitCodeFor(error),
+    { taskId: ref.id, ...(resume ? { resume } : {}) },
+    error,
+  );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -241,7 +274,9 @@ export async function saveImages(
   const saved: string[] = [];
   for (const [i, entry] of entries.entries()) {
     const path = numberedPath(output, i, entries.length);
-    await saveWithProgress(ctx, (o) => client.images.download(entry, o), path, of);
+    // A synchronous answer has no task to come back to: the images left are named by URL.
+    const unsaved = of.ref ? undefined : entries.slice(i).flatMap((e) => (e.url ? [e.url] : []));
+    await saveWithProgress(ctx, (o) => client.images.download(entry, o), path, { ...of, unsaved });
     saved.push(path);
   }
   return saved;

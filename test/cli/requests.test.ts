@@ -366,3 +366,60 @@ describe('embeddings, uploads and library', () => {
     expect(blocked.code).toBe(2);
   });
 });
+
+describe('what a failure after the submission keeps', () => {
+  test.each([
+    [
+      'a folder that does not exist',
+      () => join(dir, 'nowhere', 'k.mp4'),
+      /the folder .*nowhere does not exist; create it first \(nothing was sent\)/,
+    ],
+    ['a folder', () => dir, /is a folder: give the path of a file \(nothing was sent\)/],
+  ])('--output in %s: refused before the video is sent, exit 1', async (_name, output, message) => {
+    const before = gateway.requests.length;
+    const { code, stderr } = await cli(miniVideo('unsaved', '--output', output()));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(message);
+    expect(gateway.requests.length).toBe(before);
+  });
+
+  // The video was billed: a download that fails names the task and the command that saves it.
+  test('a video whose download is refused: exit 2, the task ID and the resume command, typed as the SDK error', async () => {
+    gateway.inject({ match: { method: 'GET', path: /\/content$/ }, fault: { status: 403 } });
+    const { code, stdout } = await cli(
+      miniVideo('refused download', '--output', join(dir, 'r.mp4'), '--json', ...FAST),
+    );
+    expect(code).toBe(2);
+    const { error } = json(stdout);
+    expect(error).toMatchObject({ type: 'PermissionDeniedError', status: 403, exit_code: 2 });
+    expect(error.task_id).toMatch(/^cgt-/);
+    expect(error.resume).toContain(`tasks wait ${error.task_id}`);
+    expect(error.message).toContain(
+      `Task ${error.task_id}: It is done; nothing was cancelled or resubmitted.`,
+    );
+  });
+
+  // A synchronous answer has no task: the images not saved are named, not lost with the run.
+  test('images generate -n 2 whose download is refused: the URLs of the images not saved are in the message', async () => {
+    gateway.inject({ match: { method: 'GET', path: '/v1/images/results/' }, fault: { status: 403 } });
+    const { code, stdout } = await cli([
+      'images',
+      'generate',
+      '-m',
+      'imgmodel-2',
+      '-p',
+      'two cranes',
+      '-n',
+      '2',
+      '--output',
+      join(dir, 'two.png'),
+      '--json',
+    ]);
+    expect(code).toBe(2);
+    const { error } = json(stdout);
+    expect(error.type).toBe('PermissionDeniedError');
+    expect(error.message).toMatch(
+      /\nNot saved: \S+\/v1\/images\/results\/\S+ \S+\/v1\/images\/results\/\S+ \(download with your API key, before they expire\)$/,
+    );
+  });
+});

@@ -262,6 +262,29 @@ describe('a signal during a submission or an upload', () => {
     expect(submissions(gateway)).toBe(before + 1);
   });
 
+  // It creates a review task and its materials: interrupted runs each made one more.
+  test('a library submission in flight: exit 130, and the message says to check before submitting again', async () => {
+    const hang = gateway.inject({
+      match: { method: 'POST', path: '/v1/vidmodel2/private-avatar/assets' },
+      fault: { hang: true },
+    });
+    const before = gateway.requests.length;
+    const run = start(
+      ['library', 'assets', 'submit', '--type', 'Image', '--url', 'https://example.com/a.png', '--json'],
+      { env: env() },
+    );
+    await until(() => gateway.requests.length > before, 'the submission to reach the gateway');
+    run.child.kill('SIGINT');
+    const result = await run.result;
+    hang.cancel();
+    gateway.clearFaults();
+    expect(result.code).toBe(130);
+    const { error } = oneDocument(result);
+    expect(String(error.message)).toMatch(
+      /may have created the review task.*check `mediagw library assets list`/,
+    );
+  });
+
   test('an upload being sent: exit 130 and one document', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mediagw-signal-upload-'));
     const file = join(dir, 'big.png');

@@ -5,7 +5,16 @@ import type { Context } from '../context.js';
 import { CliError } from '../exit-codes.js';
 import { checkArgument, collect, integer, requestBody } from '../input.js';
 import { saveImages, type TaskRef } from '../tasks.js';
-import { bodyFlags, examples, followTask, type RequestFlags, run, submitting, waitFlags } from './shared.js';
+import {
+  bodyFlags,
+  checkOutputs,
+  examples,
+  followTask,
+  type RequestFlags,
+  run,
+  submitting,
+  waitFlags,
+} from './shared.js';
 
 interface ImageFlags extends RequestFlags {
   model?: string;
@@ -62,6 +71,7 @@ async function submit(
     checkArgument(flags.clientReferenceId, '--client-reference-id');
     body.client_reference_id = flags.clientReferenceId;
   }
+  checkOutputs({ '--output': flags.output });
   const client = await ctx.gatewayClient();
   if (!flags.wait && !flags.async) {
     delete body.client_reference_id;

@@ -213,6 +213,12 @@ export function registerLibrary(program: Command): void {
         ctx,
       );
       const client = await ctx.gatewayClient();
+      ctx.during({
+        message:
+          'Stopped while the submission was in flight: the gateway may have created the review task ' +
+          '(and its group and materials). Nothing was resubmitted; check `mediagw library assets list` ' +
+          'before submitting again.',
+      });
       let task: ReviewTask = await client.library.assets.submit(body as never, { signal: ctx.signal });
       if (flags.wait) {
         ctx.output.info(`submitted review task ${ctx.output.errColor.cyan(task.id)}`);

@@ -2,9 +2,12 @@
  * Pieces the request commands share: the body and wait flags, help examples, and how a
  * submitted task is printed, waited for and saved.
  */
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type MediaGateway, type TaskSubmission, withExtraFields } from '../../index.js';
 import { Context } from '../context.js';
+import { CliError } from '../exit-codes.js';
 import { type BodyOptions, integer, number } from '../input.js';
 import type { Output } from '../output.js';
 import {
@@ -145,6 +148,25 @@ export function submitting(ctx: Context): void {
       'Stopped while the submission was in flight: the gateway may have created the task, and billed it. ' +
       'Nothing was resubmitted; check your tasks before submitting again.',
   });
+}
+
+/**
+ * Checks, before a billable request is sent, that the files it is to save can be written
+ * there: their folders exist, and none of them is a folder. Else the task would be billed and
+ * its media not saved.
+ * @throws CliError naming the flag, before anything is sent.
+ */
+export function checkOutputs(paths: Record<string, string | undefined>): void {
+  for (const [flag, path] of Object.entries(paths)) {
+    if (path === undefined) continue;
+    const folder = dirname(resolve(path));
+    if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+      throw new CliError(
+        `${flag} ${path}: the folder ${folder} does not exist; create it first (nothing was sent)`,
+      );
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+      throw new CliError(`${flag} ${path} is a folder: give the path of a file (nothing was sent)`);
+  }
 }
 
 /**

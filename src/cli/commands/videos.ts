@@ -2,7 +2,16 @@
 import type { Command } from 'commander';
 import { integer, requestBody } from '../input.js';
 import type { TaskRef } from '../tasks.js';
-import { bodyFlags, examples, followTask, type RequestFlags, run, submitting, waitFlags } from './shared.js';
+import {
+  bodyFlags,
+  checkOutputs,
+  examples,
+  followTask,
+  type RequestFlags,
+  run,
+  submitting,
+  waitFlags,
+} from './shared.js';
 
 interface VideoFlags extends RequestFlags {
   model?: string;
@@ -51,6 +60,7 @@ export function registerVideos(program: Command): void {
         },
         ctx,
       );
+      checkOutputs({ '--output': flags.output, '--last-frame': flags.lastFrame });
       const client = await ctx.gatewayClient();
       submitting(ctx);
       const submission = await client.videos.create(body as never, { signal: ctx.signal });
