@@ -134,11 +134,16 @@ export async function requestBody(
   options: BodyOptions,
   flags: Record<string, unknown> = {},
   /** The run: its signal ends the read of `--file` (stdin included); `--verbose` says when stdin is read. */
-  run?: { signal: AbortSignal; output: { debug(message: string): void } },
+  run?: {
+    signal: AbortSignal;
+    output: { debug(message: string): void };
+    during?(stage: { message: string }): void;
+  },
 ): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   if (options.file !== undefined) {
     const where = options.file === '-' ? 'stdin' : options.file;
+    run?.during?.({ message: `Stopped while reading the request from ${where}: nothing was sent.` });
     if (options.file === '-') run?.output.debug('reading the request from stdin (end it with Ctrl+D)');
     Object.assign(body, asObject(await readJsonFile(options.file, run?.signal), where));
   }

@@ -241,7 +241,11 @@ describe('a signal during a submission or an upload', () => {
     child.stdin.destroy();
     expect(code).toBe(130);
     expect(stdout.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(stdout).error).toMatchObject({ exit_code: 130, signal: 'SIGINT' });
+    expect(JSON.parse(stdout).error).toMatchObject({
+      exit_code: 130,
+      signal: 'SIGINT',
+      message: 'Stopped while reading the request from stdin: nothing was sent.',
+    });
     expect(gateway.requests.length).toBe(before);
   });
 
