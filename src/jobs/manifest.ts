@@ -3,7 +3,6 @@
  * of any length holds one line in memory at a time (plus the ids seen, for uniqueness).
  */
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import {
   estimateReservation,
   FileInputError,
@@ -158,14 +157,60 @@ const UNREADABLE: Record<string, string> = {
   EPERM: 'may not be read',
 };
 
+/** The longest manifest line, in UTF-16 code units (64 Mi): a job's body, with room for inline media. */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The lines of a manifest file, read as strict UTF-8: a byte that is not UTF-8 would reach the
+ * gateway as U+FFFD in a prompt, billed; and a line is cut off at {@link MAX_LINE_BYTES}, so
+ * that a file with no line ends (`/dev/zero`) cannot fill the memory.
+ * @throws FileInputError naming the line.
+ */
+async function* manifestLines(path: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let pending = '';
+  let line = 1;
+  const refuse = (reason: string) =>
+    new FileInputError('the manifest', path, `${reason} at line ${line}; nothing was sent`);
+  for await (const chunk of createReadStream(path)) {
+    const bytes = chunk as Buffer;
+    // Decoded a line at a time (a newline byte is never inside a character), so that a byte
+    // that is not UTF-8 is named by its line.
+    for (let start = 0; start < bytes.length; ) {
+      const newline = bytes.indexOf(0x0a, start);
+      const end = newline < 0 ? bytes.length : newline + 1;
+      let text: string;
+      try {
+        text = decoder.decode(bytes.subarray(start, end), { stream: true });
+      } catch {
+        throw refuse('is not UTF-8 text');
+      }
+      start = end;
+      if (newline < 0) {
+        pending += text;
+        if (pending.length > MAX_LINE_BYTES) throw refuse('has a line longer than 64 MiB');
+        break;
+      }
+      yield pending + text.slice(0, -1);
+      pending = '';
+      line++;
+    }
+  }
+  try {
+    pending += decoder.decode();
+  } catch {
+    throw refuse('is not UTF-8 text');
+  }
+  if (pending !== '') yield pending;
+}
+
 async function* rawItems(
   source: JobSource,
 ): AsyncGenerator<{ line: number; value?: unknown; error?: string }> {
   if (typeof source === 'string') {
-    const lines = createInterface({ input: createReadStream(source), crlfDelay: Number.POSITIVE_INFINITY });
     let line = 0;
     try {
-      for await (const text of lines) {
+      for await (const text of manifestLines(source)) {
         line++;
         if (text.trim() === '') continue;
         try {
@@ -175,6 +220,7 @@ async function* rawItems(
         }
       }
     } catch (error) {
+      if (error instanceof FileInputError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (typeof code !== 'string') throw error;
       throw new FileInputError(

@@ -86,3 +86,42 @@ describe('inputs a run cannot use', () => {
     );
   });
 });
+
+describe('manifest text', () => {
+  // Read as Latin-1 by mistake, "café" went out as "caf\uFFFD", and was billed.
+  it('refuses a byte that is not UTF-8, naming the line, before anything is sent', async () => {
+    const path = join(dir, 'latin1.jsonl');
+    const good = `${JSON.stringify(videoJob('a'))}\n`;
+    const bad = Buffer.from(
+      `${JSON.stringify(videoJob('b', 'caf_'))}\n`.replace('caf_', 'caf\u00e9'),
+      'latin1',
+    );
+    writeFileSync(path, Buffer.concat([Buffer.from(good), bad]));
+    const error = await run(path);
+    expect(error).toBeInstanceOf(FileInputError);
+    expect((error as Error).message).toMatch(
+      /^the manifest: ".*latin1\.jsonl" is not UTF-8 text at line 2; nothing was sent$/,
+    );
+    expect(gateway.requests).toEqual([]);
+  });
+
+  it('takes UTF-8 with a byte-order mark and CRLF line ends, and sends the text as written', async () => {
+    const path = join(dir, 'crlf.jsonl');
+    const text = [videoJob('a', 'café crème'), videoJob('b')].map((j) => JSON.stringify(j)).join('\r\n');
+    writeFileSync(path, `\uFEFF${text}\r\n`);
+    const summary = (await run(path)) as { counts: { completed: number } };
+    expect(summary.counts.completed).toBe(2);
+    const prompts = gateway.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/videos/generations')
+      .map((r) => (r.body as { prompt: string }).prompt);
+    expect(prompts.sort()).toEqual(['café crème', 'film b']);
+  });
+
+  it('stops reading a file with no line end past 64 MiB (/dev/zero), naming it', async () => {
+    const error = await run('/dev/zero');
+    expect(error).toBeInstanceOf(FileInputError);
+    expect((error as Error).message).toMatch(
+      /^the manifest: "\/dev\/zero" has a line longer than 64 MiB at line 1/,
+    );
+  }, 30_000);
+});
