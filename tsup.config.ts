@@ -1,5 +1,6 @@
 import { defineConfig, type Options } from 'tsup';
 import { builtinRequires } from './scripts/builtin-requires.js';
+import { compactLua } from './scripts/compact-lua.js';
 import { lazySchemas } from './scripts/lazy-schemas.js';
 import { licenseNotices } from './scripts/license-notices.js';
 import { selfReference } from './scripts/self-reference.js';
@@ -56,7 +57,7 @@ const library: Options = {
   treeshake: true,
   // `mediagw/jobs` imports `mediagw`, `mediagw/redis` and `mediagw/webhooks` by the package's
   // name rather than carrying its own copy of them (scripts/self-reference.ts).
-  esbuildPlugins: [selfReference('jobs'), lazySchemas(), licenseNotices()],
+  esbuildPlugins: [selfReference('jobs'), lazySchemas(), licenseNotices(), compactLua()],
   plugins: [wrapperNames()],
   esbuildOptions,
 };
@@ -68,7 +69,7 @@ export default defineConfig([
     noExternal: BUNDLED_DEPENDENCIES,
     // Left as written, so that a bundled package's `require('node:stream')` reaches builtinRequires.
     removeNodeProtocol: false,
-    esbuildPlugins: [selfReference('jobs'), lazySchemas(), licenseNotices(), builtinRequires()],
+    esbuildPlugins: [selfReference('jobs'), lazySchemas(), licenseNotices(), compactLua(), builtinRequires()],
   },
   { ...library, format: ['cjs'], noExternal: [...ESM_ONLY_DEPENDENCIES, ...BUNDLED_DEPENDENCIES] },
   {

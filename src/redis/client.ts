@@ -4,6 +4,7 @@
  * one-line adapter (see docs/scaling.md).
  */
 import { RedisUnavailableError } from '../core/errors/redis.js';
+import { InvalidOptionError } from '../core/options.js';
 
 /**
  * A connection that runs commands. node-redis (`createClient()`, 4.x and 5.x) has this method
@@ -52,6 +53,17 @@ export interface RedisKeyOptions {
    * @default 2000
    */
   timeoutMs?: number | undefined;
+}
+
+/**
+ * The rule of an option that sends commands (`client`, `publisher`): a client with
+ * `sendCommand`. Passing the client where the options go, or an ioredis client without its
+ * adapter, is refused where it is given, not at the first command.
+ */
+export function commandClient(option: string, client: RedisCommandClient): RedisCommandClient {
+  if (typeof client?.sendCommand !== 'function')
+    throw new InvalidOptionError(option, client, 'a connected Redis client (with sendCommand)');
+  return client;
 }
 
 export const DEFAULT_PREFIX = 'mediagw:';

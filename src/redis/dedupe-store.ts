@@ -7,6 +7,7 @@ import { checkOptions, count, duration, MAX_TIMER_MS } from '../core/options.js'
 import type { DedupeClaim, DedupeStore } from '../webhooks/dedupe.js';
 import {
   attempt,
+  commandClient,
   DEFAULT_PREFIX,
   DEFAULT_TIMEOUT_MS,
   type RedisCommandClient,
@@ -73,6 +74,7 @@ interface Held {
 
 /** The numeric options of {@link RedisDedupeStore}, in the order they are checked: rule and default. */
 const DEDUPE_OPTIONS = {
+  client: commandClient,
   // spec: Events 7 — the gateway retries for up to 72 hours; an ID forgotten sooner is processed twice.
   ttlSeconds: count(RETRY_WINDOW_SECONDS, RETRY_WINDOW_SECONDS + 24 * 3_600),
   leaseSeconds: count(1, 300),
@@ -133,9 +135,9 @@ export class RedisDedupeStore implements DedupeStore {
   readonly #held = new Map<string, Held>();
 
   constructor(options: RedisDedupeStoreOptions) {
-    this.#client = options.client;
-    this.#prefix = options.prefix ?? DEFAULT_PREFIX;
     const checked = checkOptions(DEDUPE_OPTIONS, options, 'RedisDedupeStore.');
+    this.#client = checked.client;
+    this.#prefix = options.prefix ?? DEFAULT_PREFIX;
     this.#ttl = String(checked.ttlSeconds);
     this.#lease = String(checked.leaseSeconds);
     // As the rate limiter's leases: renewed every third, so one lost renewal does not lose the claim.

@@ -19,6 +19,7 @@ import {
 import { LocalLimiter } from '../core/local-limiter.js';
 import { checkOptions, count, duration } from '../core/options.js';
 import {
+  commandClient,
   DEFAULT_PREFIX,
   DEFAULT_TIMEOUT_MS,
   hexDigest,
@@ -83,6 +84,7 @@ interface HeldSlot {
  * `limits`): rule and default.
  */
 const LIMITER_OPTIONS = {
+  client: commandClient,
   expectedReplicas: count(1, 1),
   timeoutMs: duration(DEFAULT_TIMEOUT_MS),
   leaseMs: count(3, 30_000, 2_147_483_647),
@@ -129,8 +131,8 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly retryMs: number;
 
   constructor(options: RedisRateLimiterOptions) {
-    this.limits = checkLimits(options.limits, 'RedisRateLimiter.limits');
     const checked = checkOptions(LIMITER_OPTIONS, options, 'RedisRateLimiter.');
+    this.limits = checkLimits(options.limits, 'RedisRateLimiter.limits');
     const replicas = checked.expectedReplicas;
     this.timeoutMs = checked.timeoutMs;
     this.leaseMs = checked.leaseMs;
@@ -138,7 +140,7 @@ export class RedisRateLimiter implements RateLimiter {
     const retryMs = checked.retryRedisMs;
     this.replicas = replicas;
     this.retryMs = retryMs;
-    this.client = options.client;
+    this.client = checked.client;
     this.fallback = new LocalLimiter(shareOf(this.limits, replicas));
     const prefix = options.prefix ?? DEFAULT_PREFIX;
     // One hash tag per API key: every key of one acquisition lives in one Redis Cluster slot.

@@ -10,6 +10,7 @@ import type { WebhookEventLike } from '../core/task-events.js';
 import {
   attempt,
   bounded,
+  commandClient,
   DEFAULT_PREFIX,
   DEFAULT_TIMEOUT_MS,
   type RedisCommandClient,
@@ -69,7 +70,11 @@ function parseEvent(text: unknown): WebhookEventLike | undefined {
 }
 
 /** The numeric options of {@link RedisTaskEventHub}, in the order they are checked: rule and default. */
-const HUB_OPTIONS = { keepSeconds: count(1, 600), timeoutMs: duration(DEFAULT_TIMEOUT_MS) };
+const HUB_OPTIONS = {
+  publisher: commandClient,
+  keepSeconds: count(1, 600),
+  timeoutMs: duration(DEFAULT_TIMEOUT_MS),
+};
 
 /**
  * A task event hub shared by every replica through Redis: `hub.publish` (a webhook handler's
@@ -116,10 +121,10 @@ export class RedisTaskEventHub implements TaskEventSource {
   #closed = false;
 
   constructor(options: RedisTaskEventHubOptions) {
-    this.#publisher = options.publisher;
+    const checked = checkOptions(HUB_OPTIONS, options, 'RedisTaskEventHub.');
+    this.#publisher = checked.publisher;
     this.#subscriber = options.subscriber;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
-    const checked = checkOptions(HUB_OPTIONS, options, 'RedisTaskEventHub.');
     this.#keep = String(checked.keepSeconds);
     this.#timeoutMs = checked.timeoutMs;
     this.#subscriber.on?.('ready', this.#onReady);

@@ -84,3 +84,47 @@ describe('RedisRateLimiter options', () => {
     ).not.toThrow();
   });
 });
+
+// The client itself passed where the options go, an ioredis client without its adapter, or no
+// client: each store failed later, at its first command, as a Redis outage ("Cannot read
+// properties of undefined (reading 'sendCommand')"), or the hub with a TypeError.
+describe('the Redis client options', () => {
+  const redisLike = { get: async () => null, set: async () => 'OK', call: async () => null };
+  test.each([
+    [
+      'the store given the client as its options',
+      () => new RedisDedupeStore(redisLike as never),
+      'RedisDedupeStore.client',
+    ],
+    ['the store without a client', () => new RedisDedupeStore({} as never), 'RedisDedupeStore.client'],
+    [
+      'the store with an ioredis-like client',
+      () => new RedisDedupeStore({ client: redisLike as never }),
+      'RedisDedupeStore.client',
+    ],
+    [
+      'the limiter without a client',
+      () => new RedisRateLimiter({ apiKey: 'k', limits: {} } as never),
+      'RedisRateLimiter.client',
+    ],
+    [
+      'the hub given the client as its options',
+      () => new RedisTaskEventHub(redisLike as never),
+      'RedisTaskEventHub.publisher',
+    ],
+  ])('%s: refused at construction, naming the option', (_name, make, option) => {
+    const error = refusal(make);
+    expect(error.option).toBe(option);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${option.replace('.', '\\.')} must be a connected Redis client \\(with sendCommand\\); got (undefined|object)`,
+      ),
+    );
+  });
+
+  test('a client with sendCommand is taken', () => {
+    expect(() => new RedisDedupeStore({ client })).not.toThrow();
+    expect(() => new RedisRateLimiter({ client, apiKey: 'k', limits: {} })).not.toThrow();
+    expect(() => new RedisTaskEventHub({ publisher: client, subscriber })).not.toThrow();
+  });
+});
