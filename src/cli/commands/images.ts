@@ -5,16 +5,7 @@ import type { Context } from '../context.js';
 import { CliError } from '../exit-codes.js';
 import { checkArgument, collect, integer, requestBody } from '../input.js';
 import { saveImages, type TaskRef } from '../tasks.js';
-import {
-  bodyFlags,
-  checkOutputs,
-  examples,
-  followTask,
-  type RequestFlags,
-  run,
-  submitting,
-  waitFlags,
-} from './shared.js';
+import { bodyFlags, examples, followTask, type RequestFlags, run, submitting, waitFlags } from './shared.js';
 
 interface ImageFlags extends RequestFlags {
   model?: string;
@@ -71,16 +62,15 @@ async function submit(
     checkArgument(flags.clientReferenceId, '--client-reference-id');
     body.client_reference_id = flags.clientReferenceId;
   }
-  checkOutputs({ '--output': flags.output });
   const client = await ctx.gatewayClient();
   if (!flags.wait && !flags.async) {
     delete body.client_reference_id;
-    submitting(ctx);
+    submitting(ctx, { '--output': flags.output });
     const response = await client.images[route](body as never, { signal: ctx.signal });
     printImages(ctx, response.data, await saveImages(ctx, client, response.data, flags.output, {}), response);
     return;
   }
-  submitting(ctx);
+  submitting(ctx, { '--output': flags.output });
   const submission = await client.images[`${route}Async`](body as never, { signal: ctx.signal });
   const ref: TaskRef = { id: submission.task_id, kind: 'image', model: String(body.model) };
   await followTask(ctx, client, submission, ref, flags.wait ? flags : undefined, { output: flags.output });

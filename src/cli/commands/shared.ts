@@ -140,9 +140,11 @@ export function printRecord(ctx: Context, record: unknown, rows: Array<[string, 
 
 /**
  * Marks a billable submission in flight: a signal now may leave a task created (and billed)
- * whose ID the command never saw, so its message says to check before submitting again.
+ * whose ID the command never saw, so its message says to check before submitting again. The
+ * files the command is to save are checked first (see {@link checkOutputs}).
  */
-export function submitting(ctx: Context): void {
+export function submitting(ctx: Context, outputs: Record<string, string | undefined> = {}): void {
+  checkOutputs(outputs);
   ctx.during({
     message:
       'Stopped while the submission was in flight: the gateway may have created the task, and billed it. ' +
@@ -156,7 +158,7 @@ export function submitting(ctx: Context): void {
  * its media not saved.
  * @throws CliError naming the flag, before anything is sent.
  */
-export function checkOutputs(paths: Record<string, string | undefined>): void {
+function checkOutputs(paths: Record<string, string | undefined>): void {
   for (const [flag, path] of Object.entries(paths)) {
     if (path === undefined) continue;
     const folder = dirname(resolve(path));

@@ -2,16 +2,7 @@
 import type { Command } from 'commander';
 import { integer, requestBody } from '../input.js';
 import type { TaskRef } from '../tasks.js';
-import {
-  bodyFlags,
-  checkOutputs,
-  examples,
-  followTask,
-  type RequestFlags,
-  run,
-  submitting,
-  waitFlags,
-} from './shared.js';
+import { bodyFlags, examples, followTask, type RequestFlags, run, submitting, waitFlags } from './shared.js';
 
 interface VideoFlags extends RequestFlags {
   model?: string;
@@ -60,9 +51,8 @@ export function registerVideos(program: Command): void {
         },
         ctx,
       );
-      checkOutputs({ '--output': flags.output, '--last-frame': flags.lastFrame });
       const client = await ctx.gatewayClient();
-      submitting(ctx);
+      submitting(ctx, { '--output': flags.output, '--last-frame': flags.lastFrame });
       const submission = await client.videos.create(body as never, { signal: ctx.signal });
       const ref: TaskRef = { id: submission.task_id, kind: 'video', model: body.model as string | undefined };
       const wait = flags.wait || flags.output || flags.lastFrame ? flags : undefined;
