@@ -249,45 +249,35 @@ describe('a signal during a submission or an upload', () => {
     expect(gateway.requests.length).toBe(before);
   });
 
-  test('a submission in flight: exit 130, one document, sent once, and no resume command', async () => {
-    const hang = gateway.inject({ match: { path: '/v1/videos/generations' }, fault: { hang: true } });
-    const before = submissions(gateway);
-    const run = start(video('--wait', '--json'), { env: env() });
-    await until(() => submissions(gateway) > before, 'the submission to reach the gateway');
-    run.child.kill('SIGINT');
-    const result = await run.result;
-    hang.cancel();
-    gateway.clearFaults();
-    expect(result.code).toBe(130);
-    const { error } = oneDocument(result);
-    expect(error).toMatchObject({ exit_code: 130, signal: 'SIGINT' });
-    expect(error.resume).toBeUndefined();
-    expect(String(error.message)).toMatch(/may have created the task.*check/i);
-    expect(submissions(gateway)).toBe(before + 1);
-  });
-
-  // It creates a review task and its materials: interrupted runs each made one more.
-  test('a library submission in flight: exit 130, and the message says to check before submitting again', async () => {
-    const hang = gateway.inject({
-      match: { method: 'POST', path: '/v1/vidmodel2/private-avatar/assets' },
-      fault: { hang: true },
-    });
-    const before = gateway.requests.length;
-    const run = start(
+  // A library submission creates a review task and its materials: interrupted runs each made one more.
+  test.each([
+    ['a video', video('--wait', '--json'), '/v1/videos/generations', /may have created the task.*check/i],
+    [
+      'a library',
       ['library', 'assets', 'submit', '--type', 'Image', '--url', 'https://example.com/a.png', '--json'],
-      { env: env() },
-    );
-    await until(() => gateway.requests.length > before, 'the submission to reach the gateway');
-    run.child.kill('SIGINT');
-    const result = await run.result;
-    hang.cancel();
-    gateway.clearFaults();
-    expect(result.code).toBe(130);
-    const { error } = oneDocument(result);
-    expect(String(error.message)).toMatch(
+      '/v1/vidmodel2/private-avatar/assets',
       /may have created the review task.*check `mediagw library assets list`/,
-    );
-  });
+    ],
+  ])(
+    '%s submission in flight: exit 130, one document, sent once, no resume command, check before sending again',
+    async (_name, args, path, message) => {
+      const hang = gateway.inject({ match: { method: 'POST', path }, fault: { hang: true } });
+      const sent = () => gateway.requests.filter((r) => r.method === 'POST' && r.path === path).length;
+      const before = sent();
+      const run = start(args, { env: env() });
+      await until(() => sent() > before, 'the submission to reach the gateway');
+      run.child.kill('SIGINT');
+      const result = await run.result;
+      hang.cancel();
+      gateway.clearFaults();
+      expect(result.code).toBe(130);
+      const { error } = oneDocument(result);
+      expect(error).toMatchObject({ exit_code: 130, signal: 'SIGINT' });
+      expect(error.resume).toBeUndefined();
+      expect(String(error.message)).toMatch(message);
+      expect(sent()).toBe(before + 1);
+    },
+  );
 
   test('an upload being sent: exit 130 and one document', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mediagw-signal-upload-'));
