@@ -249,35 +249,39 @@ describe('a signal during a submission or an upload', () => {
     expect(gateway.requests.length).toBe(before);
   });
 
-  // A library submission creates a review task and its materials: interrupted runs each made one more.
-  test.each([
-    ['a video', video('--wait', '--json'), '/v1/videos/generations', /may have created the task.*check/i],
-    [
-      'a library',
+  /** Starts `args`, holds its submission at `path`, sends SIGINT once it arrived: the error document, and the submissions before and after. */
+  async function stopInFlight(args: string[], path: string) {
+    const hang = gateway.inject({ match: { method: 'POST', path }, fault: { hang: true } });
+    const sent = () => gateway.requests.filter((r) => r.method === 'POST' && r.path === path).length;
+    const before = sent();
+    const run = start(args, { env: env() });
+    await until(() => sent() > before, 'the submission to reach the gateway');
+    run.child.kill('SIGINT');
+    const result = await run.result;
+    hang.cancel();
+    gateway.clearFaults();
+    expect(result.code).toBe(130);
+    const { error } = oneDocument(result);
+    expect(error).toMatchObject({ exit_code: 130, signal: 'SIGINT' });
+    expect(error.resume).toBeUndefined();
+    return { message: String(error.message), sentOnce: sent() === before + 1 };
+  }
+
+  test('a submission in flight: exit 130, one document, sent once, and no resume command', async () => {
+    const stopped = await stopInFlight(video('--wait', '--json'), '/v1/videos/generations');
+    expect(stopped.message).toMatch(/may have created the task.*check/i);
+    expect(stopped.sentOnce).toBe(true);
+  });
+
+  // It creates a review task and its materials: interrupted runs each made one more.
+  test('a library submission in flight: exit 130, and the message says to check before submitting again', async () => {
+    const stopped = await stopInFlight(
       ['library', 'assets', 'submit', '--type', 'Image', '--url', 'https://example.com/a.png', '--json'],
       '/v1/vidmodel2/private-avatar/assets',
-      /may have created the review task.*check `mediagw library assets list`/,
-    ],
-  ])(
-    '%s submission in flight: exit 130, one document, sent once, no resume command, check before sending again',
-    async (_name, args, path, message) => {
-      const hang = gateway.inject({ match: { method: 'POST', path }, fault: { hang: true } });
-      const sent = () => gateway.requests.filter((r) => r.method === 'POST' && r.path === path).length;
-      const before = sent();
-      const run = start(args, { env: env() });
-      await until(() => sent() > before, 'the submission to reach the gateway');
-      run.child.kill('SIGINT');
-      const result = await run.result;
-      hang.cancel();
-      gateway.clearFaults();
-      expect(result.code).toBe(130);
-      const { error } = oneDocument(result);
-      expect(error).toMatchObject({ exit_code: 130, signal: 'SIGINT' });
-      expect(error.resume).toBeUndefined();
-      expect(String(error.message)).toMatch(message);
-      expect(sent()).toBe(before + 1);
-    },
-  );
+    );
+    expect(stopped.message).toMatch(/may have created the review task.*check `mediagw library assets list`/);
+    expect(stopped.sentOnce).toBe(true);
+  });
 
   test('an upload being sent: exit 130 and one document', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mediagw-signal-upload-'));
