@@ -41,7 +41,7 @@ function pidNamespace(): string {
 export const SELF: Readonly<Required<Owner>> = { pid: process.pid, host: machineName(), ns: pidNamespace() };
 
 /** Whether a process with this id runs in this PID namespace. */
-export function alive(pid: number): boolean {
+function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

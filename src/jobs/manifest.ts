@@ -158,11 +158,11 @@ const UNREADABLE: Record<string, string> = {
 };
 
 /** The longest manifest line, in UTF-16 code units (64 Mi): a job's body, with room for inline media. */
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_LINE_LENGTH = 64 * 1024 * 1024;
 
 /**
  * The lines of a manifest file, read as strict UTF-8: a byte that is not UTF-8 would reach the
- * gateway as U+FFFD in a prompt, billed; and a line is cut off at {@link MAX_LINE_BYTES}, so
+ * gateway as U+FFFD in a prompt, billed; and a line is cut off at {@link MAX_LINE_LENGTH}, so
  * that a file with no line ends (`/dev/zero`) cannot fill the memory.
  * @throws FileInputError naming the line.
  */
@@ -188,7 +188,7 @@ async function* manifestLines(path: string): AsyncGenerator<string> {
       start = end;
       if (newline < 0) {
         pending += text;
-        if (pending.length > MAX_LINE_BYTES) throw refuse('has a line longer than 64 MiB');
+        if (pending.length > MAX_LINE_LENGTH) throw refuse('has a line longer than 64 MiB');
         break;
       }
       yield pending + text.slice(0, -1);
