@@ -3,7 +3,7 @@
  * The request commands end to end: the built binary against the mock gateway over loopback,
  * with results parsed back from --json and files checked on disk.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -230,6 +230,51 @@ describe('videos and tasks', () => {
       expect(submissions()).toBe(before);
     },
   );
+
+  test.each([
+    [
+      ['videos', 'create', '-m', 'vidmodel-2.0-mini', '-p', 'a kite', '-d', '5', '--timeout', '5'],
+      '--timeout',
+    ],
+    [
+      ['videos', 'create', '-m', 'vidmodel-2.0-mini', '-p', 'a kite', '-d', '5', '--poll-interval', '20'],
+      '--poll-interval',
+    ],
+    [['images', 'generate', '-m', 'imgmodel-2', '-p', 'a kite', '--async', '--timeout', '5'], '--timeout'],
+    [['images', 'generate', '-m', 'imgmodel-2', '-p', 'a kite', '--timeout', '5'], '--timeout'],
+    [
+      [
+        'library',
+        'assets',
+        'submit',
+        '--type',
+        'Image',
+        '--url',
+        'https://example.com/a.png',
+        '--timeout',
+        '5',
+      ],
+      '--timeout',
+    ],
+  ])(
+    '%j: a wait flag on a run that does not wait is refused, naming it, and nothing is sent',
+    async (args, flag) => {
+      const before = gateway.requests.length;
+      const { code, stderr } = await cli(args);
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        `${flag} shapes a wait, and this run does not wait: add --wait, or drop ${flag}`,
+      );
+      expect(gateway.requests.length).toBe(before);
+    },
+  );
+
+  test('the same flags with a wait they shape are taken: --output waits for the video', async () => {
+    const out = join(dir, 'timed.mp4');
+    const { code } = await cli(miniVideo('a timed kite', '--output', out, '--timeout', '120', ...FAST));
+    expect(code).toBe(0);
+    expect(statSync(out).size).toBeGreaterThan(0);
+  });
 
   test('a deadline that passes: exit 4, the task goes on, the resume command is printed', async () => {
     const { code, stderr } = await cli(miniVideo('mock:slow', '--wait', '--timeout', '0.2', ...FAST));

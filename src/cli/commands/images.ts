@@ -5,7 +5,16 @@ import type { Context } from '../context.js';
 import { CliError } from '../exit-codes.js';
 import { checkArgument, collect, integer, requestBody } from '../input.js';
 import { saveImages, type TaskRef } from '../tasks.js';
-import { bodyFlags, examples, followTask, type RequestFlags, run, submitting, waitFlags } from './shared.js';
+import {
+  bodyFlags,
+  examples,
+  followTask,
+  type RequestFlags,
+  refuseIdleWaitFlags,
+  run,
+  submitting,
+  waitFlags,
+} from './shared.js';
 
 interface ImageFlags extends RequestFlags {
   model?: string;
@@ -36,6 +45,7 @@ function commonFlags(command: Command): Command {
 async function fieldsOf(flags: ImageFlags, ctx: Context): Promise<Record<string, unknown>> {
   if (flags.async && flags.output && !flags.wait)
     throw new CliError('--output needs the images: add --wait, or drop --async');
+  refuseIdleWaitFlags(flags, flags.wait);
   return requestBody(flags, { model: flags.model, prompt: flags.prompt, size: flags.size, n: flags.n }, ctx);
 }
 

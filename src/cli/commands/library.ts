@@ -4,7 +4,16 @@ import type { Asset, Group, MediaGateway, Page, ReviewTask } from '../../index.j
 import type { Context } from '../context.js';
 import { collect, integer, requestBody } from '../input.js';
 import { waitWithProgress } from '../tasks.js';
-import { bodyFlags, examples, printRecord, printTask, type RequestFlags, run, waitFlags } from './shared.js';
+import {
+  bodyFlags,
+  examples,
+  printRecord,
+  printTask,
+  type RequestFlags,
+  refuseIdleWaitFlags,
+  run,
+  waitFlags,
+} from './shared.js';
 
 interface LibraryFlags extends RequestFlags {
   name?: string;
@@ -202,6 +211,7 @@ export function registerLibrary(program: Command): void {
   );
   submit.action(
     run(async (ctx, flags: LibraryFlags) => {
+      refuseIdleWaitFlags(flags, flags.wait);
       const body = await requestBody(
         flags,
         {

@@ -54,6 +54,24 @@ export function waitFlags(command: Command, what = 'the task', withWait = true):
     );
 }
 
+/**
+ * Refuses `--timeout` and `--poll-interval` on a run that will not wait, before anything is
+ * sent: they shape a wait, and would be ignored in silence.
+ *
+ * @throws CliError naming the flag.
+ */
+export function refuseIdleWaitFlags(flags: WaitFlags, waits: unknown): void {
+  if (waits) return;
+  const flag =
+    flags.timeout !== undefined
+      ? '--timeout'
+      : flags.pollInterval !== undefined
+        ? '--poll-interval'
+        : undefined;
+  if (flag)
+    throw new CliError(`${flag} shapes a wait, and this run does not wait: add --wait, or drop ${flag}`);
+}
+
 /** Adds an `Example:` section to the command's help. */
 export function examples(command: Command, ...lines: string[]): Command {
   return command.addHelpText(

@@ -2,7 +2,16 @@
 import type { Command } from 'commander';
 import { integer, requestBody } from '../input.js';
 import type { TaskRef } from '../tasks.js';
-import { bodyFlags, examples, followTask, type RequestFlags, run, submitting, waitFlags } from './shared.js';
+import {
+  bodyFlags,
+  examples,
+  followTask,
+  type RequestFlags,
+  refuseIdleWaitFlags,
+  run,
+  submitting,
+  waitFlags,
+} from './shared.js';
 
 interface VideoFlags extends RequestFlags {
   model?: string;
@@ -39,6 +48,8 @@ export function registerVideos(program: Command): void {
   );
   create.action(
     run(async (ctx, flags: VideoFlags) => {
+      const waits = flags.wait || flags.output || flags.lastFrame;
+      refuseIdleWaitFlags(flags, waits);
       const body = await requestBody(
         flags,
         {
@@ -55,7 +66,7 @@ export function registerVideos(program: Command): void {
       submitting(ctx, { '--output': flags.output, '--last-frame': flags.lastFrame });
       const submission = await client.videos.create(body as never, { signal: ctx.signal });
       const ref: TaskRef = { id: submission.task_id, kind: 'video', model: body.model as string | undefined };
-      const wait = flags.wait || flags.output || flags.lastFrame ? flags : undefined;
+      const wait = waits ? flags : undefined;
       await followTask(ctx, client, submission, ref, wait, {
         output: flags.output,
         lastFrame: flags.lastFrame,
