@@ -57,13 +57,31 @@ export async function readTextFile(
     }
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`cannot read ${where}: ${(error as Error).message}`);
+    throw new CliError(`cannot read ${where}: ${whyUnreadable(error)}; nothing was sent`);
   } finally {
     options.signal?.removeEventListener('abort', stop);
     // An endless source (/dev/zero, a pipe that never ends) is left unread from here on.
     if (path !== '-') source.destroy();
   }
   return utf8(Buffer.concat(chunks), where);
+}
+
+/** What stopped a read, in words, with the file system's code where there is one. */
+const UNREADABLE: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder: give the path of a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
+  EIO: 'an input/output error',
+};
+
+function whyUnreadable(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const why = typeof code === 'string' ? UNREADABLE[code] : undefined;
+  return why ? `${why} (${code})` : error instanceof Error ? error.message : String(error);
 }
 
 /** Decodes UTF-8, refusing bytes that are not: they would reach the gateway as U+FFFD. */
@@ -89,10 +107,12 @@ export async function readJsonFile(path: string, signal?: AbortSignal): Promise<
 }
 
 function parseJson(text: string, where: string): unknown {
+  if (!text.trim())
+    throw new CliError(`${where} is empty: it must hold the request as JSON; nothing was sent`);
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new CliError(`${where} is not valid JSON: ${(error as Error).message}`);
+    throw new CliError(`${where} is not valid JSON: ${(error as Error).message}; nothing was sent`);
   }
 }
 

@@ -23,6 +23,11 @@ afterAll(() => gateway?.close());
 
 const env = () => ({ MEDIAGW_API_KEY: gateway.apiKey, MEDIAGW_BASE_URL: gateway.url });
 const sent = () => gateway.requests.length;
+const writeFile = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
 
 describe('--json is read before anything can fail', () => {
   test.each([
@@ -50,6 +55,39 @@ describe('request files and stdin are capped', () => {
     );
     expect(sent()).toBe(before);
   });
+
+  test.each([
+    [
+      'a missing file',
+      () => join(dir, 'missing.json'),
+      'cannot read {}: no such file (ENOENT); nothing was sent',
+    ],
+    [
+      'a folder',
+      () => dir,
+      'cannot read {}: it is a folder: give the path of a file (EISDIR); nothing was sent',
+    ],
+    [
+      'an empty file',
+      () => writeFile('empty.json', ''),
+      '{} is empty: it must hold the request as JSON; nothing was sent',
+    ],
+    [
+      'blank lines only',
+      () => writeFile('blank.json', '\n \n'),
+      '{} is empty: it must hold the request as JSON; nothing was sent',
+    ],
+  ])(
+    '--file naming %s: the message says what is wrong in words, and nothing is sent',
+    async (_name, path, message) => {
+      const file = path();
+      const before = sent();
+      const result = await run(['videos', 'create', '--file', file, '--json'], { env: env() });
+      expect(result.code).toBe(1);
+      expect(oneDocument(result).error.message).toBe(message.replace('{}', file));
+      expect(sent()).toBe(before);
+    },
+  );
 
   test('an endless stdin (-f -) is refused at 32 MiB, and nothing is sent', async () => {
     const before = sent();
