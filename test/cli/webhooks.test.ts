@@ -368,6 +368,8 @@ describe('mediagw mock --forward-to', () => {
         api_key: apiKey,
         restricted_key: expect.any(String),
       });
+      // The secret was given: it is named by its kid, never printed.
+      expect(started.forwarding).toEqual({ url: forwarded.url, key_id: 'kid_local', signing_secret: null });
       expect(docs).toEqual([
         expect.objectContaining({
           type: 'task.failed',
@@ -377,6 +379,73 @@ describe('mediagw mock --forward-to', () => {
           event_status: 'delivered',
         }),
       ]);
+    } finally {
+      stop(mock.child);
+    }
+    await mock.result;
+    await forwarded.close();
+  });
+
+  // The made-up secret was on stderr only: a script reading stdout could not verify anything.
+  test('--json with no secret given: the start-up document holds the made-up pair, which verifies', async () => {
+    const forwarded = await startReceiver({ secrets: { kid_other: 'whsec_unrelated' } });
+    const mock = start(['mock', '--json', '--speed', '600', '--forward-to', forwarded.url]);
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      const started = JSON.parse(mock.stdout().trim().split('\n')[0] ?? '');
+      expect(started.forwarding).toEqual({
+        url: forwarded.url,
+        key_id: 'kid_local',
+        signing_secret: expect.stringMatching(/^whsec_/),
+      });
+      const [challenge] = forwarded.requests.filter((r) => r.body.includes('webhook.endpoint_verification'));
+      const secrets = { kid_local: started.forwarding.signing_secret };
+      expect(
+        verifyWebhook({ body: challenge?.body ?? '', headers: challenge?.headers ?? {}, secrets }).type,
+      ).toBe('webhook.endpoint_verification');
+    } finally {
+      stop(mock.child);
+    }
+    await mock.result;
+    await forwarded.close();
+  });
+
+  test('a 410 pauses the endpoint; the line says how to enable it again, and that command resumes the event', async () => {
+    const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
+    const mock = start(['mock', '--speed', '600', '--forward-to', forwarded.url, '--webhook-secret', SECRET]);
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
+      const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
+      forwarded.script.push({ status: 410 });
+      const client = testClient({ baseURL: url, apiKey, maxRetries: 2 });
+      const { task_id } = await client.images.generateAsync({ model: 'imgmodel-2', prompt: 'mock:fail' });
+      await until(() => mock.output().includes('endpoint paused (410)'), 'the pause to be printed');
+      const line =
+        mock
+          .output()
+          .split('\n')
+          .find((l) => l.includes('endpoint paused (410)')) ?? '';
+      expect(line).toContain(
+        'no more deliveries until it is enabled again, and then its paused events go on:',
+      );
+      const command =
+        /curl -X PATCH (\S+) -H "authorization: Bearer (\S+)" -H 'content-type: application\/json' -d '(\{"enabled":true\})'/.exec(
+          line,
+        );
+      expect(command?.[2]).toBe(apiKey);
+      // The command as printed, sent: the paused event is delivered.
+      const answer = await fetch(command?.[1] ?? '', {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${command?.[2]}`, 'content-type': 'application/json' },
+        body: command?.[3] ?? '',
+      });
+      expect(answer.status).toBe(200);
+      await until(
+        () => forwarded.events.some((e) => (e.data as { task_id?: string }).task_id === task_id),
+        'the resumed delivery',
+        20_000,
+      );
     } finally {
       stop(mock.child);
     }

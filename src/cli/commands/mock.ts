@@ -111,9 +111,18 @@ function banner(ctx: Context, { gateway, speed, keyFromUser, rateLimits }: Start
   return lines;
 }
 
+/** Where `--forward-to` sends events, and how they are signed, for the `--json` start-up document. */
+interface Forwarding {
+  url: string;
+  key_id: string;
+  /** The secret the mock made up; `null` for one the user gave, which is never printed. */
+  signing_secret: string | null;
+}
+
 /** The `--json` start-up document: what the banner says, for scripts; a key the user chose is null. */
-function startedJson({ gateway, speed, keyFromUser, rateLimits }: Started) {
+function startedJson({ gateway, speed, keyFromUser, rateLimits }: Started, forwarding: Forwarding | null) {
   return {
+    forwarding,
     gateway: {
       url: gateway.url,
       dashboard_url: gateway.dashboardUrl,
@@ -134,6 +143,7 @@ function describeAttempt(
   attempt: MockDeliveryAttempt,
   event: MockWebhookEvent,
   speed: number,
+  resumeCommand: (event: MockWebhookEvent) => string,
 ): string {
   const c = ctx.output.color;
   const time = new Date().toISOString().slice(11, 19);
@@ -150,7 +160,8 @@ function describeAttempt(
   else if (event.status === 'retrying' && event.nextAttemptAt !== undefined) {
     const wait = event.nextAttemptAt - attempt.startedAt;
     next = `retry in ${formatDuration(wait)} mock time (${formatDuration(wait / speed)} real)`;
-  } else if (event.status === 'paused') next = 'endpoint paused (410): no more deliveries';
+  } else if (event.status === 'paused')
+    next = `endpoint paused (410): no more deliveries until it is enabled again, and then its paused events go on: ${resumeCommand(event)}`;
   else next = event.status;
   const tasks = event.taskIds.length === 1 ? event.taskIds[0] : `${event.taskIds.length} tasks`;
   return `${c.dim(time)} ${event.type} ${c.cyan(event.id)} (${tasks}) attempt ${attempt.attempt}${attempt.duplicate ? ' (duplicate)' : ''} → ${answer}${took}: ${next}`;
@@ -160,7 +171,13 @@ function describeAttempt(
  * Registers the forwarding endpoint of every account, verifies each with its account's key (so
  * a request of any account may name it), and prints each delivery.
  */
-async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, speed: number): Promise<void> {
+async function forward(
+  ctx: Context,
+  started: Started,
+  flags: MockFlags,
+  announce: (forwarding: Forwarding) => void,
+): Promise<void> {
+  const { gateway, speed } = started;
   const target = flags.forwardTo ?? '';
   try {
     const local = new URL(target);
@@ -200,6 +217,18 @@ async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, spe
     registered.push({ account: account.id, client, id: created.endpoint.id });
   }
   webhooks.configure({ catchAllEndpoints: ids });
+  // spec: Webhook endpoint states — a 410 pauses the endpoint; PATCH enabled:true resumes it.
+  // A key the user chose may be a real one: it is named, never printed.
+  const resumeCommand = (event: MockWebhookEvent) => {
+    const index = gateway.accounts.findIndex((a) => a.id === event.account);
+    const key = index === 0 && started.keyFromUser ? '$MEDIAGW_API_KEY' : gateway.accounts[index]?.apiKey;
+    return (
+      `curl -X PATCH ${gateway.url}/v1/webhook-endpoints/${event.endpointId} -H "authorization: Bearer ${key}" ` +
+      `-H 'content-type: application/json' -d '{"enabled":true}'`
+    );
+  };
+  // Told before any delivery can be printed, so that a script reads the pair first.
+  announce({ url: target, key_id: kid, signing_secret: secret ? null : (pair?.secret ?? null) });
   webhooks.on('delivery', (attempt, event) =>
     ctx.output.result(
       {
@@ -214,7 +243,7 @@ async function forward(ctx: Context, gateway: MockGateway, flags: MockFlags, spe
         next_attempt_at:
           event.nextAttemptAt === undefined ? null : new Date(event.nextAttemptAt).toISOString(),
       },
-      () => describeAttempt(ctx, attempt, event, speed),
+      () => describeAttempt(ctx, attempt, event, speed, resumeCommand),
     ),
   );
   const out = ctx.output;
@@ -297,11 +326,15 @@ export function registerMock(program: Command): void {
       try {
         for (const fault of faults) gateway.inject(fault);
         const started: Started = { gateway, speed, keyFromUser: apiKey !== undefined, rateLimits };
-        // With --json: one document describing the gateway first (the banner goes to stderr).
-        if (ctx.output.json) ctx.output.result(startedJson(started));
         ctx.output.say(banner(ctx, started).join('\n'));
         if (faults.length) ctx.output.say(`  faults:       ${flags.fault?.join(', ')}`);
-        if (flags.forwardTo) await forward(ctx, gateway, flags, speed);
+        // With --json: one document describing the gateway (and the forwarding, its made-up
+        // secret included) before any delivery's; the banner goes to stderr.
+        const announce = (forwarding: Forwarding | null) => {
+          if (ctx.output.json) ctx.output.result(startedJson(started, forwarding));
+        };
+        if (flags.forwardTo) await forward(ctx, started, flags, announce);
+        else announce(null);
         ctx.output.say('Press Ctrl+C to stop.');
         // A signal is how this command ends: it closes the gateway and exits 0.
         ctx.interrupt.commandHandlesSignals = true;
