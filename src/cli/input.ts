@@ -57,7 +57,7 @@ export async function readTextFile(
     }
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`cannot read ${where}: ${whyUnreadable(error)}; nothing was sent`);
+    throw new CliError(`${where} ${whyUnreadable(error)}; nothing was sent`);
   } finally {
     options.signal?.removeEventListener('abort', stop);
     // An endless source (/dev/zero, a pipe that never ends) is left unread from here on.
@@ -66,22 +66,26 @@ export async function readTextFile(
   return utf8(Buffer.concat(chunks), where);
 }
 
-/** What stopped a read, in words, with the file system's code where there is one. */
+/**
+ * Why a file could not be read, in the words `fileFromPath` uses for the same codes (the SDK's
+ * own list is not exported): `does not exist (ENOENT)`.
+ */
 const UNREADABLE: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file',
-  ENOTDIR: 'a part of the path is not a folder',
-  EISDIR: 'it is a folder: give the path of a file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  ELOOP: 'too many symbolic links',
-  EMFILE: 'too many open files',
-  EIO: 'an input/output error',
+  ENOENT: 'does not exist',
+  ENOTDIR: 'does not exist: a part of the path is not a folder',
+  EISDIR: 'is a folder, not a file',
+  EACCES: 'may not be read',
+  EPERM: 'may not be read',
+  ELOOP: 'is a loop of links',
+  ENAMETOOLONG: 'is too long a name',
 };
 
 function whyUnreadable(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   const why = typeof code === 'string' ? UNREADABLE[code] : undefined;
-  return why ? `${why} (${code})` : error instanceof Error ? error.message : String(error);
+  return why
+    ? `${why} (${code})`
+    : `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /** Decodes UTF-8, refusing bytes that are not: they would reach the gateway as U+FFFD. */

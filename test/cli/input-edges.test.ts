@@ -57,16 +57,8 @@ describe('request files and stdin are capped', () => {
   });
 
   test.each([
-    [
-      'a missing file',
-      () => join(dir, 'missing.json'),
-      'cannot read {}: no such file (ENOENT); nothing was sent',
-    ],
-    [
-      'a folder',
-      () => dir,
-      'cannot read {}: it is a folder: give the path of a file (EISDIR); nothing was sent',
-    ],
+    ['a missing file', () => join(dir, 'missing.json'), '{} does not exist (ENOENT); nothing was sent'],
+    ['a folder', () => dir, '{} is a folder, not a file (EISDIR); nothing was sent'],
     [
       'an empty file',
       () => writeFile('empty.json', ''),

@@ -34,7 +34,7 @@ test('every file is checked and reported, the ones after a failure too; exit 1',
   );
   expect(stderr).toContain(`error: ${noModel}: its model does not say which request it is; pass --as`);
   expect(stderr).toContain(`error: ${notJson} is not valid JSON`);
-  expect(stderr).toContain(`error: cannot read ${missing}: no such file (ENOENT); nothing was sent`);
+  expect(stderr).toContain(`error: ${missing} does not exist (ENOENT); nothing was sent`);
   expect(stdout).toContain(`✓ ${good} (videos.create)`);
   expect(stdout).toContain(`✗ ${bad} (videos.create): 1 broken rule`);
 });
