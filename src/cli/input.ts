@@ -2,7 +2,7 @@
  * Request bodies from the command line: `--file request.json` (or `-` for stdin) and
  * `--body '<json>'`, with the common fields given as flags laid over them.
  */
-import { createReadStream } from 'node:fs';
+import { closeSync, constants, createReadStream, openSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { CliError } from './exit-codes.js';
 
@@ -40,12 +40,9 @@ export async function readTextFile(
   const where = path === '-' ? 'stdin' : path;
   options.signal?.throwIfAborted();
   const source: Readable = path === '-' ? process.stdin : createReadStream(path);
-  // A signal ends the read (stdin may be a terminal nobody types into).
-  const stop = () => source.destroy(new Error('stopped by a signal'));
-  options.signal?.addEventListener('abort', stop, { once: true });
   const chunks: Buffer[] = [];
   let size = 0;
-  try {
+  const read = async () => {
     for await (const chunk of source) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
       size += bytes.length;
@@ -55,6 +52,22 @@ export async function readTextFile(
         );
       chunks.push(bytes);
     }
+  };
+  // A signal ends the read at once (stdin may be a terminal nobody types into). The open of a
+  // FIFO with no writer waits in a worker thread, which holds the process at its exit: opening
+  // the FIFO as its writer, and closing it, lets that open return.
+  let stopped: (error: Error) => void = () => {};
+  const stop = () => {
+    const error = new Error('stopped by a signal');
+    source.destroy(error);
+    stopped(error);
+    if (path !== '-') releaseFifo(path);
+  };
+  options.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const reading = read();
+    reading.catch(() => {});
+    await Promise.race([reading, new Promise<never>((_, reject) => (stopped = reject))]);
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError(`${where} ${whyUnreadable(error)}; nothing was sent`);
@@ -64,6 +77,15 @@ export async function readTextFile(
     if (path !== '-') source.destroy();
   }
   return utf8(Buffer.concat(chunks), where);
+}
+
+/** Opens `path` as a FIFO's writer and closes it, when it is one that a reader waits on. */
+function releaseFifo(path: string): void {
+  try {
+    if (statSync(path).isFIFO()) closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {
+    // Not a FIFO, or no reader waits (ENXIO): nothing is held.
+  }
 }
 
 /**
@@ -168,7 +190,9 @@ export async function requestBody(
   if (options.file !== undefined) {
     const where = options.file === '-' ? 'stdin' : options.file;
     run?.during?.({ message: `Stopped while reading the request from ${where}: nothing was sent.` });
-    if (options.file === '-') run?.output.debug('reading the request from stdin (end it with Ctrl+D)');
+    run?.output.debug(
+      `reading the request from ${where}${options.file === '-' ? ' (end it with Ctrl+D)' : ''}`,
+    );
     Object.assign(body, asObject(await readJsonFile(options.file, run?.signal), where));
   }
   if (options.body !== undefined) {

@@ -5,7 +5,7 @@
  * by the signal), leaves no partial file, prints one JSON document under --json, and prints a
  * resume command only when following it finishes the job.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -245,6 +245,31 @@ describe('a signal during a submission or an upload', () => {
       exit_code: 130,
       signal: 'SIGINT',
       message: 'Stopped while reading the request from stdin: nothing was sent.',
+    });
+    expect(gateway.requests.length).toBe(before);
+  });
+
+  // The open of a FIFO nobody writes to waits in a worker thread, which held the process at its
+  // exit: the message came only with a second Ctrl+C.
+  test('a request file that is a FIFO nobody writes to: one Ctrl+C ends it, exit 130, nothing sent', async () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'mediagw-cli-fifo-')), 'request.json');
+    execFileSync('mkfifo', [fifo]);
+    const before = gateway.requests.length;
+    const run = start(['videos', 'create', '-f', fifo, '--json', '--verbose'], {
+      env: env(),
+      timeoutMs: 10_000,
+    });
+    await until(
+      () => run.output().includes(`reading the request from ${fifo}`),
+      'the command to open the FIFO',
+    );
+    run.child.kill('SIGINT');
+    const result = await run.result;
+    expect(result.code).toBe(130);
+    expect(oneDocument(result).error).toMatchObject({
+      exit_code: 130,
+      signal: 'SIGINT',
+      message: `Stopped while reading the request from ${fifo}: nothing was sent.`,
     });
     expect(gateway.requests.length).toBe(before);
   });
