@@ -3,7 +3,8 @@
  * the run resumable after any crash without sending any job twice.
  */
 import { setMaxListeners } from 'node:events';
-import { type MediaGateway, RequestValidationError } from '../index.js';
+import { stat } from 'node:fs/promises';
+import { FileInputError, type MediaGateway, RequestValidationError } from '../index.js';
 import { JobRun, type RunJobsOptions } from './job-run.js';
 import {
   FileJournal,
@@ -90,9 +91,26 @@ function checkRunOptions(options: RunJobsOptions): { concurrency: number; budget
   return { concurrency, budget };
 }
 
-/** Jobs from an iterable are read once; a manifest file is streamed twice (check, then run). */
+/**
+ * Jobs from an iterable are read once; a manifest file is streamed twice (check, then run), and
+ * named again to resume, so it must be a regular file: a pipe read twice gives nothing the
+ * second time, and the run would end at once, having run no job.
+ * @throws FileInputError for a manifest that is a pipe, FIFO or device.
+ */
 async function replayable(source: JobSource): Promise<JobSource> {
-  if (typeof source === 'string' || Array.isArray(source)) return source;
+  if (typeof source === 'string') {
+    // stat, not open: opening a FIFO with no writer would wait for one. A missing or unreadable
+    // file is left to the read, which names the problem.
+    const stats = await stat(source).catch(() => undefined);
+    if (stats && !stats.isFile() && !stats.isDirectory())
+      throw new FileInputError(
+        'the manifest',
+        source,
+        'is not a regular file (a pipe, FIFO or device): a run reads its manifest twice, checking every job before it sends one, and reads it again to resume. Save it to a file first; nothing was sent',
+      );
+    return source;
+  }
+  if (Array.isArray(source)) return source;
   const jobs: JobInput[] = [];
   for await (const job of source as AsyncIterable<JobInput>) jobs.push(job);
   return jobs;

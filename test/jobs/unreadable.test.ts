@@ -4,7 +4,8 @@
  * folder that is a file, a journal line that is not an entry. Each is an SDK error that names
  * the input and says nothing was sent; none is a raw ENOENT, EISDIR, EEXIST or TypeError.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileInputError, MediaGatewayError, RequestValidationError } from '../../src/index.js';
@@ -26,6 +27,11 @@ afterEach(async () => {
   await gateway.close();
   remove();
 });
+
+const fifo = (path: string) => {
+  execFileSync('mkfifo', [path]);
+  return path;
+};
 
 const run = (manifest: string, outputDir = join(dir, 'out'), journal = join(dir, 'j.journal')) =>
   runJobs(testClient(gateway.clientOptions()), manifest, { journal, outputDir }).catch((e: unknown) => e);
@@ -51,6 +57,26 @@ describe('inputs a run cannot use', () => {
     expect((error as Error).message).toMatch(message);
     expect(gateway.requests).toEqual([]);
   });
+
+  // A pipe read twice gave nothing the second time: `mediagw jobs run <(jq ...)` ended at once,
+  // "0 of 0 jobs completed", exit 0.
+  it.each([
+    ['a FIFO nobody writes to', () => fifo(join(dir, 'fifo.jsonl'))],
+    ['a character device', () => '/dev/null'],
+  ])(
+    'a manifest that is %s: a FileInputError saying to save it to a file, nothing opened or sent',
+    async (_name, path) => {
+      const manifest = path();
+      const journal = join(dir, 'j.journal');
+      const error = await run(manifest, undefined, journal);
+      expect(error).toBeInstanceOf(FileInputError);
+      expect((error as Error).message).toBe(
+        `the manifest: "${manifest}" is not a regular file (a pipe, FIFO or device): a run reads its manifest twice, checking every job before it sends one, and reads it again to resume. Save it to a file first; nothing was sent`,
+      );
+      expect(existsSync(journal)).toBe(false);
+      expect(gateway.requests).toEqual([]);
+    },
+  );
 
   it('an output folder that is a file: a FileInputError naming it, nothing sent', async () => {
     writeFileSync(join(dir, 'out'), 'a file');
