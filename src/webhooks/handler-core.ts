@@ -118,9 +118,9 @@ export interface DeliveryProcessor {
 /**
  * Builds the shared core.
  * @throws {MediaGatewayError} when `secrets` holds no usable secret.
- * @throws {InvalidOptionError} when `onEvent` is not a function, `toleranceSeconds` is not a
- * whole number of 0 or more, `maxBodyBytes` not one of 1 or more, or the dedupe store's
- * `maxHoldSeconds` not one from 1 to 2147483.
+ * @throws {InvalidOptionError} when `onEvent` or the dedupe store's `claim` is not a function,
+ * `toleranceSeconds` is not a whole number of 0 or more, `maxBodyBytes` not one of 1 or more, or
+ * the dedupe store's `maxHoldSeconds` not one from 1 to 2147483.
  */
 export function createDeliveryProcessor(options: WebhookHandlerOptions): DeliveryProcessor {
   options = Object(options);
@@ -131,6 +131,9 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
   const maxBodyBytes = checkCount('maxBodyBytes', options.maxBodyBytes, 1) ?? 1_048_576;
   const secrets = Object.fromEntries(normalizeSecrets(options.secrets));
   const dedupe: DedupeStore = options.dedupe ?? new MemoryDedupeStore();
+  // Something else given as the store (a Redis client) would answer every delivery 500.
+  if (typeof dedupe.claim !== 'function')
+    throw new InvalidOptionError('dedupe.claim', dedupe.claim, 'a function');
   // Read once: a store's hold limit is fixed, and one past setTimeout's range would fire at once.
   const hold = checkCount('maxHoldSeconds', dedupe.maxHoldSeconds, 1, 2_147_483);
   // Never throws nor rejects: an onError that fails must not change an answer or leave a claim
@@ -214,8 +217,13 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
     async process(verify, body, headers) {
       let event: WebhookEvent;
       try {
-        const now = options.clock?.();
-        event = await verify({ body, headers, secrets, now, [CHECKED_TOLERANCE]: toleranceSeconds });
+        event = await verify({
+          body,
+          headers,
+          secrets,
+          now: options.clock?.(),
+          [CHECKED_TOLERANCE]: toleranceSeconds,
+        });
       } catch (error) {
         if (!(error instanceof WebhookVerificationError)) throw error;
         report(error);
@@ -229,8 +237,9 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
       }
       const running = inFlight.get(event.id);
       if (running) return running;
-      const deliveryId = readHeader(headers, WEBHOOK_HEADERS.deliveryId);
-      const outcome = handle(event, { deliveryId }).finally(() => inFlight.delete(event.id));
+      const outcome = handle(event, { deliveryId: readHeader(headers, WEBHOOK_HEADERS.deliveryId) }).finally(
+        () => inFlight.delete(event.id),
+      );
       inFlight.set(event.id, outcome);
       return outcome;
     },

@@ -68,6 +68,18 @@ describe('webhook handler options', () => {
     }
   });
 
+  // A Redis client given as the store answered every delivery 500 ("dedupe.claim is not a function").
+  test.each([
+    ['a Redis client', { sendCommand: async () => null, isOpen: true }],
+    ['a store with claimState alone', { claimState: async () => 'claimed', release: async () => undefined }],
+  ])('both handlers refuse %s as the dedupe store at creation, naming dedupe.claim', (_name, dedupe) => {
+    for (const make of [createWebhookHandler, createNodeWebhookHandler]) {
+      const error = refusal(() => make({ secrets: SECRETS, onEvent: () => {}, dedupe: dedupe as never }));
+      expect(error.option).toBe('dedupe.claim');
+      expect(error.message).toMatch(/^dedupe\.claim must be a function; got undefined/);
+    }
+  });
+
   test('the Node handler refuses bodyTimeoutMs [0.5, -1, NaN, Infinity, 0, 2147483648] at creation', () => {
     for (const value of [...BAD, 0, 2_147_483_648]) {
       const error = refusal(() =>
