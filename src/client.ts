@@ -1,4 +1,5 @@
 import { MediaGatewayError } from './core/base-error.js';
+import type { RateLimiter } from './core/limits.js';
 import { checkInterval, checkOptions, count, duration, InvalidOptionError } from './core/options.js';
 import { showUnparsedURL } from './core/redact.js';
 import { createLimiter } from './internal/limiter.js';
@@ -48,6 +49,15 @@ export class MediaGateway {
   readonly midjourney: Midjourney;
   /** The options as resolved (the key and base URL from the environment included), for {@link withOptions}. */
   readonly #options: ClientOptions;
+
+  /**
+   * The rate limiter this client's requests wait on: the one given as `limits`, or the one built
+   * from them in this process; `undefined` without `limits`. Clients made by {@link withOptions}
+   * share it; give it as another client's `limits` to share one budget with that one too.
+   */
+  get rateLimiter(): RateLimiter | undefined {
+    return this.#options.limits as RateLimiter | undefined;
+  }
 
   constructor(options: ClientOptions = {}) {
     const apiKey = options.apiKey ?? process.env.MEDIAGW_API_KEY;

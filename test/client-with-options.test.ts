@@ -109,4 +109,24 @@ describe('client.withOptions()', () => {
     release();
     await Promise.all([first, second, third]);
   });
+
+  test('rateLimiter: the limiter the client waits on, shared by withOptions, given to another client as its limits', async () => {
+    const client = new MediaGateway({ apiKey: 'k_opts', baseURL: server.url, limits: { maxInFlight: 1 } });
+    const limiter = client.rateLimiter;
+    expect(typeof limiter?.acquire).toBe('function');
+    expect(client.withOptions({ timeout: 5_000 }).rateLimiter).toBe(limiter);
+    expect(client.withOptions({ limits: { maxInFlight: 2 } }).rateLimiter).not.toBe(limiter);
+    expect(client.withOptions({ limits: undefined }).rateLimiter).toBeUndefined();
+    expect(new MediaGateway({ apiKey: 'k_opts', baseURL: server.url }).rateLimiter).toBeUndefined();
+    const other = new MediaGateway({ apiKey: 'k_other', baseURL: server.url, limits: limiter });
+    expect(other.rateLimiter).toBe(limiter);
+    // One budget: the permit the first client holds keeps the other's call waiting.
+    const permit = await limiter?.acquire({ model: undefined, family: 'query' });
+    const waiting = other.videos.retrieve('task_1', { timeout: 5_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests).toHaveLength(0);
+    permit?.release();
+    await waiting;
+    expect(server.requests).toHaveLength(1);
+  });
 });

@@ -21,6 +21,7 @@ import type { JobEvents } from './events.js';
 import { type JobError, type JobJournal, JobJournalError, type JobRecord, type JobState } from './journal.js';
 import { type JobInput, reservationOf } from './manifest.js';
 import { extensionOf, type OutputFolder, outputName } from './outputs.js';
+import type { Held, PermitHandoff } from './permits.js';
 
 /** A change of a job's state, told to `onProgress`. */
 export interface JobChange {
@@ -128,6 +129,8 @@ export class JobRun {
     private readonly budget: number | undefined,
     /** Every request and wait in flight listens to it. */
     private readonly stop: AbortSignal,
+    /** The permits of `client`'s rate limiter, when it has one (see {@link PermitHandoff.of}). */
+    private readonly permits?: PermitHandoff | undefined,
   ) {
     this.waitOptions = {
       signal: stop,
@@ -234,7 +237,33 @@ export class JobRun {
     await this.deliver(job, this.journal.get(job.id) as JobRecord);
   }
 
-  /** Claims the job, sends it once, and goes on with what came back. */
+  /**
+   * Waits for the claimed job's rate-limit permit, with the run's stop signal: a job stopped (or
+   * timed out by the limiter's queue) while it waits for its turn was never sent, so it is
+   * released, pending for the next run, rather than sent after the stop. The claim comes first
+   * so that the runners of a shared journal do not each spend a permit on the same job.
+   * @returns `null` when the job was released; `undefined` when the client has no rate limiter.
+   */
+  private async permitFor(job: JobInput): Promise<Held | null | undefined> {
+    if (!this.permits) return undefined;
+    const model = typeof job.body.model === 'string' ? job.body.model : undefined;
+    // The route family the client files the request under: a billable one is a creation.
+    const family = job.operation === 'embeddings.create' ? 'query' : 'creation';
+    try {
+      return await this.permits.take(model, family, this.stop);
+    } catch (error) {
+      const why = this.stop.aborted ? {} : { error: errorOf(error) };
+      await this.append({ e: 'released', id: job.id, ...why, refund: true }, true);
+      return null;
+    }
+  }
+
+  /** Sends through the client, the first attempt with the permit taken for it. */
+  private sending<T>(held: Held | undefined, call: () => Promise<T>): Promise<T> {
+    return this.permits ? this.permits.send(held, call) : call();
+  }
+
+  /** Claims the job, takes its permit, sends it once, and goes on with what came back. */
   private async submit(job: JobInput): Promise<void> {
     if (this.stop.aborted) return;
     const reservation = reservationOf(job);
@@ -260,6 +289,8 @@ export class JobRun {
       await this.append({ e: 'skipped', id: job.id, reason: 'budget' });
       return;
     }
+    const held = await this.permitFor(job);
+    if (held === null) return;
     const body =
       reference === undefined
         ? job.body
@@ -274,12 +305,12 @@ export class JobRun {
       if (job.operation === 'videos.create' || job.operation === 'images.generateAsync') {
         const submission =
           job.operation === 'videos.create'
-            ? await this.client.videos.create(body as never)
-            : await this.client.images.generateAsync(body as never);
+            ? await this.sending(held, () => this.client.videos.create(body as never))
+            : await this.sending(held, () => this.client.images.generateAsync(body as never));
         await this.append({ e: 'submitted', id: job.id, task_id: submission.task_id }, true);
         await this.deliver(job, this.journal.get(job.id) as JobRecord);
       } else if (job.operation === 'images.generate') {
-        const answer = await this.client.images.generate(body as never);
+        const answer = await this.sending(held, () => this.client.images.generate(body as never));
         if (answer.data.every((entry) => typeof entry.url === 'string' && entry.url)) {
           await this.append(
             { e: 'submitted', id: job.id, outputs: answer.data.map((d) => d.url as string) },
@@ -294,7 +325,7 @@ export class JobRun {
           });
         }
       } else {
-        const answer = await this.client.embeddings.create(body as never);
+        const answer = await this.sending(held, () => this.client.embeddings.create(body as never));
         const name = outputName(job.id, 0, 1, 'json');
         try {
           this.outputs.write(name, `${JSON.stringify(answer)}\n`);
@@ -329,6 +360,8 @@ export class JobRun {
       } else {
         throw error;
       }
+    } finally {
+      this.permits?.giveBack(held);
     }
   }
 

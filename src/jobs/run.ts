@@ -16,6 +16,7 @@ import {
 } from './journal.js';
 import { type BadLine, checkJobSource, type JobInput, type JobSource, readJobs } from './manifest.js';
 import { OutputFolder } from './outputs.js';
+import { PermitHandoff } from './permits.js';
 
 /** What a run ends with. */
 export interface RunSummary {
@@ -192,7 +193,8 @@ export async function runJobs(
     options.onStart?.(counted);
     outputs.prepare();
 
-    const run = new JobRun(client, journal, outputs, options, budget, stop.signal);
+    const paced = PermitHandoff.of(client);
+    const run = new JobRun(paced.client, journal, outputs, options, budget, stop.signal, paced.permits);
     const ids = new Set<string>();
     const running = new Set<Promise<void>>();
     for await (const line of readJobs(source, { skipBodies: finished })) {

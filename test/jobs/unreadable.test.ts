@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileInputError, MediaGatewayError, RequestValidationError } from '../../src/index.js';
-import { JobJournalError, readJournal, runJobs } from '../../src/jobs/index.js';
+import { JobJournalError, planJobs, readJournal, runJobs } from '../../src/jobs/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { testClient } from '../helpers/client.js';
 import { scratch, submissionsPerJob, videoJob, writeManifest } from './helpers.js';
@@ -143,8 +143,9 @@ describe('manifest text', () => {
     expect(prompts.sort()).toEqual(['café crème', 'film b']);
   });
 
+  // A run refuses a device before reading it; planJobs reads once, and takes one.
   it('stops reading a file with no line end past 64 MiB (/dev/zero), naming it', async () => {
-    const error = await run('/dev/zero');
+    const error = await planJobs('/dev/zero').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FileInputError);
     expect((error as Error).message).toMatch(
       /^the manifest: "\/dev\/zero" has a line longer than 64 MiB at line 1/,

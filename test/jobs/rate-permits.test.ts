@@ -1,0 +1,158 @@
+// Covers: src/jobs/permits.ts
+/**
+ * A run whose client has a rate limiter waits for each claimed job's permit itself, with its stop
+ * signal, and hands that permit to the submission's first attempt. A job still waiting for its
+ * turn when the run stops is released, pending for the next run: never sent after the stop.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LimitedRequest, RateLimiter } from '../../src/index.js';
+import { readJournal, runJobs } from '../../src/jobs/index.js';
+import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { testClient } from '../helpers/client.js';
+import { scratch, submissionsPerJob, videoJob, writeManifest } from './helpers.js';
+
+let gateway: MockGateway;
+let dir: string;
+let remove: () => void;
+
+beforeEach(async () => {
+  gateway = await startMockGateway({ speed: 200 });
+  ({ dir, remove } = scratch());
+});
+
+afterEach(async () => {
+  await gateway.close();
+  remove();
+});
+
+const submissions = () => [...submissionsPerJob(gateway).values()].reduce((a, b) => a + b, 0);
+const intents = (journal: string) =>
+  readFileSync(journal, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"e":"intent"')).length;
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A limiter that grants every request at once and counts what it granted and got back. */
+function countingLimiter() {
+  const counts = { creation: 0, query: 0, upload: 0, released: 0 };
+  const limiter: RateLimiter = {
+    acquire: async (request: LimitedRequest) => {
+      counts[request.family]++;
+      return { release: () => counts.released++ };
+    },
+    pause: () => {},
+  };
+  return { counts, limiter };
+}
+
+describe('with a rate-limited client', () => {
+  // The jobs waiting for their turn waited inside the client's calls, which the stop did not
+  // reach: they all went out after it, one a second.
+  it('a run stopped while jobs wait for their turn sends none of them, and leaves them pending', async () => {
+    const client = testClient({ ...gateway.clientOptions(), limits: { requestsPerSecond: 1, burst: 1 } });
+    const manifest = writeManifest(
+      join(dir, 'm.jsonl'),
+      ['a', 'b', 'c', 'd'].map((id) => videoJob(id)),
+    );
+    const journal = join(dir, 'j.journal');
+    const stop = new AbortController();
+    const run = runJobs(client, manifest, {
+      journal,
+      outputDir: join(dir, 'out'),
+      concurrency: 4,
+      signal: stop.signal,
+    });
+    await until(() => submissions() === 1 && intents(journal) === 4, 'the first submission');
+    // The other three are claimed and wait for their turn, a second away.
+    stop.abort();
+    const summary = await run;
+    expect(summary.interrupted).toBe(true);
+    expect(submissions()).toBe(1);
+    const { jobs } = await readJournal(journal);
+    expect(jobs.map((job) => job.state)).toEqual([
+      expect.stringMatching(/^(submitted|completed)$/),
+      'pending',
+      'pending',
+      'pending',
+    ]);
+    // Released, not failed: nothing of them was reserved, and no error is recorded for a stop.
+    expect(jobs.slice(1).map((job) => job.error)).toEqual([undefined, undefined, undefined]);
+    // The next run sends the three, once each.
+    const rest = await runJobs(testClient(gateway.clientOptions()), manifest, {
+      journal,
+      outputDir: join(dir, 'out'),
+    });
+    expect(rest.counts.completed).toBe(4);
+    expect([...submissionsPerJob(gateway).values()]).toEqual([1, 1, 1, 1]);
+  });
+
+  // The limiter's queue timeout came from inside the client call, after the intent: the job was
+  // marked in doubt, though it was never sent.
+  it("a job whose turn does not come within the limiter's maxQueueWaitMs is pending, with the QueueTimeoutError, never in doubt", async () => {
+    const client = testClient({
+      ...gateway.clientOptions(),
+      limits: { requestsPerSecond: 1, burst: 1, maxQueueWaitMs: 50 },
+    });
+    const journal = join(dir, 'j.journal');
+    const summary = await runJobs(
+      client,
+      writeManifest(join(dir, 'm.jsonl'), [videoJob('a'), videoJob('b')]),
+      {
+        journal,
+        outputDir: join(dir, 'out'),
+        concurrency: 2,
+      },
+    );
+    expect(submissions()).toBe(1);
+    expect(summary.counts.in_doubt).toBe(0);
+    const waited = (await readJournal(journal)).jobs.find((job) => job.state === 'pending');
+    expect(waited?.error?.type).toBe('QueueTimeoutError');
+  });
+
+  it("each submission takes one permit, the run's, handed to its first attempt; every permit is given back", async () => {
+    const { counts, limiter } = countingLimiter();
+    const client = testClient({ ...gateway.clientOptions(), limits: limiter });
+    const jobs = [
+      videoJob('v1'),
+      videoJob('v2'),
+      { id: 'i1', operation: 'images.generate', body: { model: 'imgmodel-2', prompt: 'draw i1' } },
+      { id: 'e1', operation: 'embeddings.create', body: { model: 'bge-m3', input: ['embed e1'] } },
+    ];
+    const summary = await runJobs(client, writeManifest(join(dir, 'm.jsonl'), jobs), {
+      journal: join(dir, 'j.journal'),
+      outputDir: join(dir, 'out'),
+    });
+    expect(summary.counts.completed).toBe(4);
+    // Three billable submissions, each one permit of the creation family: not one before the
+    // intent and another in the call.
+    expect(counts.creation).toBe(3);
+    expect(submissions()).toBe(4);
+    expect(counts.released).toBe(counts.creation + counts.query + counts.upload);
+  });
+
+  it('a job the journal refuses (over the reserved-seconds budget) takes no permit, and nothing is sent', async () => {
+    const { counts, limiter } = countingLimiter();
+    const client = testClient({ ...gateway.clientOptions(), limits: limiter });
+    const summary = await runJobs(
+      client,
+      writeManifest(join(dir, 'm.jsonl'), [videoJob('a'), videoJob('b')]),
+      {
+        journal: join(dir, 'j.journal'),
+        outputDir: join(dir, 'out'),
+        maxReservedSeconds: 0,
+      },
+    );
+    expect(summary.counts.skipped).toBe(2);
+    expect(submissions()).toBe(0);
+    expect(counts.creation).toBe(0);
+  });
+});
