@@ -250,7 +250,11 @@ export class JobRun {
     // The route family the client files the request under: a billable one is a creation.
     const family = job.operation === 'embeddings.create' ? 'query' : 'creation';
     try {
-      return await this.permits.take(model, family, this.stop);
+      const held = await this.permits.take(model, family, this.stop);
+      if (!this.stop.aborted) return held;
+      // Granted as the run stopped: not sent after the stop either.
+      this.permits.giveBack(held);
+      throw this.stop.reason;
     } catch (error) {
       const why = this.stop.aborted ? {} : { error: errorOf(error) };
       await this.append({ e: 'released', id: job.id, ...why, refund: true }, true);

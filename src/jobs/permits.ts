@@ -52,7 +52,27 @@ export class PermitHandoff implements RateLimiter {
    */
   async take(model: string | undefined, family: RouteFamily, signal: AbortSignal): Promise<Held> {
     const request: LimitedRequest = { model, family, signal };
-    return { request, permit: await this.limiter.acquire(request) };
+    signal.throwIfAborted();
+    const granting = Promise.resolve(this.limiter.acquire(request));
+    let stop = () => {};
+    try {
+      // Ended by the signal even when the limiter does not heed it (a Redis round trip).
+      const permit = await new Promise<LimitPermit>((resolve, reject) => {
+        stop = () => reject(signal.reason);
+        signal.addEventListener('abort', stop, { once: true });
+        granting.then(resolve, reject);
+      });
+      return { request, permit };
+    } catch (error) {
+      // A permit granted after the stop is given back, or its room would be held for good.
+      granting.then(
+        (late) => this.giveBack({ request, permit: late }),
+        () => undefined,
+      );
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
   }
 
   /**
