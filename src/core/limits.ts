@@ -33,7 +33,7 @@ export type RouteFamily = 'creation' | 'upload' | 'query';
 export interface RateLimit {
   /** Requests started per second, a whole number of 1 or more. */
   requestsPerSecond?: number | undefined;
-  /** Requests that may start at once after a quiet spell. @default requestsPerSecond */
+  /** Requests that may start at once after a quiet spell (a new bucket holds one). @default requestsPerSecond */
   burst?: number | undefined;
   /** Requests awaiting their answer at once, a whole number of 1 or more. */
   maxInFlight?: number | undefined;
@@ -140,7 +140,8 @@ export function checkLimits(limits: RequestLimits, name = 'limits'): RequestLimi
 
 /** Whether `value` is a limiter (it has `acquire`) rather than limits to build one from. */
 export function isRateLimiter(value: RequestLimits | RateLimiter): value is RateLimiter {
-  return typeof (value as RateLimiter).acquire === 'function';
+  // `?.`: a `null` (plain JavaScript) is refused by checkLimits as not an object, not a TypeError.
+  return typeof (value as RateLimiter | null)?.acquire === 'function';
 }
 
 /** The limit a model falls under: its own, else the `'*'` one. */

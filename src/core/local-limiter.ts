@@ -30,7 +30,10 @@ class Scope {
     this.#rate = limit?.requestsPerSecond;
     this.#burst = limit?.burst ?? Math.max(1, Math.floor(this.#rate ?? 1));
     this.#maxInFlight = limit?.maxInFlight;
-    this.#tokens = this.#burst;
+    // One token, not a full burst: a new limiter cannot know the key's budget was not just used
+    // (a restart), and its first requests reach the gateway later than the next ones (a cold
+    // connection), so a full burst on top of the rate collects 429s in the first second.
+    this.#tokens = Math.min(1, this.#burst);
     this.#last = now;
   }
 
@@ -97,7 +100,9 @@ export class LocalLimiter implements RateLimiter {
         this.#queue.splice(index, 1);
         waiter.cleanup();
         reject(error);
-        this.#pump();
+        // Once for all the waiters leaving together (one signal, one timeout): a pump per
+        // leaver goes over the whole queue each time.
+        this.#pumpSoon();
       };
       const maxWait = this.#limits.maxQueueWaitMs;
       const timeout =
@@ -118,7 +123,11 @@ export class LocalLimiter implements RateLimiter {
 
   /** Holds back `model` (or `family`) for `ms`, at most `MAX_RETRY_AFTER_MS` (60 s). */
   pause(model: string | undefined, family: RouteFamily, ms: number): void {
-    const scope = this.#scope(model === undefined ? `f:${family}` : `m:${model}`, undefined);
+    // The scope may not exist yet (a pause heard from another replica): it gets its own limit.
+    const scope =
+      model === undefined
+        ? this.#scope(`f:${family}`, this.#limits.perRouteFamily?.[family])
+        : this.#scope(`m:${model}`, modelLimit(this.#limits, model));
     scope.pausedUntil = Math.max(scope.pausedUntil, this.#now() + pauseMs(ms));
     this.#pump();
   }
@@ -189,6 +198,17 @@ export class LocalLimiter implements RateLimiter {
     };
   }
 
+  #pumpScheduled = false;
+
+  #pumpSoon(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    queueMicrotask(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
   /** Grants what can be granted, in order, and sets a timer for the next bucket refill or pause end. */
   #pump(): void {
     const now = this.#now();
@@ -204,11 +224,17 @@ export class LocalLimiter implements RateLimiter {
       let wait = 0;
       for (const scope of waiter.scopes) {
         const own = scope.waitMs(now);
-        if (own > 0) blocked.add(scope);
+        if (own > 0) {
+          blocked.add(scope);
+          // Wake when the first scope frees up, not when this waiter can go: a later waiter
+          // held up only by that scope (the key's rate, behind another model's pause) goes then.
+          next = Math.min(next, own);
+        }
         wait = Math.max(wait, own);
       }
       if (wait > 0) {
-        next = Math.min(next, wait);
+        // Every waiter falls under the key's scope: none after this one can go now.
+        if (blocked.has(waiter.scopes[0] as Scope)) break;
         i++;
         continue;
       }

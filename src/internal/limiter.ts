@@ -109,8 +109,9 @@ async function acquire(
 ): Promise<LimitPermit> {
   const signal = request.signal;
   const notSent = `${operation} was not sent`;
+  let pending: Promise<LimitPermit> | undefined;
   try {
-    const permit = await untilAborted(() => limiter.acquire(request), signal);
+    const permit = await untilAborted(() => (pending = Promise.resolve(limiter.acquire(request))), signal);
     if (typeof permit?.release !== 'function') {
       throw new MediaGatewayError(
         `${notSent}: the rate limiter's acquire() resolved ${permit === null ? 'null' : typeof permit}, not a permit with release(); fix the limiter given as \`limits\``,
@@ -118,6 +119,16 @@ async function acquire(
     }
     return permit;
   } catch (error) {
+    // The call gave up (its signal aborted) while the limiter was still granting: a permit it
+    // grants after all is given back, or its room (an in-flight slot) would be held for good.
+    pending?.then(
+      (late) => {
+        try {
+          late?.release?.();
+        } catch {}
+      },
+      () => undefined,
+    );
     // A limiter rejects with the signal's reason; the caller gets the SDK's abort error.
     if (signal?.aborted && error === signal.reason) {
       const message = `${notSent}: it was aborted while it waited for its turn under the client's rate limits, ${abortedBy(error)}.`;

@@ -293,6 +293,31 @@ describe('a limiter given by the caller that fails', () => {
   });
 });
 
+describe('a permit granted after the call gave up', () => {
+  it('is released: an abort during a slow acquire() does not keep its room for good', async () => {
+    server = await startRawServer(async (req, res) => {
+      await drain(req);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(EMBEDDING);
+    });
+    let released = 0;
+    let grant: ((permit: { release(): void }) => void) | undefined;
+    // Grants when the test says so (a Redis round trip), whatever the signal did meanwhile.
+    const limits: RateLimiter = {
+      acquire: () => new Promise((resolve) => (grant = resolve)),
+      pause: () => undefined,
+    };
+    const client = testClient({ apiKey: 'k', baseURL: server.url, limits, maxRetries: 0 });
+    const controller = new AbortController();
+    const call = client.embeddings.create({ model: 'bge-m3', input: 'x' }, { signal: controller.signal });
+    for (let i = 0; i < 100 && !grant; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    expect(await call.catch((e: unknown) => e)).toBeInstanceOf(APIUserAbortError);
+    grant?.({ release: () => void released++ });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(released).toBe(1);
+  });
+});
+
 describe('the limits option', () => {
   it('refuses a limiter without pause(), which every 429 calls', () => {
     const make = (limits: unknown) => () =>
@@ -302,6 +327,17 @@ describe('the limits option', () => {
       /^limits\.pause must be a function; got undefined/,
     );
     expect(make({ acquire: async () => ({ release() {} }), pause() {} })).not.toThrow();
+  });
+
+  it('refuses limits: null (plain JavaScript) with InvalidOptionError, not a TypeError', () => {
+    expect(
+      () =>
+        new MediaGateway({
+          apiKey: 'k',
+          baseURL: 'http://127.0.0.1:1',
+          limits: null as unknown as RequestLimits,
+        }),
+    ).toThrow(/^limits must be an object/);
   });
 
   it('refuses a number out of range where the client is made, naming it', () => {
