@@ -105,7 +105,8 @@ const RATE_LIMIT = { requestsPerSecond: count(1), burst: count(1), maxInFlight: 
 /** `undefined`, or an object whose numbers `table` checks, named `name.<option>`. */
 function checkLimit<L extends object>(name: string, limit: L | undefined, table: OptionTable<L>): void {
   if (limit === undefined) return;
-  if (typeof limit !== 'object' || limit === null) throw new InvalidOptionError(name, limit, 'an object');
+  if (typeof limit !== 'object' || limit === null || Array.isArray(limit))
+    throw new InvalidOptionError(name, limit, 'an object');
   checkOptions(table, limit, `${name}.`);
 }
 
@@ -114,11 +115,13 @@ const REQUEST_LIMITS: OptionTable<RequestLimits> = {
   ...RATE_LIMIT,
   maxQueueWaitMs: duration(),
   perModel: (option, models) => {
+    checkLimit(option, models, {});
     for (const [model, limit] of Object.entries(models ?? {}))
       checkLimit(`${option}.${model}`, limit, RATE_LIMIT);
     return models;
   },
   perRouteFamily: (option, families) => {
+    checkLimit(option, families, {});
     for (const [family, limit] of Object.entries(families ?? {})) {
       if (family !== 'creation' && family !== 'upload' && family !== 'query') {
         throw new InvalidOptionError(option, family, `one of creation, upload, query`);

@@ -259,6 +259,22 @@ describe('limits options', () => {
     expect(() => checkLimits(limits)).toThrow(option);
   });
 
+  // Each was taken as no limit at all.
+  it.each([
+    [[], 'limits must be an object; got []'],
+    [{ perModel: 5 }, 'limits.perModel must be an object; got 5'],
+    [{ perModel: [{ requestsPerSecond: 1 }] }, 'limits.perModel must be an object; got [object]'],
+    [{ perRouteFamily: 'creation' }, 'limits.perRouteFamily must be an object; got "creation"'],
+    [{ perModel: { m: [] } }, 'limits.perModel.m must be an object; got []'],
+  ])('refuses %j: not an object, where one is due', (limits, message) => {
+    expect(() => checkLimits(limits as never)).toThrow(message);
+  });
+
+  it('takes limits whose maps are left out or empty', () => {
+    expect(() => checkLimits({ perModel: {}, perRouteFamily: {} })).not.toThrow();
+    expect(() => checkLimits({ perModel: undefined })).not.toThrow();
+  });
+
   it('a replica share divides rates and ceilings, keeping at least one', () => {
     expect(
       shareOf({ requestsPerSecond: 10, maxInFlight: 3, perModel: { '*': { requestsPerSecond: 2 } } }, 4),
