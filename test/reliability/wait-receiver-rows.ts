@@ -542,6 +542,14 @@ export const CLI_ROWS: readonly SituationRow[] = [
     },
   },
   {
+    situation: 'Ctrl+C while `--file` names a FIFO nobody writes to',
+    outcome: 'exit 130 at the first signal, one message naming the file; nothing sent',
+    provenBy: {
+      file: SIGNALS,
+      title: 'a request file that is a FIFO nobody writes to: one Ctrl+C ends it, exit 130, nothing sent',
+    },
+  },
+  {
     situation: 'a request file (or stdin) in Latin-1, or a flag holding U+FFFD',
     outcome: 'refused as not UTF-8 (exit 1), naming the file and the byte; nothing sent',
     provenBy: {
