@@ -20,12 +20,10 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
 
 /**
  * Sets KEYS[1] to ARGV[2] for ARGV[3] seconds while it holds ARGV[1], or is gone (the lease
- * lapsed), but never over another replica's claim.
+ * lapsed, Redis lost it), but never over another replica's claim. Also renews a claim (ARGV[2]
+ * its token): a holder whose key vanished takes it back while no other replica holds it.
  */
 const MARK_DONE_SCRIPT = `local v = redis.call('GET', KEYS[1]) if v == ARGV[1] or not v then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0`;
-
-/** Extends KEYS[1]'s lease to ARGV[2] seconds while it holds ARGV[1]: only a claim's owner renews it. */
-const RENEW_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
 /** The value of a handled event's key. */
 export const DONE_VALUE = 'done';
@@ -95,8 +93,9 @@ const DEDUPE_OPTIONS = {
  *   caller gets `OK`. The others read the key (`GET`): `done` means handled (the handler
  *   answers 200), anything else that a claim is in flight (the handler answers 503).
  * - While the claim is held, every third of `leaseSeconds` (up to `maxHoldSeconds`):
- *   `EXPIRE key leaseSeconds` if it still holds the token (`EVAL` compare-and-set). A renewal
- *   that fails is tried at the next turn; one that finds the token gone stops. The timer is
+ *   `SET key token EX leaseSeconds` if it still holds the token or is gone, never over another
+ *   replica's claim (`EVAL` compare-and-set). A renewal that fails or finds another claim is
+ *   tried at the next turn, until `maxHoldSeconds`. The timer is
  *   `unref()`ed: it never keeps a process alive.
  * - `release` (when `onEvent` threw): deletes the key if it still holds this claim's token
  *   (an `EVAL` compare-and-delete), so the gateway's retry is processed by whichever replica gets it.
@@ -192,11 +191,10 @@ export class RedisDedupeStore implements DedupeStore {
         // Past maxHoldSeconds the claim is no longer this process's either: left to lapse, so a
         // later delivery here claims the event anew once it has.
         if (Date.now() >= until) return this.#drop(eventId, held);
-        // Nothing awaits a renewal: one that fails is tried at the next turn.
-        this.#eval(RENEW_SCRIPT, eventId, held.token, this.#lease).then(
-          (ours) => ours || clearInterval(held.timer),
-          () => {},
-        );
+        // Nothing awaits a renewal: one that fails, or finds another replica's claim, is tried
+        // at the next turn; the timer runs until maxHoldSeconds whatever they find, so a hung
+        // call's event is let go here even after its key vanished.
+        this.#eval(MARK_DONE_SCRIPT, eventId, held.token, held.token, this.#lease).catch(() => {});
       }, this.#renewMs);
       held.timer.unref?.();
       return 'claimed';

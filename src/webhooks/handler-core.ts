@@ -161,6 +161,18 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
 
   async function handle(event: HandledWebhookEvent, delivery: WebhookDelivery): Promise<Reply> {
     let found: DedupeClaim | undefined;
+    // Past the store's maxHoldSeconds the call is taken as hung: its claim lapses, so this
+    // process stops holding the event too. The deliveries waiting on it are answered 503, a
+    // later one goes to the store again (and runs onEvent once it can claim the event), and
+    // whatever the hung call does later changes nothing in the store. Armed before the claim,
+    // as the store counts from it: an onEvent settling after the store let its claim go (and
+    // before a timer started later) would be acknowledged with no done record.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise((resolve) => {
+      if (!hold) return;
+      timer = setTimeout(resolve, hold * 1e3, IN_FLIGHT);
+      timer.unref?.();
+    });
     try {
       // A store with `claim` alone cannot tell a handled event from one in flight: a lost
       // claim is taken as in flight, never acknowledged.
@@ -173,19 +185,7 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
       // spec: Events 7 — a Retry-After on 503 is honoured: the gateway comes back when the
       // holder has likely finished, released the event or lost its lease, not hours later.
       if (found !== 'claimed') return IN_FLIGHT;
-      // Past the store's maxHoldSeconds the call is taken as hung: its claim lapses, so this
-      // process stops holding the event too. The deliveries waiting on it are answered 503, a
-      // later one goes to the store again (and runs onEvent once it can claim the event), and
-      // whatever the hung call does later changes nothing in the store.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const outcome = await Promise.race([
-        options.onEvent(event, delivery),
-        new Promise((resolve) => {
-          if (!hold) return;
-          timer = setTimeout(resolve, hold * 1e3, IN_FLIGHT);
-          timer.unref?.();
-        }),
-      ]).finally(() => clearTimeout(timer));
+      const outcome = await Promise.race([options.onEvent(event, delivery), hung]);
       if (outcome === IN_FLIGHT) {
         report(
           new MediaGatewayError(
@@ -199,6 +199,8 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
       // Forget the ID so the gateway's retry of this event is processed.
       if (found === 'claimed') await quietly(() => dedupe.release(event.id));
       return refusal(500, 'handler_failed', 'not handled; retry');
+    } finally {
+      clearTimeout(timer);
     }
     // Acknowledged once recorded as done. A failure to record it is reported but still
     // acknowledged: `onEvent` completed, and a retry could only run it a second time.

@@ -74,16 +74,32 @@ describe.skipIf('skip' in redis)('RedisDedupeStore claims over time', () => {
     );
   });
 
-  test('renewal stops once the key holds another claim', async () => {
+  test('renewal never overwrites another claim, and the timer still ends at maxHoldSeconds', async () => {
     const link = switchable(a);
-    const holder = new RedisDedupeStore({ client: link.client, prefix, leaseSeconds: 1 });
+    const holder = new RedisDedupeStore({ client: link.client, prefix, leaseSeconds: 1, maxHoldSeconds: 2 });
     expect(await holder.claimState('evt_taken')).toBe('claimed');
     await inspect.set(holder.keyOf('evt_taken'), 'pending:another-replica', { EX: 60 });
-    await pause(1_000);
+    await pause(2_500);
     const sent = link.evals;
     await pause(1_000);
     expect(link.evals).toBe(sent);
     expect(await inspect.get(holder.keyOf('evt_taken'))).toBe('pending:another-replica');
+  });
+
+  test('a claim whose key vanished (Redis restarted) is taken back by its renewal, and let go at maxHoldSeconds', async () => {
+    const holder = new RedisDedupeStore({ client: a, prefix, leaseSeconds: 1, maxHoldSeconds: 2 });
+    const other = new RedisDedupeStore({ client: b, prefix });
+    expect(await holder.claimState('evt_vanished')).toBe('claimed');
+    await inspect.del(holder.keyOf('evt_vanished'));
+    await pause(500);
+    expect(await inspect.get(holder.keyOf('evt_vanished'))).toMatch(/^pending:/);
+    expect(await other.claimState('evt_vanished')).toBe('in_flight');
+    // Past maxHoldSeconds the holder's own process asks Redis again, and claims once the key lapsed.
+    await waitUntil(
+      async () => (await holder.claimState('evt_vanished')) === 'claimed',
+      'the holder to let the hung claim go',
+      200,
+    );
   });
 
   test('two handlers sharing one store: while the first runs onEvent, the second answers 503, even once the claim lapsed', async () => {

@@ -181,3 +181,40 @@ describe('a custom store with claim alone (no claimState)', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe("a store's hold limit counts from the claim", () => {
+  // The handler armed its timer after onEvent's synchronous start, later than the store counts
+  // from: an onEvent settling in between was acknowledged while the store, past its hold, had
+  // let the claim go, so markDone recorded nothing and a duplicate ran onEvent again.
+  test('an onEvent that settles past maxHoldSeconds from its claim is taken as hung, even after a synchronous start', async () => {
+    const marked: string[] = [];
+    const released: string[] = [];
+    const store: DedupeStore = {
+      maxHoldSeconds: 1,
+      claim: async () => true,
+      claimState: async () => 'claimed',
+      release: async (id) => void released.push(id),
+      markDone: async (id) => void marked.push(id),
+    };
+    const errors: unknown[] = [];
+    const handler = createWebhookHandler({
+      secrets: SECRETS,
+      clock: () => NOW,
+      dedupe: store,
+      onError: (error) => void errors.push(error),
+      onEvent: async () => {
+        const busyUntil = Date.now() + 150;
+        while (Date.now() < busyUntil) {
+          // synchronous work before the first await
+        }
+        // Settles 1,050 ms after the claim: after the hold limit, before one counted from here.
+        await new Promise((resolve) => setTimeout(resolve, 900));
+      },
+    });
+    const answer = await handler(fetchDelivery());
+    expect(answer.status).toBe(503);
+    expect(marked).toEqual([]);
+    expect(released).toEqual([]);
+    expect(String(errors[0])).toMatch(/hung over maxHoldSeconds/);
+  });
+});
