@@ -100,9 +100,9 @@ export class LocalLimiter implements RateLimiter {
         this.#queue.splice(index, 1);
         waiter.cleanup();
         reject(error);
-        // Once for all the waiters leaving together (one signal, one timeout): a pump per
-        // leaver goes over the whole queue each time.
-        this.#pumpSoon();
+        // No pump: a waiter leaving frees nothing. Every scope it was held up by is still
+        // blocked for the others, and the timer set for the earliest to free up stands (a pump
+        // per leaver went over the whole queue, for thousands leaving on one timeout).
       };
       const maxWait = this.#limits.maxQueueWaitMs;
       const timeout =
@@ -123,11 +123,9 @@ export class LocalLimiter implements RateLimiter {
 
   /** Holds back `model` (or `family`) for `ms`, at most `MAX_RETRY_AFTER_MS` (60 s). */
   pause(model: string | undefined, family: RouteFamily, ms: number): void {
-    // The scope may not exist yet (a pause heard from another replica): it gets its own limit.
-    const scope =
-      model === undefined
-        ? this.#scope(`f:${family}`, this.#limits.perRouteFamily?.[family])
-        : this.#scope(`m:${model}`, modelLimit(this.#limits, model));
+    // The model's scope, else the family's (the last of a request's), made with its own limit
+    // when it does not exist yet (a pause heard from another replica before any request).
+    const scope = this.#scopesOf(model, family).at(-1) as Scope;
     scope.pausedUntil = Math.max(scope.pausedUntil, this.#now() + pauseMs(ms));
     this.#pump();
   }
@@ -196,17 +194,6 @@ export class LocalLimiter implements RateLimiter {
         if (this.#queue.length > 0) this.#pump();
       },
     };
-  }
-
-  #pumpScheduled = false;
-
-  #pumpSoon(): void {
-    if (this.#pumpScheduled) return;
-    this.#pumpScheduled = true;
-    queueMicrotask(() => {
-      this.#pumpScheduled = false;
-      this.#pump();
-    });
   }
 
   /** Grants what can be granted, in order, and sets a timer for the next bucket refill or pause end. */
