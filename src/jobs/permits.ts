@@ -32,6 +32,7 @@ export class PermitHandoff implements RateLimiter {
     return { client: client.withOptions({ limits: permits }), permits };
   }
 
+  /** The permit taken for the submission this call runs in (its first attempt), else the limiter's. */
   acquire(request: LimitedRequest): Promise<LimitPermit> {
     const held = this.#held.getStore();
     const permit = held?.permit;
@@ -42,6 +43,7 @@ export class PermitHandoff implements RateLimiter {
     return this.limiter.acquire(request);
   }
 
+  /** Passes a 429's pause on to the limiter, which every client sharing it honours. */
   pause(model: string | undefined, family: RouteFamily, ms: number): void {
     this.limiter.pause(model, family, ms);
   }

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LimitedRequest, RateLimiter } from '../../src/index.js';
 import { readJournal, runJobs } from '../../src/jobs/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
+import { until } from '../cli/helpers.js';
 import { testClient } from '../helpers/client.js';
 import { scratch, submissionsPerJob, videoJob, writeManifest } from './helpers.js';
 
@@ -32,14 +33,6 @@ const intents = (journal: string) =>
   readFileSync(journal, 'utf8')
     .split('\n')
     .filter((line) => line.includes('"e":"intent"')).length;
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** A limiter that grants every request at once and counts what it granted and got back. */
 function countingLimiter() {
