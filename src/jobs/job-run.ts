@@ -285,6 +285,8 @@ export class JobRun {
         model: typeof job.body.model === 'string' ? job.body.model : undefined,
         client_reference_id: reference,
         reserved: reservation?.seconds,
+        // A file journal left with this intent and no `sending` was stopped during the wait.
+        queued: this.permits ? true : undefined,
       },
       this.budget,
     );
@@ -306,6 +308,14 @@ export class JobRun {
             client_reference_id: reference,
           };
     try {
+      if (held) {
+        // On disk before the first byte: a run killed while the job waited sent nothing of it.
+        await this.append({ e: 'sending', id: job.id }, true);
+        if (this.stop.aborted) {
+          await this.append({ e: 'released', id: job.id, refund: true }, true);
+          return;
+        }
+      }
       if (job.operation === 'videos.create' || job.operation === 'images.generateAsync') {
         const submission =
           job.operation === 'videos.create'

@@ -66,10 +66,17 @@ export interface JobRecord {
 
 /** One line of the file journal. `e` is what happened; the other fields update the job. */
 export interface JournalEntry extends Partial<Omit<JobRecord, 'state'>> {
-  /** `intent`, `in_doubt`, `submitted`, `completed`, `failed`, `released`, `skipped`. */
-  e: 'intent' | 'in_doubt' | 'submitted' | 'completed' | 'failed' | 'released' | 'skipped';
+  /** `intent`, `sending`, `in_doubt`, `submitted`, `completed`, `failed`, `released`, `skipped`. */
+  e: 'intent' | 'sending' | 'in_doubt' | 'submitted' | 'completed' | 'failed' | 'released' | 'skipped';
   /** The job's id. */
   id: string;
+  /**
+   * On `intent`: the submission first waits for its turn under the client's rate limiter, and a
+   * `sending` entry is recorded, durably, once it has it and before a byte is sent. A file journal
+   * whose last entry for the job is such an intent was left by a run that ended during the wait:
+   * nothing was sent, and the job is pending again.
+   */
+  queued?: boolean | undefined;
   /** On `failed` and `released`: the submission reserved nothing (the gateway refused it, or it was never sent). */
   refund?: boolean | undefined;
   /** Milliseconds since the epoch. */
@@ -146,6 +153,9 @@ export function applyEntry(records: Map<string, JobRecord>, entry: JournalEntry)
       record.state = 'in_doubt';
       record.error = entry.error;
       break;
+    case 'sending':
+      // Still in doubt from its intent: from here on it may be sent.
+      break;
     case 'submitted':
       record.state = 'submitted';
       record.task_id = entry.task_id ?? record.task_id;
@@ -217,21 +227,11 @@ export class FileJournal implements JobJournal {
   }
 
   private replay(text: string): void {
-    let start = 0;
-    let line = 0;
-    while (start < text.length) {
-      const end = text.indexOf('\n', start);
-      const raw = text.slice(start, end);
-      start = end + 1;
-      line++;
-      if (raw.trim() === '') continue;
-      const entry = journalEntry(raw);
-      if (!entry)
-        throw new JobJournalError(
-          `the journal ${this.location} is damaged at line ${line} (not a journal entry); it was not written by this SDK or was edited`,
-        );
-      this.reserved += applyEntry(this.map, entry);
-    }
+    this.reserved += replayLines(text, this.map, (line) => {
+      throw new JobJournalError(
+        `the journal ${this.location} is damaged at line ${line} (not a journal entry); it was not written by this SDK or was edited`,
+      );
+    });
   }
 
   private async lock(): Promise<void> {
@@ -354,19 +354,37 @@ export class FileJournal implements JobJournal {
   }
 }
 
+/**
+ * Applies a file journal's whole lines to `records`, and returns the seconds they reserve. A job
+ * whose last entry is an intent that waited for its turn (`queued`, no `sending` after it) was
+ * never sent: the run that wrote it ended during the wait, or (read by `jobs status`) is still
+ * waiting. The job is pending, its reservation refunded.
+ */
+function replayLines(
+  text: string,
+  records: Map<string, JobRecord>,
+  damaged: (line: number) => never,
+): number {
+  let reserved = 0;
+  const waiting = new Set<string>();
+  for (const [index, raw] of text.split('\n').entries()) {
+    if (raw.trim() === '') continue;
+    const entry = journalEntry(raw) ?? damaged(index + 1);
+    reserved += applyEntry(records, entry);
+    if (entry.e === 'intent' && entry.queued) waiting.add(entry.id);
+    else waiting.delete(entry.id);
+  }
+  for (const id of waiting) reserved += applyEntry(records, { e: 'released', id, refund: true });
+  return reserved;
+}
+
 /** Reads a file journal without taking it: for `jobs status` while a run goes on. */
 export function readFileJournal(path: string): { records: JobRecord[]; reservedSeconds: number } {
   statSync(path);
   const map = new Map<string, JobRecord>();
-  let reserved = 0;
   const text = readFileSync(path, 'utf8');
-  const end = text.lastIndexOf('\n') + 1;
-  for (const [index, raw] of text.slice(0, end).split('\n').entries()) {
-    if (raw.trim() === '') continue;
-    const entry = journalEntry(raw);
-    if (!entry)
-      throw new JobJournalError(`the journal ${path} is damaged at line ${index + 1} (not a journal entry)`);
-    reserved += applyEntry(map, entry);
-  }
+  const reserved = replayLines(text.slice(0, text.lastIndexOf('\n') + 1), map, (line) => {
+    throw new JobJournalError(`the journal ${path} is damaged at line ${line} (not a journal entry)`);
+  });
   return { records: [...map.values()], reservedSeconds: reserved };
 }

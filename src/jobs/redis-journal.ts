@@ -185,6 +185,9 @@ export class RedisJournal implements JobJournal {
   }
 
   async append(entry: JournalEntry): Promise<void> {
+    // A fleet cannot tell a runner that died waiting for its turn from one still waiting, so a
+    // claimed job stays in doubt in Redis until its answer is recorded: the mark adds nothing.
+    if (entry.e === 'sending') return;
     // Another process may have written the job meanwhile (two runners saving the same task's
     // files): read it again and apply the entry over what it wrote.
     for (let attempt = 0; attempt < 5; attempt++) {

@@ -6,7 +6,7 @@
  * over and over, with no job ever submitted twice.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -437,6 +437,39 @@ describe('secrets of a job run', () => {
 });
 
 describe('kill -9 of the runner', () => {
+  // The claimed jobs waiting for their turn were left in doubt, though none of them was sent:
+  // only --resubmit-in-doubt, with its warning of double billing, would send them.
+  it('while claimed jobs wait for their --rate turn leaves them pending, and the next run sends each once', async () => {
+    const { env, gateway } = await mock(200);
+    const path = writeManifest(
+      join(dir, 'm.jsonl'),
+      ['a', 'b', 'c', 'd'].map((id) => videoJob(id)),
+    );
+    const journal = join(dir, 'j');
+    const out = join(dir, 'out');
+    const args = ['jobs', 'run', path, '--journal', journal, '--output-dir', out, '--concurrency', '4'];
+    const child = start([...args, '--rate', '1', '--poll-interval', '20'], { env });
+    const lines = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n') : []);
+    // The first job's answer is recorded; the other three are claimed, a second from their turn.
+    await until(
+      () =>
+        lines().some((l) => l.includes('"e":"submitted"')) &&
+        lines().filter((l) => l.includes('"e":"intent"')).length === 4,
+      'the first answer and four claims',
+    );
+    child.child.kill('SIGKILL');
+    expect((await child.result).signal).toBe('SIGKILL');
+    expect([...submissionsPerJob(gateway).values()]).toEqual([1]);
+    const left = await readJournal(journal);
+    expect(left.jobs.filter((j) => j.state === 'pending')).toHaveLength(3);
+    expect(left.counts.in_doubt).toBe(0);
+
+    const final = await run([...args, '--poll-interval', '20'], { env, timeoutMs: 60_000 });
+    expect(final.code, final.stderr).toBe(0);
+    expect(Object.fromEntries(submissionsPerJob(gateway))).toEqual({ a: 1, b: 1, c: 1, d: 1 });
+    expect(filesIn(out)).toEqual(['a.mp4', 'b.mp4', 'c.mp4', 'd.mp4']);
+  });
+
   it('at random points, resumed each time: no job is submitted twice, and the folder holds only outputs', async () => {
     const { env, gateway } = await mock(100);
     const jobs = mixedJobs(16);

@@ -4,11 +4,11 @@
  * signal, and hands that permit to the submission's first attempt. A job still waiting for its
  * turn when the run stops is released, pending for the next run: never sent after the stop.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LimitedRequest, RateLimiter } from '../../src/index.js';
-import { readJournal, runJobs } from '../../src/jobs/index.js';
+import { FileJournal, type JournalEntry, readJournal, runJobs } from '../../src/jobs/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { until } from '../cli/helpers.js';
 import { testClient } from '../helpers/client.js';
@@ -147,5 +147,76 @@ describe('with a rate-limited client', () => {
     expect(summary.counts.skipped).toBe(2);
     expect(submissions()).toBe(0);
     expect(counts.creation).toBe(0);
+  });
+});
+
+describe('a claimed job that waits for its turn, in the file journal', () => {
+  const line = (entry: object) => `${JSON.stringify({ at: 1, ...entry })}\n`;
+  const intent = (id: string, extra: object = {}) =>
+    line({ e: 'intent', id, operation: 'videos.create', reserved: 5, ...extra });
+
+  // A run killed outright during the wait left the job in doubt, though none of it was sent.
+  it('is pending when read again with no `sending` after its queued intent, its seconds refunded', async () => {
+    const journal = join(dir, 'j.journal');
+    writeFileSync(journal, intent('waited', { queued: true }));
+    const status = await readJournal(journal);
+    expect(status.jobs.map((job) => [job.id, job.state])).toEqual([['waited', 'pending']]);
+    expect(status.reservedSeconds).toBe(0);
+    const opened = new FileJournal(journal);
+    await opened.open();
+    expect(opened.get('waited')?.state).toBe('pending');
+    expect(opened.reservedSeconds()).toBe(0);
+    await opened.close();
+  });
+
+  it('is in doubt once `sending` is recorded, as is an intent that did not wait (older journals)', async () => {
+    const journal = join(dir, 'j.journal');
+    writeFileSync(
+      journal,
+      intent('sent', { queued: true }) + line({ e: 'sending', id: 'sent' }) + intent('unqueued'),
+    );
+    const status = await readJournal(journal);
+    expect(status.jobs.map((job) => [job.id, job.state])).toEqual([
+      ['sent', 'in_doubt'],
+      ['unqueued', 'in_doubt'],
+    ]);
+    expect(status.reservedSeconds).toBe(10);
+  });
+
+  it('records `sending`, on disk, between its queued intent and its answer', async () => {
+    const { limiter } = countingLimiter();
+    const client = testClient({ ...gateway.clientOptions(), limits: limiter });
+    const journal = join(dir, 'j.journal');
+    await runJobs(client, writeManifest(join(dir, 'm.jsonl'), [videoJob('a')]), {
+      journal,
+      outputDir: join(dir, 'out'),
+    });
+    const entries = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as { e: string; queued?: boolean });
+    expect(entries.map((entry) => entry.e)).toEqual(['intent', 'sending', 'submitted', 'completed']);
+    expect(entries[0]?.queued).toBe(true);
+  });
+
+  it('is not sent when the run stops while `sending` is being recorded: it is released', async () => {
+    const { limiter } = countingLimiter();
+    const client = testClient({ ...gateway.clientOptions(), limits: limiter });
+    const stop = new AbortController();
+    // The stop comes as the mark reaches the disk, after the permit was granted.
+    const journal = new (class extends FileJournal {
+      override async append(entry: JournalEntry, durable?: boolean): Promise<void> {
+        await super.append(entry, durable);
+        if (entry.e === 'sending') stop.abort();
+      }
+    })(join(dir, 'j.journal'));
+    const summary = await runJobs(client, writeManifest(join(dir, 'm.jsonl'), [videoJob('a')]), {
+      journal,
+      outputDir: join(dir, 'out'),
+      signal: stop.signal,
+    });
+    expect(summary.interrupted).toBe(true);
+    expect(submissions()).toBe(0);
+    expect((await readJournal(join(dir, 'j.journal'))).jobs.map((job) => job.state)).toEqual(['pending']);
   });
 });
