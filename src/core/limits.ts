@@ -31,9 +31,12 @@ export type RouteFamily = 'creation' | 'upload' | 'query';
 
 /** One limit: any of a rate, its burst and a ceiling on requests in flight. */
 export interface RateLimit {
-  /** Requests started per second, a whole number of 1 or more. */
+  /**
+   * Requests started per second, 0.001 or more: a fraction paces a limit under one a second
+   * (`0.5` is one every 2 s; 30 a minute), or a little under a limit of 1 or 2 a second.
+   */
   requestsPerSecond?: number | undefined;
-  /** Requests that may start at once after a quiet spell (a new bucket holds one). @default requestsPerSecond */
+  /** Requests that may start at once after a quiet spell (a new bucket holds one). @default requestsPerSecond, rounded down, at least 1 */
   burst?: number | undefined;
   /** Requests awaiting their answer at once, a whole number of 1 or more. */
   maxInFlight?: number | undefined;
@@ -100,7 +103,20 @@ export interface RateLimiter {
 }
 
 /** The rules of one limit, in the order they are checked. */
-const RATE_LIMIT = { requestsPerSecond: count(1), burst: count(1), maxInFlight: count(1) };
+const RATE_LIMIT = {
+  // From one request every 1,000 s: a slower rate's waits would pass what a timer holds.
+  requestsPerSecond: (option: string, rate: number | undefined) => {
+    if (rate === undefined || (Number.isFinite(rate) && rate >= 0.001)) return rate;
+    throw new InvalidOptionError(option, rate, 'a number of 0.001 or more');
+  },
+  burst: count(1),
+  maxInFlight: count(1),
+};
+
+/** A limit's burst: as given, else its rate rounded down, at least 1. */
+export function burstOf(limit: RateLimit): number {
+  return limit.burst ?? Math.max(1, Math.floor(limit.requestsPerSecond ?? 1));
+}
 
 /** `undefined`, or an object whose numbers `table` checks, named `name.<option>`. */
 function checkLimit<L extends object>(name: string, limit: L | undefined, table: OptionTable<L>): void {

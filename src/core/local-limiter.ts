@@ -3,6 +3,7 @@
  * each route family), one FIFO queue, and pauses set by a 429's `Retry-After`.
  */
 import {
+  burstOf,
   type LimitedRequest,
   type LimitPermit,
   modelLimit,
@@ -28,7 +29,7 @@ class Scope {
 
   constructor(limit: RateLimit | undefined, now: number) {
     this.#rate = limit?.requestsPerSecond;
-    this.#burst = limit?.burst ?? Math.max(1, Math.floor(this.#rate ?? 1));
+    this.#burst = limit ? burstOf(limit) : 1;
     this.#maxInFlight = limit?.maxInFlight;
     // One token, not a full burst: a new limiter cannot know the key's budget was not just used
     // (a restart), and its first requests reach the gateway later than the next ones (a cold

@@ -3,7 +3,13 @@
  * fleet never take the same token or slot; time is Redis's own (`TIME`), so replicas with skewed
  * clocks share one bucket fairly.
  */
-import { type LimitedRequest, modelLimit, type RateLimit, type RequestLimits } from '../core/limits.js';
+import {
+  burstOf,
+  type LimitedRequest,
+  modelLimit,
+  type RateLimit,
+  type RequestLimits,
+} from '../core/limits.js';
 import { LuaScript } from './client.js';
 
 /** One scope an acquisition takes room in: its bucket and slot set, and its limit. */
@@ -44,7 +50,7 @@ export function acquireArgs(id: string, leaseMs: number, scopes: ScopeKey[], hel
   const args = [id, String(leaseMs)];
   for (const { limit } of scopes) {
     const rate = limit.requestsPerSecond ?? 0;
-    const burst = limit.burst ?? Math.max(1, rate);
+    const burst = burstOf(limit);
     const cap = heldBackS === undefined ? burst : -rate * heldBackS;
     args.push(String(rate), String(burst), String(limit.maxInFlight ?? 0), String(cap));
   }

@@ -16,20 +16,32 @@ const PLACES = [
 
 describe('checkLimits', () => {
   describe.each(PLACES)('at %s', (name, place) => {
-    test.each(['requestsPerSecond', 'burst', 'maxInFlight'])(
-      '%s takes 1 and refuses 0, 1.5 and NaN, named in full',
-      (option) => {
-        expect(() => checkLimits(place({ [option]: 1 }))).not.toThrow();
-        for (const value of [0, 1.5, Number.NaN]) {
-          const error = refusal(place({ [option]: value }));
-          expect(error.option).toBe(`${name}.${option}`);
-          expect(Object.is(error.value, value)).toBe(true);
-          expect(error.message).toBe(
-            `${name}.${option} must be a whole number of 1 or more; got ${value}. Nothing was sent.`,
-          );
-        }
-      },
-    );
+    // A limit under one a second (30 a minute), or a little under 1 or 2 a second, could not be
+    // written: every rate had to be a whole number.
+    test('requestsPerSecond takes fractions from 0.001 and refuses less, NaN, Infinity and text, named in full', () => {
+      for (const rate of [0.001, 0.5, 1, 1.5, 1_000_000])
+        expect(() => checkLimits(place({ requestsPerSecond: rate }))).not.toThrow();
+      for (const value of [0, 0.0009, -1, Number.NaN, Number.POSITIVE_INFINITY, '5']) {
+        const error = refusal(place({ requestsPerSecond: value }));
+        expect(error.option).toBe(`${name}.requestsPerSecond`);
+        expect(Object.is(error.value, value)).toBe(true);
+        expect(error.message).toBe(
+          `${name}.requestsPerSecond must be a number of requests a second, 0.001 or more; got ${typeof value === 'string' ? JSON.stringify(value) : value}. Nothing was sent.`,
+        );
+      }
+    });
+
+    test.each(['burst', 'maxInFlight'])('%s takes 1 and refuses 0, 1.5 and NaN, named in full', (option) => {
+      expect(() => checkLimits(place({ [option]: 1 }))).not.toThrow();
+      for (const value of [0, 1.5, Number.NaN]) {
+        const error = refusal(place({ [option]: value }));
+        expect(error.option).toBe(`${name}.${option}`);
+        expect(Object.is(error.value, value)).toBe(true);
+        expect(error.message).toBe(
+          `${name}.${option} must be a whole number of 1 or more; got ${value}. Nothing was sent.`,
+        );
+      }
+    });
 
     test('a limit that is not an object is refused as such; one left out inside limits is skipped', () => {
       expect(refusal(place(5 as never)).message).toBe(`${name} must be an object; got 5. Nothing was sent.`);

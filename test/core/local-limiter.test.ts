@@ -211,6 +211,33 @@ describe('LocalLimiter pauses and long queues', () => {
     expect(second).toBe(true);
   });
 
+  it('paces a rate under one a second: at 0.5, one request every 2 s, with a burst of 1', async () => {
+    vi.useFakeTimers();
+    let now = 0;
+    const limiter = new LocalLimiter({ requestsPerSecond: 0.5 }, () => now);
+    (await limiter.acquire(creation())).release();
+    let granted = 0;
+    const next = [1, 2].map(() =>
+      limiter.acquire(creation()).then((permit) => {
+        granted++;
+        return permit;
+      }),
+    );
+    now = 1_999;
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(granted).toBe(0);
+    now = 2_000;
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toBe(1);
+    now = 3_999;
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(granted).toBe(1);
+    now = 4_000;
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toBe(2);
+    for (const permit of next) (await permit).release();
+  });
+
   it("a paused model at the head does not hold another model's requests past the key's refill", async () => {
     vi.useFakeTimers();
     try {

@@ -349,8 +349,8 @@ export function registerJobs(program: Command): void {
     .option('--concurrency <n>', 'jobs in flight at once (default: 4)', integer('--concurrency', 1, 1000))
     .option(
       '--rate <n>',
-      "requests a second per model, the gateway's limit for the key; with a redis:// journal, one budget for every runner of the run",
-      integer('--rate', 1, 1_000_000),
+      "requests a second per model, the gateway's limit for the key (0.5: one every 2 s); with a redis:// journal, one budget for every runner of the run",
+      number('--rate', 0.001, 1_000_000),
     )
     .option(
       '--max-reserved-seconds <s>',
