@@ -208,6 +208,25 @@ export async function requestBody(
 }
 
 /**
+ * The URL of a webhook receiver (`webhooks send URL`, `mock --forward-to URL`): http(s), and
+ * without credentials, which a delivery never sends (they were dropped without a word).
+ * @throws CliError (exit 1) naming `name`, before anything is sent.
+ */
+export function receiverURL(name: string, text: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    throw new CliError(`${name} must be an http(s) URL, got ${text}`);
+  if (url.username || url.password)
+    throw new CliError(
+      `${name} holds credentials (user:password@), which a delivery never sends: remove them`,
+    );
+  return url;
+}
+
+/**
  * Parses a flag's whole number, refusing anything else, or one outside `min`-`max`, with a
  * usage error: the parser runs before the command, so nothing is sent.
  */

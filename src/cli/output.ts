@@ -103,6 +103,17 @@ function formatValue(value: unknown): string {
   return String(value);
 }
 
+/**
+ * A receiver's URL as lines and documents print it: a query (often a token) stands as `?…`, so
+ * that it stays out of terminals, logs and CI output; the request itself goes to the URL whole.
+ */
+export function shownURL(url: URL): string {
+  const shown = new URL(url.href);
+  shown.search = '';
+  shown.hash = '';
+  return url.search ? `${shown.href}?…` : shown.href;
+}
+
 /** `1.5 MB`, `820 B`: bytes for people. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -138,6 +138,38 @@ describe('mediagw webhooks send', () => {
     expect(receiver.events.map((e) => e.id)).toContain(doc.event_id);
   });
 
+  // The receiver's URL was printed whole: a token in its query, in every line, --json document
+  // and Ctrl+C message; credentials were printed too, and silently not sent.
+  test("a receiver URL's query is sent but printed as ?…, in lines and in --json", async () => {
+    const token = 'tok_query_secret_123';
+    for (const json of [true, false]) {
+      const before = receiver.requests.length;
+      const { code, stdout, stderr } = await run([
+        'webhooks',
+        'send',
+        `${receiver.url}?token=${token}`,
+        '--secret',
+        SECRET,
+        ...(json ? ['--json'] : []),
+      ]);
+      expect(code, stderr).toBe(0);
+      expect(receiver.requests.slice(before).map((r) => r.url)).toEqual([`/webhooks?token=${token}`]);
+      expect(stdout + stderr).not.toContain(token);
+      if (json) expect(JSON.parse(stdout).url).toBe(`${receiver.url}?…`);
+      else expect(stdout).toContain(`to ${receiver.url}?…`);
+    }
+  });
+
+  test('a receiver URL with credentials is a usage error, naming neither them nor sending anything', async () => {
+    const before = receiver.requests.length;
+    const url = receiver.url.replace('http://', 'http://hook:hunter2pw@');
+    const { code, stdout, stderr } = await run(['webhooks', 'send', url, '--secret', SECRET]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('the URL holds credentials (user:password@), which a delivery never sends');
+    expect(stdout + stderr).not.toContain('hunter2pw');
+    expect(receiver.requests.length).toBe(before);
+  });
+
   test('signed with the previous secret during a rotation: accepted', async () => {
     const { code, stdout } = await send(
       '--previous-secret',
@@ -272,6 +304,43 @@ describe('mediagw mock --forward-to', () => {
     const { code } = await mock.result;
     expect(code).toBe(0);
     await forwarded.close();
+  });
+
+  test('--forward-to: a query is delivered but printed as ?…; credentials are a usage error', async () => {
+    const token = 'tok_forward_secret_456';
+    const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
+    const mock = start(
+      [
+        '--port',
+        '0',
+        '--forward-to',
+        `${forwarded.url}?token=${token}`,
+        '--webhook-secret',
+        SECRET,
+        '--json',
+      ],
+      {},
+      MOCK_BIN,
+    );
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      // The verification challenge went to the URL whole.
+      expect(forwarded.requests.map((r) => r.url)).toContain(`/webhooks?token=${token}`);
+      expect(mock.output()).toContain(`verified:     ${forwarded.url}?… echoed the challenge`);
+      expect(mock.output()).not.toContain(token);
+    } finally {
+      stop(mock.child);
+    }
+    await mock.result;
+    await forwarded.close();
+    const refused = await start(
+      ['--port', '0', '--forward-to', forwarded.url.replace('http://', 'http://hook:hunter2pw@')],
+      {},
+      MOCK_BIN,
+    ).result;
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--forward-to holds credentials (user:password@)');
+    expect(refused.stdout + refused.stderr).not.toContain('hunter2pw');
   });
 
   test("every account's forwarding endpoint is verified: a request of the second account may name it", async () => {

@@ -9,6 +9,8 @@ import {
 
 /** A request the test receiver got, and how it answered. */
 export interface ReceivedRequest {
+  /** The request target: path and query. */
+  url: string;
   headers: IncomingHttpHeaders;
   body: string;
   status: number;
@@ -57,7 +59,12 @@ export class TestReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks);
-        const entry: ReceivedRequest = { headers: req.headers, body: body.toString('utf8'), status: 0 };
+        const entry: ReceivedRequest = {
+          url: req.url ?? '',
+          headers: req.headers,
+          body: body.toString('utf8'),
+          status: 0,
+        };
         this.requests.push(entry);
         res.on('finish', () => {
           entry.status = res.statusCode;

@@ -18,8 +18,8 @@ import {
 } from '../../testing/index.js';
 import type { Context } from '../context.js';
 import { CliError } from '../exit-codes.js';
-import { collect, integer, number } from '../input.js';
-import { formatDuration } from '../output.js';
+import { collect, integer, number, receiverURL } from '../input.js';
+import { formatDuration, shownURL } from '../output.js';
 import { environmentProxy } from '../proxy.js';
 import { describeRateLimits, parseFault, parseRateLimits, rateLimitsJson } from './mock-flags.js';
 import { examples, KEY_ID_HELP, run, webhookKeyId } from './shared.js';
@@ -179,12 +179,7 @@ async function forward(
 ): Promise<void> {
   const { gateway, speed } = started;
   const target = flags.forwardTo ?? '';
-  try {
-    const local = new URL(target);
-    if (local.protocol !== 'http:' && local.protocol !== 'https:') throw new Error();
-  } catch {
-    throw new CliError(`--forward-to must be an http(s) URL, got ${target}`);
-  }
+  const shown = shownURL(receiverURL('--forward-to', target));
   const webhooks = mockWebhooks(gateway);
   webhooks.route(FORWARD_URL, target);
   // The receiver checks timestamps against its own (real) clock, while the mock's runs
@@ -228,7 +223,7 @@ async function forward(
     );
   };
   // Told before any delivery can be printed, so that a script reads the pair first.
-  announce({ url: target, key_id: kid, signing_secret: secret ? null : (pair?.secret ?? null) });
+  announce({ url: shown, key_id: kid, signing_secret: secret ? null : (pair?.secret ?? null) });
   webhooks.on('delivery', (attempt, event) =>
     ctx.output.result(
       {
@@ -247,7 +242,7 @@ async function forward(
     ),
   );
   const out = ctx.output;
-  out.say(`  forwarding:   every task event to ${target}, signed with kid ${kid}`);
+  out.say(`  forwarding:   every task event to ${shown}, signed with kid ${kid}`);
   if (!secret)
     out.say(
       `  signing secret: ${pair?.secret} (pass --webhook-secret or MEDIAGW_WEBHOOK_SECRET to choose one)`,
@@ -260,10 +255,10 @@ async function forward(
     } catch (error) {
       const why = error instanceof APIError ? error.message : String(error);
       verified = false;
-      out.warn(`${target} did not pass verification for ${account} (${why}); events are forwarded anyway`);
+      out.warn(`${shown} did not pass verification for ${account} (${why}); events are forwarded anyway`);
     }
   }
-  if (verified) out.say(`  verified:     ${target} echoed the challenge`);
+  if (verified) out.say(`  verified:     ${shown} echoed the challenge`);
 }
 
 /** Registers `mock`. */

@@ -12,7 +12,8 @@ import {
 import { signWebhook, type WebhookSignatureHeaders } from '../../webhooks/index.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { integer, readTextFile } from '../input.js';
+import { integer, readTextFile, receiverURL } from '../input.js';
+import { shownURL } from '../output.js';
 import { environmentProxy } from '../proxy.js';
 import { EVENT_KINDS, EVENT_TYPES, sampleEvent } from '../webhook-events.js';
 import { examples, KEY_ID_HELP, run, webhookKeyId } from './shared.js';
@@ -203,19 +204,13 @@ export function registerWebhooks(program: Command): void {
   );
   send.action(
     run(async (ctx, url: string, flags: SignFlags) => {
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch {
-        throw new CliError(`not a URL: ${url}`);
-      }
-      if (target.protocol !== 'http:' && target.protocol !== 'https:')
-        throw new CliError(`not an http(s) URL: ${url}`);
+      const target = receiverURL('the URL', url);
+      const shown = shownURL(target);
       const delivery = await signed(flags);
       const eventId = delivery.headers['X-Service-Event-ID'];
       ctx.during({
         message:
-          `Stopped while waiting for ${target.href} to answer event ${eventId}: the receiver may ` +
+          `Stopped while waiting for ${shown} to answer event ${eventId}: the receiver may ` +
           'have taken the delivery; a second delivery of the same event must be answered as a duplicate.',
       });
       const answered = await postDelivery(target, delivery, DELIVERY_LIMITS, ctx.signal);
@@ -233,7 +228,7 @@ export function registerWebhooks(program: Command): void {
       const c = out.color;
       out.result(
         {
-          url: target.href,
+          url: shown,
           event_id: eventId,
           event_type: event.type,
           delivery_id: delivery.headers['X-Service-Delivery-ID'],
@@ -249,7 +244,7 @@ export function registerWebhooks(program: Command): void {
           explanation: verdict.explanation,
         },
         () => [
-          `${c.dim('sent')}      ${event.type} ${eventId} (kid ${delivery.keyId}) to ${target.href}`,
+          `${c.dim('sent')}      ${event.type} ${eventId} (kid ${delivery.keyId}) to ${shown}`,
           `${c.dim('answer')}    ${status === undefined ? c.red(error ?? 'none') : (status < 300 && !error ? c.green : c.red)(`${status}${error ? ` (${error})` : ''}`)} in ${ms} ms${answer ? `: ${answer.length > 200 ? `${answer.slice(0, 200)}…` : answer}` : ''}`,
           `${c.dim('gateway')}   ${verdict.acknowledged ? c.green(verdict.explanation) : c.yellow(verdict.explanation)}`,
         ],
