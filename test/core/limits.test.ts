@@ -26,7 +26,7 @@ describe('checkLimits', () => {
         expect(error.option).toBe(`${name}.requestsPerSecond`);
         expect(Object.is(error.value, value)).toBe(true);
         expect(error.message).toBe(
-          `${name}.requestsPerSecond must be a number of requests a second, 0.001 or more; got ${typeof value === 'string' ? JSON.stringify(value) : value}. Nothing was sent.`,
+          `${name}.requestsPerSecond must be a number of 0.001 or more; got ${typeof value === 'string' ? JSON.stringify(value) : value}. Nothing was sent.`,
         );
       }
     });
