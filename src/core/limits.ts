@@ -176,9 +176,8 @@ export function shareOf(limits: RequestLimits, replicas: number): RequestLimits 
   const share = (limit: RateLimit | undefined): RateLimit | undefined =>
     limit && {
       requestsPerSecond: limit.requestsPerSecond && limit.requestsPerSecond / replicas,
-      burst:
-        (limit.burst ?? limit.requestsPerSecond) &&
-        Math.max(1, Math.floor((limit.burst ?? limit.requestsPerSecond ?? 0) / replicas)),
+      // floor(burstOf / n) is floor(burst / n): the floor of a floor divided by a whole number.
+      burst: (limit.burst ?? limit.requestsPerSecond) && Math.max(1, Math.floor(burstOf(limit) / replicas)),
       maxInFlight: limit.maxInFlight && Math.max(1, Math.floor(limit.maxInFlight / replicas)),
     };
   const map = <K extends string>(record: Readonly<Partial<Record<K, RateLimit>>> | undefined) =>
