@@ -127,19 +127,20 @@ export class RedisRateLimiter implements RateLimiter {
    * share until their next try of Redis, so the return adds no burst to the fleet's second.
    */
   private heldBackS: number | undefined;
-  private readonly replicas: number;
-  private readonly retryMs: number;
+  /** What {@link heldBackS} is set to when Redis becomes unreachable. */
+  private readonly heldBackOnReturnS: number;
 
   constructor(options: RedisRateLimiterOptions) {
     const checked = checkOptions(LIMITER_OPTIONS, options, 'RedisRateLimiter.');
     this.limits = checkLimits(options.limits, 'RedisRateLimiter.limits');
     const replicas = checked.expectedReplicas;
+    const retryMs = checked.retryRedisMs;
     this.timeoutMs = checked.timeoutMs;
     this.leaseMs = checked.leaseMs;
     this.pollMs = checked.pollMs;
-    const retryMs = checked.retryRedisMs;
-    this.replicas = replicas;
-    this.retryMs = retryMs;
+    // Back on Redis, the replicas other than this one may keep to their share for up to
+    // retryRedisMs more; at least 1/rate is held back, for this process's own local grants.
+    this.heldBackOnReturnS = ((replicas - 1) / replicas) * (retryMs / 1_000);
     this.client = checked.client;
     this.fallback = new LocalLimiter(shareOf(this.limits, replicas));
     const prefix = options.prefix ?? DEFAULT_PREFIX;
@@ -186,9 +187,7 @@ export class RedisRateLimiter implements RateLimiter {
           if (this.heldBackS === undefined) {
             // Redis granted the fleet's rate up to now: the local share starts with no tokens.
             this.fallback.drain();
-            // Back on Redis, the replicas other than this one may keep to their share for up to
-            // retryRedisMs more; at least 1/rate is held back, for this process's own local grants.
-            this.heldBackS = ((this.replicas - 1) / this.replicas) * (this.retryMs / 1_000);
+            this.heldBackS = this.heldBackOnReturnS;
           }
           return await this.fallback.acquire(request);
         }
