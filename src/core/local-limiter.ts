@@ -109,13 +109,11 @@ export class LocalLimiter implements RateLimiter {
       const timeout =
         maxWait === undefined ? undefined : setTimeout(() => leave(new QueueTimeoutError(maxWait)), maxWait);
       const signal = request.signal;
-      const subscriber: AbortSubscriber | undefined = signal && {
-        onSignalAbort: (reason) => leave(reason),
-      };
-      if (signal && subscriber) subscribe(signal, subscriber);
+      const subscriber: AbortSubscriber = { onSignalAbort: leave };
+      if (signal) subscribe(signal, subscriber);
       waiter.cleanup = () => {
         clearTimeout(timeout);
-        if (signal && subscriber) unsubscribe(signal, subscriber);
+        if (signal) unsubscribe(signal, subscriber);
       };
       this.#queue.push(waiter);
       this.#pump();
