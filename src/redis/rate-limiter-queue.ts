@@ -55,7 +55,8 @@ export async function waitUntilDue(
       : Promise.race([
           promise,
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new QueueTimeoutError(maxWait as number)), Math.max(0, left));
+            // A deadline already past (a negative delay) fires at once, as a delay of 0 does.
+            timer = setTimeout(() => reject(new QueueTimeoutError(maxWait as number)), left);
           }),
         ]);
   try {
