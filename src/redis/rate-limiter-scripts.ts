@@ -126,10 +126,11 @@ export const RELEASE = new LuaScript(`for i = 1, #KEYS do redis.call('ZREM', KEY
 export const RENEW = new LuaScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local lease = tonumber(ARGV[2])
 for i = 1, #KEYS do
   if redis.call('ZSCORE', KEYS[i], ARGV[1]) then
-    redis.call('ZADD', KEYS[i], 'XX', now + tonumber(ARGV[2]), ARGV[1])
-    redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[2]) * 2)
+    redis.call('ZADD', KEYS[i], 'XX', now + lease, ARGV[1])
+    redis.call('PEXPIRE', KEYS[i], lease * 2)
   end
 end
 return 0`);
