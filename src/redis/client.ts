@@ -107,6 +107,24 @@ export function run(client: RedisCommandClient, args: string[], timeoutMs: numbe
   );
 }
 
+/**
+ * Adds `listener` to `channel` (`'subscribe'`) or removes it (`'unsubscribe'`), with a time limit;
+ * the command named in a failure is the action's.
+ */
+export function subscription(
+  subscriber: RedisSubscriberClient,
+  action: 'subscribe' | 'unsubscribe',
+  channel: string,
+  listener: (message: string) => void,
+  timeoutMs: number,
+): Promise<unknown> {
+  return bounded(
+    action.toUpperCase(),
+    attempt(() => subscriber[action](channel, listener)),
+    timeoutMs,
+  );
+}
+
 /** Hex digest of `text` by Web Crypto (`globalThis.crypto`, in Node 20 and edge runtimes alike). */
 export async function hexDigest(algorithm: 'SHA-1' | 'SHA-256', text: string): Promise<string> {
   const digest = await globalThis.crypto.subtle.digest(algorithm, new TextEncoder().encode(text));

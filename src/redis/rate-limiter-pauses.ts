@@ -5,7 +5,7 @@
  */
 import { pauseMs, type RouteFamily } from '../core/limits.js';
 import type { LocalLimiter } from '../core/local-limiter.js';
-import { attempt, bounded, type RedisCommandClient, type RedisSubscriberClient } from './client.js';
+import { type RedisCommandClient, type RedisSubscriberClient, subscription } from './client.js';
 import { PAUSE } from './rate-limiter-scripts.js';
 
 /** The scope a pause holds back: `m:<model>`, or `f:<family>` for a request that names no model. */
@@ -93,13 +93,7 @@ export class Pauses {
     const { subscriber, base, timeoutMs, retryMs } = this.init;
     if (!subscriber || this.subscribed || this.closed || Date.now() < this.retryAt) return;
     const current: Promise<boolean> = base
-      .then((b) =>
-        bounded(
-          'SUBSCRIBE',
-          attempt(() => subscriber.subscribe(`${b}pauses`, this.onMessage)),
-          timeoutMs,
-        ),
-      )
+      .then((b) => subscription(subscriber, 'subscribe', `${b}pauses`, this.onMessage, timeoutMs))
       .then(
         () => true,
         () => false,
@@ -121,11 +115,7 @@ export class Pauses {
     if (!subscriber || !subscribed || !(await subscribed)) return;
     const channel = `${await base}pauses`;
     // A connection that is already gone has no subscription left to end.
-    await bounded(
-      'UNSUBSCRIBE',
-      attempt(() => subscriber.unsubscribe(channel, this.onMessage)),
-      timeoutMs,
-    ).catch(() => undefined);
+    await subscription(subscriber, 'unsubscribe', channel, this.onMessage, timeoutMs).catch(() => undefined);
   }
 
   private readonly onMessage = (message: string): void => {

@@ -8,8 +8,6 @@ import type { TaskEventSource } from '../core/events-hub.js';
 import { checkOptions, count, duration } from '../core/options.js';
 import type { WebhookEventLike } from '../core/task-events.js';
 import {
-  attempt,
-  bounded,
   commandClient,
   DEFAULT_PREFIX,
   DEFAULT_TIMEOUT_MS,
@@ -17,6 +15,7 @@ import {
   type RedisKeyOptions,
   type RedisSubscriberClient,
   run,
+  subscription,
 } from './client.js';
 
 /** Options of {@link RedisTaskEventHub}. */
@@ -216,9 +215,10 @@ export class RedisTaskEventHub implements TaskEventSource {
     for (const set of [...this.#waiters.values()]) for (const waiter of [...set]) waiter.reject(error);
     if (!this.#subscription) return;
     this.#subscription = undefined;
-    const leaving = attempt(() => this.#subscriber.unsubscribe(this.channel, this.#onMessage));
     // A connection that is already gone has no subscription left to end.
-    await bounded('UNSUBSCRIBE', leaving, this.#timeoutMs).catch(() => {});
+    await subscription(this.#subscriber, 'unsubscribe', this.channel, this.#onMessage, this.#timeoutMs).catch(
+      () => {},
+    );
   }
 
   readonly #onMessage = (message: string): void => {
@@ -256,8 +256,13 @@ export class RedisTaskEventHub implements TaskEventSource {
   /** Subscribes once per hub; a failed attempt is forgotten, so the next wait tries again. */
   #subscribe(): Promise<void> {
     if (!this.#subscription) {
-      const subscribing = attempt(() => this.#subscriber.subscribe(this.channel, this.#onMessage));
-      const current = bounded('SUBSCRIBE', subscribing, this.#timeoutMs).then(() => {});
+      const current = subscription(
+        this.#subscriber,
+        'subscribe',
+        this.channel,
+        this.#onMessage,
+        this.#timeoutMs,
+      ).then(() => {});
       this.#subscription = current;
       current.catch(() => {
         if (this.#subscription === current) this.#subscription = undefined;
