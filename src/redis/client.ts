@@ -98,10 +98,10 @@ export function attempt<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Sends one command with a time limit. */
+/** Sends one command with a time limit; a failure names it by `args[0]` (every caller gives one). */
 export function run(client: RedisCommandClient, args: string[], timeoutMs: number): Promise<unknown> {
   return bounded(
-    args[0] ?? 'command',
+    args[0] as string,
     attempt(() => client.sendCommand(args)),
     timeoutMs,
   );
