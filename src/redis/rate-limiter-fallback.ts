@@ -6,7 +6,8 @@ import { type RedisCommandClient, run } from './client.js';
 
 /** Redis's reachability as the limiter sees it. */
 export class RedisReachability {
-  private unreachable = false;
+  /** Whether Redis is taken to be unreachable: requests keep to the local share. Set by `goDown`. */
+  down = false;
   private probe: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -15,19 +16,14 @@ export class RedisReachability {
     private readonly retryMs: number,
   ) {}
 
-  /** Whether Redis is taken to be unreachable: requests keep to the local share. */
-  get down(): boolean {
-    return this.unreachable;
-  }
-
   /** Switches to the local share and tries Redis again every `retryMs` until it answers. */
   goDown(): void {
-    if (this.unreachable) return;
-    this.unreachable = true;
+    if (this.down) return;
+    this.down = true;
     this.probe = setInterval(() => {
       run(this.client, ['PING'], this.timeoutMs).then(
         () => {
-          this.unreachable = false;
+          this.down = false;
           this.stop();
         },
         () => undefined,
