@@ -107,6 +107,7 @@ export {
   retryDelay as webhookRetryDelay,
   type VerificationVerdict,
   verificationVerdict,
+  webhookDeliveryBody,
 } from './state/webhooks/index.js';
 // Accounts, the request log (`gateway.requests`) and the options and params of routes
 // (`gateway.router.add(method, pattern, handler, options)`).

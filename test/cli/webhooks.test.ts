@@ -140,6 +140,23 @@ describe('mediagw webhooks send', () => {
 
   // The receiver's URL was printed whole: a token in its query, in every line, --json document
   // and Ctrl+C message; credentials were printed too, and silently not sent.
+  // Both sent JSON.stringify's bytes, so a receiver verifying JSON.stringify(req.body) after
+  // express.json(), the mistake the docs warn of most, passed every local test.
+  test('a receiver that verifies a re-serialized body fails, as it would against other bytes', async () => {
+    const before = receiver.requests.length;
+    const { code } = await send('--type', 'task.completed');
+    expect(code).toBe(0);
+    const [delivered] = receiver.requests.slice(before);
+    const body = delivered?.body ?? '';
+    const headers = delivered?.headers ?? {};
+    const reserialized = JSON.stringify(JSON.parse(body));
+    expect(reserialized).not.toBe(body);
+    expect(() => verifyWebhook({ body, headers, secrets: { kid_local: SECRET } })).not.toThrow();
+    expect(() => verifyWebhook({ body: reserialized, headers, secrets: { kid_local: SECRET } })).toThrow(
+      expect.objectContaining({ reason: 'signature_mismatch' }),
+    );
+  });
+
   test("a receiver URL's query is sent but printed as ?…, in lines and in --json", async () => {
     const token = 'tok_query_secret_123';
     for (const json of [true, false]) {
@@ -324,8 +341,10 @@ describe('mediagw mock --forward-to', () => {
     );
     try {
       await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
-      // The verification challenge went to the URL whole.
+      // The verification challenge went to the URL whole, in bytes JSON.stringify does not give.
       expect(forwarded.requests.map((r) => r.url)).toContain(`/webhooks?token=${token}`);
+      const challenge = forwarded.requests[0]?.body ?? '';
+      expect(JSON.stringify(JSON.parse(challenge))).not.toBe(challenge);
       expect(mock.output()).toContain(`verified:     ${forwarded.url}?… echoed the challenge`);
       expect(mock.output()).not.toContain(token);
     } finally {

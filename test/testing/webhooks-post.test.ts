@@ -7,7 +7,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { InvalidOptionError } from '../../src/index.js';
-import { deliveryVerdict, postWebhookDelivery, verificationVerdict } from '../../src/testing/index.js';
+import {
+  deliveryVerdict,
+  postWebhookDelivery,
+  verificationVerdict,
+  webhookDeliveryBody,
+} from '../../src/testing/index.js';
 import { rejection } from '../helpers/rejection.js';
 
 /** A loopback receiver answering each request with `answer`, closed by `use`'s end. */
@@ -195,5 +200,20 @@ describe('postWebhookDelivery', () => {
     const outcome = await postWebhookDelivery(new URL(`http://127.0.0.1:${port}/`), '{}', {}, limits);
     expect(outcome.statusCode).toBeUndefined();
     expect(outcome.error).toEqual(expect.any(String));
+  });
+});
+
+describe('webhookDeliveryBody', () => {
+  test('is the JSON JSON.stringify gives, read the same, with a space after each : and ,', () => {
+    const payload = {
+      id: 'evt_1',
+      data: { text: 'a, b: "c" é\u2028', list: [1, null, [], {}, 'x'], skipped: undefined, at: new Date(0) },
+    };
+    const body = webhookDeliveryBody(payload);
+    expect(JSON.parse(body)).toEqual(JSON.parse(JSON.stringify(payload)));
+    expect(body).toBe(
+      '{"id": "evt_1", "data": {"text": "a, b: \\"c\\" é\u2028", "list": [1, null, [], {}, "x"], "at": "1970-01-01T00:00:00.000Z"}}',
+    );
+    expect(body).not.toBe(JSON.stringify(payload));
   });
 });

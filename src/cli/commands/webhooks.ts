@@ -8,6 +8,7 @@ import {
   postWebhookDelivery,
   verificationVerdict,
   type WebhookPostOutcome,
+  webhookDeliveryBody,
 } from '../../testing/index.js';
 import { signWebhook, type WebhookSignatureHeaders } from '../../webhooks/index.js';
 import type { Context } from '../context.js';
@@ -82,7 +83,7 @@ async function signed(flags: SignFlags): Promise<SignedDelivery> {
     if (typeof id !== 'string' || !id)
       throw new CliError(`--event ${flags.event} has no "id": the event's id is its event ID, a string`);
   } else {
-    body = JSON.stringify(
+    body = webhookDeliveryBody(
       sampleEvent({
         type: flags.type,
         kind: flags.kind,

@@ -13,6 +13,7 @@ import {
   subscriptionOf,
   type TaskSubscription,
   taskEventPayload,
+  webhookDeliveryBody,
 } from './envelope.js';
 import type { PostOutcome } from './http.js';
 import { DELIVERY_WINDOW_MS, retryDelay } from './schedule.js';
@@ -151,7 +152,7 @@ export class DeliveryEngine {
     if (event.body === undefined) {
       const build = this.builders.get(event.id);
       event.payload = build ? build() : {};
-      event.body = JSON.stringify(event.payload);
+      event.body = webhookDeliveryBody(event.payload);
       this.builders.delete(event.id);
     }
     return event.body;

@@ -93,6 +93,25 @@ function outputsOf(gateway: GatewayState, task: MockTask<unknown>) {
 }
 
 /**
+ * The body of a delivery as the mock gateway and `mediagw webhooks send` send it: JSON with a
+ * space after each `:` and `,`. A receiver that verifies a re-serialized body
+ * (`JSON.stringify(req.body)` after `express.json()`) fails here as it would against any sender
+ * whose bytes differ from `JSON.stringify`'s, rather than passing locally because they agree.
+ */
+export function webhookDeliveryBody(payload: unknown): string {
+  // As JSON.stringify reads it first (toJSON, undefined fields left out), then spaced.
+  return spaced(JSON.parse(JSON.stringify(payload)));
+}
+
+function spaced(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(spaced).join(', ')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  return `{${Object.entries(value)
+    .map(([key, field]) => `${JSON.stringify(key)}: ${spaced(field)}`)
+    .join(', ')}}`;
+}
+
+/**
  * The `task.completed` or `task.failed` envelope of a finished task. Failures carry
  * `result: null` and `error: {code: 'generation_failed', message}`. spec: Events 3.
  */

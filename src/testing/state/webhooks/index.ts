@@ -5,6 +5,7 @@
 import type { GatewayState } from '../gateway-state.js';
 import { type MockWebhooks, webhookState } from './state.js';
 
+export { webhookDeliveryBody } from './envelope.js';
 export { type PostLimits, type PostOutcome, postDelivery } from './http.js';
 export {
   DELIVERY_WINDOW_MS,

@@ -5,7 +5,7 @@
 import { signWebhook } from '../../../webhooks/sign.js';
 import { newId } from '../ids.js';
 import { signingSeconds } from './attempt.js';
-import { verificationPayload } from './envelope.js';
+import { verificationPayload, webhookDeliveryBody } from './envelope.js';
 import type { PostOutcome } from './http.js';
 import type { MockVerificationRecord, MockWebhookEndpoint } from './types.js';
 import { verificationVerdict } from './verdict.js';
@@ -45,7 +45,7 @@ export async function verifyEndpoint(
     record.reason = `no local route for ${endpoint.url}: call mockWebhooks(gateway).route(url, localUrl)`;
     return record;
   }
-  const body = JSON.stringify(verificationPayload(eventId, challenge, clock.now()));
+  const body = webhookDeliveryBody(verificationPayload(eventId, challenge, clock.now()));
   const headers = signWebhook({
     body,
     secret: endpoint.secret,
