@@ -362,6 +362,34 @@ describe('mediagw mock --forward-to', () => {
     expect(refused.stdout + refused.stderr).not.toContain('hunter2pw');
   });
 
+  // A signal is how the mock ends (docs/cli.md): no line may promise a retry after its close.
+  test('Ctrl+C with a delivery in flight: exit 0, and no delivery line after the closing one', async () => {
+    const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
+    const mock = start(
+      ['--port', '0', '--speed', '600', '--forward-to', forwarded.url, '--webhook-secret', SECRET],
+      {},
+      MOCK_BIN,
+    );
+    try {
+      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+      forwarded.script.push({ status: 200, delayMs: 2_000 });
+      const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
+      const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
+      const client = testClient({ baseURL: url, apiKey, maxRetries: 2 });
+      await client.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite', duration: 5 });
+      await until(() => forwarded.requests.length === 2, 'the delivery to hang', 20_000);
+      stop(mock.child, 'SIGINT');
+      const { code } = await mock.result;
+      expect(code).toBe(0);
+      const after = mock.output().split('SIGINT: closing the mock gateway')[1];
+      expect(after).toBeDefined();
+      expect(after).not.toMatch(/attempt \d/);
+    } finally {
+      stop(mock.child);
+      await forwarded.close();
+    }
+  });
+
   test("every account's forwarding endpoint is verified: a request of the second account may name it", async () => {
     const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
     const mock = start(['mock', '--speed', '600', '--forward-to', forwarded.url, '--webhook-secret', SECRET]);

@@ -169,14 +169,14 @@ function describeAttempt(
 
 /**
  * Registers the forwarding endpoint of every account, verifies each with its account's key (so
- * a request of any account may name it), and prints each delivery.
+ * a request of any account may name it), and prints each delivery until the returned function is called.
  */
 async function forward(
   ctx: Context,
   started: Started,
   flags: MockFlags,
   announce: (forwarding: Forwarding) => void,
-): Promise<void> {
+): Promise<() => void> {
   const { gateway, speed } = started;
   const target = flags.forwardTo ?? '';
   const shown = shownURL(receiverURL('--forward-to', target));
@@ -224,7 +224,7 @@ async function forward(
   };
   // Told before any delivery can be printed, so that a script reads the pair first.
   announce({ url: shown, key_id: kid, signing_secret: secret ? null : (pair?.secret ?? null) });
-  webhooks.on('delivery', (attempt, event) =>
+  const unlisten = webhooks.on('delivery', (attempt, event) =>
     ctx.output.result(
       {
         event_id: event.id,
@@ -259,6 +259,7 @@ async function forward(
     }
   }
   if (verified) out.say(`  verified:     ${shown} echoed the challenge`);
+  return unlisten;
 }
 
 /** Registers `mock`. */
@@ -328,12 +329,15 @@ export function registerMock(program: Command): void {
         const announce = (forwarding: Forwarding | null) => {
           if (ctx.output.json) ctx.output.result(startedJson(started, forwarding));
         };
-        if (flags.forwardTo) await forward(ctx, started, flags, announce);
+        let unlisten: (() => void) | undefined;
+        if (flags.forwardTo) unlisten = await forward(ctx, started, flags, announce);
         else announce(null);
         ctx.output.say('Press Ctrl+C to stop.');
         // A signal is how this command ends: it closes the gateway and exits 0.
         ctx.interrupt.commandHandlesSignals = true;
         const signal = await ctx.interrupt.arrived();
+        // A delivery cut short by the close is not retried: its line would promise a retry.
+        unlisten?.();
         ctx.output.say(`${signal}: closing the mock gateway`);
       } finally {
         await gateway.close();
