@@ -33,6 +33,7 @@ export { RequestValidationError, type ValidationIssue } from './errors/validatio
 export {
   type AcceptedSubmission,
   describeCause,
+  messageOf,
   ProgressCallbackError,
   SubmittedCallbackError,
   TaskFailedError,

@@ -1,7 +1,7 @@
 // Files on disk that an upload reads itself: where a file-backed Blob lives, and a reader that
 // takes its bytes in a few reused buffers rather than a new Buffer per chunk.
 import { open } from 'node:fs/promises';
-import { FileInputError, MediaGatewayError } from '../core/errors.js';
+import { FileInputError, MediaGatewayError, messageOf } from '../core/errors.js';
 
 const CHUNK = 64 * 1024;
 /** Buffers a file on disk is read into when its chunks may be reused (see `writesOnlyToSockets`). */
@@ -88,7 +88,7 @@ export function whyUnreadable(error: unknown): string {
     case 'EISDIR':
       return 'is a folder, not a file (EISDIR)';
     default: {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       return `cannot be read: ${message}`;
     }
   }

@@ -1,4 +1,5 @@
 import { RequestValidationError } from '../core/errors/validation.js';
+import { messageOf } from '../core/errors/wait.js';
 
 /** How deep and how wide the search for the field that cannot be written goes. */
 const MAX_DEPTH = 64;
@@ -43,7 +44,7 @@ export function jsonBody(operation: string, body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (cause) {
-    const text = cause instanceof Error ? cause.message : String(cause);
+    const text = messageOf(cause);
     const reason = /circular/i.test(text)
       ? 'cannot be written as JSON: it refers back to itself (a circular reference); pass a copy without the loop'
       : /bigint/i.test(text)

@@ -3,7 +3,14 @@
  * permit taken before each attempt, and a 429's `Retry-After` passed on to the limiter so that
  * every call of the model waits, not only the one that got it.
  */
-import { APIError, APIUserAbortError, abortedBy, MediaGatewayError, retryAfterOf } from '../core/errors.js';
+import {
+  APIError,
+  APIUserAbortError,
+  abortedBy,
+  MediaGatewayError,
+  messageOf,
+  retryAfterOf,
+} from '../core/errors.js';
 import {
   checkLimits,
   isRateLimiter,
@@ -69,7 +76,7 @@ export function limitedAttempt<A extends unknown[], T>(
     signal: spec.options?.signal,
   };
   const failed = (method: string, error: unknown) =>
-    `the rate limiter's ${method}() threw (${error instanceof Error ? error.message : String(error)})`;
+    `the rate limiter's ${method}() threw (${messageOf(error)})`;
   return async (...args) => {
     const permit = await acquire(limiter, request, operation);
     try {
@@ -136,7 +143,7 @@ async function acquire(
     }
     if (error instanceof MediaGatewayError) throw error;
     throw new MediaGatewayError(
-      `${notSent}: the rate limiter's acquire() failed (${error instanceof Error ? error.message : String(error)}); fix the limiter given as \`limits\``,
+      `${notSent}: the rate limiter's acquire() failed (${messageOf(error)}); fix the limiter given as \`limits\``,
       { cause: error },
     );
   }

@@ -11,6 +11,7 @@ import {
   describeCause,
   FileWriteError,
   MediaGatewayError,
+  messageOf,
 } from '../core/errors.js';
 import { checkCallback, checkCount } from '../core/options.js';
 import { ProgressThrottle } from '../core/progress.js';
@@ -208,7 +209,7 @@ export class MediaDownload {
         step();
       } catch (cause) {
         throw new MediaGatewayError(
-          `saveTo's onProgress threw after ${bytes} bytes (${cause instanceof Error ? cause.message : String(cause)}); ` +
+          `saveTo's onProgress threw after ${bytes} bytes (${messageOf(cause)}); ` +
             `the download stopped and ${path} was not written.`,
           { cause },
         );
@@ -320,7 +321,7 @@ function folderProblem(error: unknown): string {
 
 function describeFsError(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
 }
 
@@ -374,6 +375,6 @@ function transferError(error: unknown, bytes: number): unknown {
       { cause: error },
     );
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = messageOf(error);
   return new APIConnectionError(`The download broke off after ${bytes} bytes: ${reason}`, { cause: error });
 }

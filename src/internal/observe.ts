@@ -4,6 +4,7 @@
  * hooks and logging off the transport holds none and builds nothing per request.
  */
 import { callDetached } from '../core/detached-call.js';
+import { messageOf } from '../core/errors.js';
 
 /**
  * Where the SDK writes what it does, console-style: `(message, fields)`. Every method is
@@ -240,17 +241,13 @@ export class Observer {
     if (this.#loggerWarned) return;
     this.#loggerWarned = true;
     process.emitWarning(
-      this.#redact(
-        `the logger threw (${error instanceof Error ? error.message : String(error)}); its lines are dropped and calls go on`,
-      ),
+      this.#redact(`the logger threw (${messageOf(error)}); its lines are dropped and calls go on`),
       { code: 'MEDIAGW_LOGGER_FAILED' },
     );
   }
 
   #hookFailed(name: keyof Hooks, error: unknown): void {
-    const message = this.#redact(
-      `the ${name} hook threw (${error instanceof Error ? error.message : String(error)}); the call went on`,
-    );
+    const message = this.#redact(`the ${name} hook threw (${messageOf(error)}); the call went on`);
     if (this.logs.warn) this.log('warn', message, { hook: name });
     else process.emitWarning(message, { code: 'MEDIAGW_HOOK_FAILED' });
   }

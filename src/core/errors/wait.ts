@@ -194,6 +194,11 @@ export function describeCause(cause: unknown): string {
   return clip(text);
 }
 
+/** A failure's message, or the failure itself as text when it is not an Error. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
  * Sets `taskId` on an SDK error that does not carry one, and returns it: an error that ends a
  * wait on a task the call created keeps the ID of that billed task.
