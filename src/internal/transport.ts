@@ -11,7 +11,7 @@ import { fetchRequest, runtimeFetch } from './fetch-send.js';
 import { followDownloadRedirects } from './follow-redirects.js';
 import { jsonBody } from './json-body.js';
 import { limitedAttempt } from './limiter.js';
-import { Observer } from './observe.js';
+import { type CallTrace, Observer } from './observe.js';
 import { describeRequest, requestHeaders } from './outgoing.js';
 import {
   DEFAULT_MAX_CONNECTIONS,
@@ -36,6 +36,12 @@ import { buildPath } from './url.js';
  * reports a billable submission's unknown outcome as such (`forBillable`).
  */
 type Attempt<T> = (spec: RequestSpec, timeout: number) => Promise<T>;
+
+/** The body's length as the answer declares it (`Content-Length`), when it does. */
+function declaredBytes(response: RawResponse): number | undefined {
+  const length = Number(response.headers['content-length']);
+  return length >= 0 ? length : undefined;
+}
 
 /** A request, or a function that builds one (and may refuse it by throwing). */
 type SpecOrBuilder = RequestSpec | (() => RequestSpec | Promise<RequestSpec>);
@@ -159,12 +165,11 @@ export class Transport {
       const response = await this.#send(spec, undefined, deadline, timeout);
       const text = await this.#readText(spec, response, deadline);
       if (response.status < 200 || response.status >= 300) {
-        if (trace)
-          this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
+        this.#responded(trace, response, Buffer.byteLength(text));
         throw this.#apiError(spec, response, text);
       }
       const body = parseJSONObject(describeRequest(spec), response, text, this.redact);
-      if (trace) this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
+      this.#responded(trace, response, Buffer.byteLength(text));
       return {
         body,
         requestId: response.requestId,
@@ -204,21 +209,12 @@ export class Transport {
         );
         if (response.status < 200 || response.status >= 300) {
           const text = await this.#readText(spec, response, deadline);
-          if (trace)
-            this.observer?.response(trace, response.status, response.requestId, Buffer.byteLength(text));
+          this.#responded(trace, response, Buffer.byteLength(text));
           // Storage may quote the signature it refused (S3's <SignatureProvided>) on its own,
           // with no name the redactor knows: every query value of the link is taken out.
           throw this.#apiError(spec, response, spec.url === undefined ? text : urlScrubber([url])(text));
         }
-        if (trace) {
-          const length = Number(response.headers['content-length']);
-          this.observer?.response(
-            trace,
-            response.status,
-            response.requestId,
-            length >= 0 ? length : undefined,
-          );
-        }
+        this.#responded(trace, response, declaredBytes(response));
         return response;
       } finally {
         deadline.release();
@@ -294,7 +290,6 @@ export class Transport {
           ? await undiciRequest(undici, dispatcher, request, target)
           : await fetchRequest(this.#fetch as FetchLike, request, target, describeRequest(spec));
       if (debug) {
-        const length = Number(response.headers['content-length']);
         this.log('debug', `← ${response.status} ${spec.method} ${target}`, {
           method: spec.method,
           path: target,
@@ -302,13 +297,18 @@ export class Transport {
           attempt: spec.trace?.attempt,
           durationMs: spec.trace && Math.round(performance.now() - spec.trace.attemptStart),
           requestId: response.requestId,
-          bytes: length >= 0 ? length : undefined,
+          bytes: declaredBytes(response),
         });
       }
       return response;
     } catch (error) {
       throw this.#connectionError(spec, error, deadline);
     }
+  }
+
+  /** Tells the observer, when the call is traced, that an attempt's answer was read. */
+  #responded(trace: CallTrace | undefined, response: RawResponse, bytes: number | undefined): void {
+    if (trace) this.observer?.response(trace, response.status, response.requestId, bytes);
   }
 
   /** The body as text, within `maxResponseBytes` (response-body.ts); a failure mapped as the send's. */
