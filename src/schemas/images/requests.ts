@@ -8,6 +8,7 @@ import {
   refuseLegacyWebhookWithNotifications,
 } from '../shared/common.js';
 import { IMAGE_MODELS } from '../shared/constants.js';
+import { required } from '../shared/fast-rules.js';
 import { ALWAYS, refuseUnknownFields } from '../shared/unknown-fields.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
@@ -29,12 +30,6 @@ import type {
 export function isImageModel25(model: unknown): boolean {
   return typeof model === 'string' && model.startsWith('imgmodel-2.5-');
 }
-
-/** "is required: <what>" when the field is missing, "must be <what>" when it has the wrong type. */
-const required =
-  (what: string) =>
-  (issue: { input?: unknown }): string =>
-    issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
 
 // spec: Images — `size` is "Pixel dimensions such as `<W>x<H>`; supported values depend on route".
 // "Such as" gives the form of dimensions, not the only value: a word (`auto`) passes to the route.

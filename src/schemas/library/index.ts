@@ -7,6 +7,7 @@ import {
   type AssetType,
   LIBRARY_LIMITS,
 } from '../shared/constants.js';
+import { codePoints, required } from '../shared/fast-rules.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
 import {
@@ -90,25 +91,16 @@ export interface AssetUpdateParams {
 /** A zod shape with exactly the fields the plain checks (fast.ts) declare. */
 type Shape<F extends readonly string[]> = Record<F[number], z.ZodType>;
 
-/** "is required: <what>" when the field is missing, "must be <what>" when it has the wrong type. */
-const required =
-  (what: string) =>
-  (issue: { input?: unknown }): string =>
-    issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
-
-// spec: Limits — limits are in characters; counted as Unicode code points.
-const chars = (value: string): number => [...value].length;
-
 function maxChars(max: number, what = 'characters') {
   return z
     .string({ error: 'must be a string' })
-    .refine((value) => chars(value) <= max, { message: `must be at most ${max} ${what}` });
+    .refine((value) => codePoints(value) <= max, { message: `must be at most ${max} ${what}` });
 }
 
 const nameSchema = (max: number) =>
   z
     .string({ error: `must be a string of 1 to ${max} characters` })
-    .refine((value) => value.length > 0 && chars(value) <= max, {
+    .refine((value) => value.length > 0 && codePoints(value) <= max, {
       message: `must be 1 to ${max} characters`,
     });
 
@@ -173,7 +165,7 @@ const assetItem = z.strictObject(
     url: z
       .string({ error: required('a public http(s):// URL') })
       .pipe(httpUrl)
-      .refine((value) => chars(value) <= LIBRARY_LIMITS.url, {
+      .refine((value) => codePoints(value) <= LIBRARY_LIMITS.url, {
         message: `must be at most ${LIBRARY_LIMITS.url} characters`,
       }),
     name: maxChars(LIBRARY_LIMITS.name).optional(),

@@ -12,6 +12,12 @@ export function spokenList(values: readonly string[]): string {
   return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 }
 
+/** "is required: <what>" when the field is missing, "must be <what>" when it has the wrong type. */
+export const required =
+  (what: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
+
 /** Byte length of a string in UTF-8. */
 export function utf8Length(value: string): number {
   return utf8.encode(value).byteLength;

@@ -1,3 +1,4 @@
+import { required } from '../shared/fast-rules.js';
 import { notPublicReason } from '../shared/public-address.js';
 import { parseParams } from '../shared/validate.js';
 import { z } from '../shared/zod.js';
@@ -30,12 +31,6 @@ export interface WebhookEventListParams {
   /** `task_id`: the public task ID whose events are listed. */
   task_id: string;
 }
-
-/** "is required: <what>" when the field is missing, "must be <what>" when it has the wrong type. */
-const required =
-  (what: string) =>
-  (issue: { input?: unknown }): string =>
-    issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
 
 /** spec: Limits — webhook endpoints are "HTTPS, port 443, public address, no redirects". */
 export const webhookEndpointURL = z
