@@ -152,24 +152,10 @@ function checkInputAliases(body: Body, ctx: z.RefinementCtx, declared: readonly 
  */
 export function commonVideoRules(declared: readonly string[] = []): AcrossFieldsRule[] {
   return [
-    (body, ctx) => refuseLegacyWebhookWithNotifications(body, ctx),
-    (body, ctx) => checkPromptReferences(body, ctx),
+    refuseLegacyWebhookWithNotifications,
+    checkPromptReferences,
     (body, ctx) => checkInputAliases(body, ctx, declared),
   ];
-}
-
-/**
- * The rules every video JSON request shares: prompt references, input aliases, legacy webhooks.
- * `declared` names the input aliases the model's own shape already checks.
- */
-export function checkCommonVideoRules(
-  body: Body,
-  ctx: z.RefinementCtx,
-  declared: readonly string[] = [],
-): void {
-  refuseLegacyWebhookWithNotifications(body, ctx);
-  checkPromptReferences(body, ctx);
-  checkInputAliases(body, ctx, declared);
 }
 
 /** The index and role of each `first_frame` / `last_frame` role item. */
