@@ -182,8 +182,7 @@ export class Observer {
   /** An attempt is about to be sent. */
   request(trace: CallTrace): void {
     trace.attemptStart = performance.now();
-    const hook = this.#hooks.onRequest;
-    if (hook) this.#call('onRequest', hook, this.#info(trace));
+    this.#call('onRequest', this.#info(trace));
   }
 
   /** An attempt's answer was read. A 2xx one ends the call (logged at `info`). */
@@ -193,8 +192,7 @@ export class Observer {
     if (status >= 200 && status < 300) {
       this.log('info', `${trace.method} ${trace.path} ${status} in ${durationMs} ms`, fieldsOf(info));
     }
-    const hook = this.#hooks.onResponse;
-    if (hook) this.#call('onResponse', hook, info);
+    this.#call('onResponse', info);
   }
 
   /** A failed attempt will be retried after `delayMs` (logged at `warn`). */
@@ -206,8 +204,7 @@ export class Observer {
       `${trace.method} ${trace.path} failed (${error.message}); retry ${trace.attempt} in ${delayMs} ms`,
       { ...fieldsOf(info), error: error.message },
     );
-    const hook = this.#hooks.onRetry;
-    if (hook) this.#call('onRetry', hook, info);
+    this.#call('onRetry', info);
     trace.attempt++;
   }
 
@@ -220,20 +217,21 @@ export class Observer {
       ...fieldsOf(info),
       error: failure.message,
     });
-    const hook = this.#hooks.onError;
-    if (hook) this.#call('onError', hook, info);
+    this.#call('onError', info);
   }
 
   #info(trace: CallTrace): HookRequestInfo {
     return { callId: trace.callId, method: trace.method, path: trace.path, attempt: trace.attempt };
   }
 
-  /** Calls a hook; what it throws or rejects with is reported, never passed on to the call. */
-  #call<I>(name: keyof Hooks, hook: (info: I) => unknown, info: I): void {
-    callDetached(
-      () => hook(info),
-      (error) => this.#hookFailed(name, error),
-    );
+  /** Calls the hook `name`, when set; what it throws or rejects with is reported, never passed on to the call. */
+  #call<K extends keyof Hooks>(name: K, info: Parameters<NonNullable<Hooks[K]>>[0]): void {
+    const hook = this.#hooks[name] as ((info: unknown) => unknown) | undefined;
+    if (hook)
+      callDetached(
+        () => hook(info),
+        (error) => this.#hookFailed(name, error),
+      );
   }
 
   /** Said once per client, as a process warning: the logger itself is what failed. */
