@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { APIConnectionTimeoutError } from '../core/errors.js';
-import { readCapped } from './read-capped.js';
 import type { ResponseBody } from './request-spec.js';
 
 type ChunkReader = { read(): Promise<{ done?: boolean | undefined; value?: Uint8Array | undefined }> };
@@ -87,11 +86,6 @@ export class FetchBody extends Readable implements ResponseBody {
     if (this.#timer === undefined) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-  }
-
-  /** The whole body as UTF-8 text, a leading byte order mark dropped (as undici's `text()`). */
-  text(): Promise<string> {
-    return readCapped(this, Number.POSITIVE_INFINITY, () => new Error('unreachable: no limit'));
   }
 
   /** Drops the rest of the body: the fetch is told to stop reading it. */

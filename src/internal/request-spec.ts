@@ -103,8 +103,6 @@ export interface RawResponse {
  * own body is one as it is; an answer of a `fetch` is wrapped into one (internal/fetch-body.ts).
  */
 export interface ResponseBody extends Readable {
-  /** The whole body as UTF-8 text, a leading byte order mark dropped. */
-  text(): Promise<string>;
   /** Discards the rest of the body. */
   dump(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 // Covers: a call's deadline across retries, through the whole client
 import type { ServerResponse } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { AmbiguousSubmissionError, APIConnectionTimeoutError } from '../../src/core/errors.js';
@@ -209,6 +210,6 @@ describe('downloads: the deadline covers the headers, the body has its own idle 
       path: '/videos/t1/content',
       options: { timeout: 600 },
     });
-    expect(await response.body.text()).toBe('x'.repeat(12));
+    expect(await text(response.body)).toBe('x'.repeat(12));
   });
 });
