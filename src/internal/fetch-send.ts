@@ -119,6 +119,5 @@ export async function fetchRequest(
     headers,
     requestId: headers['x-service-request-id'],
     body: answer,
-    url,
   };
 }

@@ -198,7 +198,7 @@ async function download(settings: URLSettings, deadline: Deadline, visited: URL[
         deadline,
       };
       return undici && dispatcher
-        ? undiciRequest(undici, dispatcher, request, url.href)
+        ? undiciRequest(undici, dispatcher, request)
         : fetchRequest(fetch, request, url.href, OPERATION);
     },
     read: (response) => ({

@@ -93,8 +93,6 @@ export interface RawResponse {
   requestId: string | undefined;
   /** The body, not yet read. */
   body: ResponseBody;
-  /** The URL that answered (after redirects). */
-  url: string;
 }
 
 /**

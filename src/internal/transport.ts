@@ -287,7 +287,7 @@ export class Transport {
       };
       const response =
         undici && dispatcher
-          ? await undiciRequest(undici, dispatcher, request, target)
+          ? await undiciRequest(undici, dispatcher, request)
           : await fetchRequest(this.#fetch as FetchLike, request, target, describeRequest(spec));
       if (debug) {
         this.log('debug', `← ${response.status} ${spec.method} ${target}`, {

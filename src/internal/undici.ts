@@ -104,7 +104,6 @@ export function undiciRequest(
   undici: Undici,
   dispatcher: Dispatcher,
   request: OutgoingRequest,
-  url: string,
 ): Promise<RawResponse> {
   const options: Dispatcher.RequestOptions = {
     origin: request.origin,
@@ -131,7 +130,6 @@ export function undiciRequest(
       headers,
       requestId: headers['x-service-request-id'],
       body: response.body as ResponseBody,
-      url,
     };
   });
 }
