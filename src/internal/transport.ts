@@ -52,8 +52,6 @@ type SpecOrBuilder = RequestSpec | (() => RequestSpec | Promise<RequestSpec>);
  * (retry.ts), which asks the retry policy (retry-policy.ts) whether and when to try again.
  */
 export class Transport {
-  /** The normalised base URL, without `/v1`. */
-  declare readonly baseURL: string;
   /** The base URL's origin: the key is sent only there. */
   declare readonly origin: string;
   /** The base URL's path prefix before `/v1`, usually empty. */
@@ -82,7 +80,6 @@ export class Transport {
   constructor({ apiKey, ...config }: TransportConfig) {
     this.#fetch = config.fetch && checkedFetch(config.fetch);
     this.#authorization = `Bearer ${apiKey}`;
-    this.baseURL = config.baseURL;
     const base = new URL(config.baseURL);
     this.origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, '');
