@@ -93,6 +93,13 @@ export const IN_FLIGHT: Reply = {
   headers: { 'retry-after': '10' },
 };
 
+/**
+ * The answer to a body the handler cannot verify as received (parsed or read by the route
+ * first): 400, with how to fix the route, which says nothing of the signature.
+ */
+export const unreadable = (hint: string): Reply =>
+  refusal(400, 'webhook_verification_failed', hint, 'invalid_body');
+
 /** The answer to a body over `limit` bytes. */
 export const tooLarge = (limit: number): Reply => refusal(413, 'body_too_large', `over ${limit} bytes`);
 

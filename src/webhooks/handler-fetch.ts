@@ -3,6 +3,7 @@ import {
   NOT_POST,
   type Reply,
   tooLarge,
+  unreadable,
   type WebhookHandlerOptions,
 } from './handler-core.js';
 import { concatBytes } from './signature.js';
@@ -33,7 +34,8 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array | un
  * - 200 after `onEvent` resolved, or at once for an event ID already handled;
  * - 503 with `Retry-After: 10` for an event ID another delivery is handling now (sharing the
  *   `dedupe` store), so the gateway retries soon; never 2xx before `onEvent` completed;
- * - 400 when verification fails (never 2xx, never 410, so the gateway retries and does not pause);
+ * - 400 when verification fails (never 2xx, never 410, so the gateway retries and does not pause),
+ *   and, with how to fix the route, for a Request whose body the route read first;
  * - 413 for a body over `maxBodyBytes`; 405 for a method other than POST;
  * - 500 when `onEvent` or the dedupe store throws: the event ID is forgotten and the gateway retries.
  *
@@ -52,6 +54,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Requ
   const limit = core.maxBodyBytes;
   return async (req) => {
     if (req.method !== 'POST') return json(core.refuse(NOT_POST));
+    // Read by the route first (`await req.json()`): its stream cannot be read again.
+    if (req.bodyUsed)
+      return json(core.refuse(unreadable('the body was read before the handler: pass the Request unread')));
     const body = await readLimited(req, limit);
     if (!body) return json(core.refuse(tooLarge(limit)));
     return json(await core.process(verifyWebhookAsync, body, req.headers));

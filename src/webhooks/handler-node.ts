@@ -5,6 +5,7 @@ import {
   type Reply,
   refusal,
   tooLarge,
+  unreadable,
   type WebhookHandlerOptions,
 } from './handler-core.js';
 import { bodyBytes, concatBytes, type WebhookHeaders } from './signature.js';
@@ -47,7 +48,8 @@ export interface NodeWebhookHandlerOptions extends WebhookHandlerOptions {
   bodyTimeoutMs?: number | undefined;
 }
 
-const PARSED_HINT = "req.body is parsed: use express.raw({ type: 'application/json' })";
+const PARSED_HINT =
+  "req.body is parsed (express.json() ran first?): use express.raw({ type: 'application/json' }) on this route, before it";
 
 function send(res: NodeWebhookResponse, { status, body, headers }: Reply): void {
   if (res.headersSent) return;
@@ -144,7 +146,7 @@ export function createNodeWebhookHandler(
       body = await readStream(req, limit, ms, refuse);
       if (body === undefined) return;
     } else {
-      return refuse(refusal(400, 'webhook_verification_failed', PARSED_HINT, 'invalid_body'));
+      return refuse(unreadable(PARSED_HINT));
     }
     send(res, await core.process(verifyWebhook, body, req.headers));
   }

@@ -170,14 +170,22 @@ export function checkTimestamp(text: string, toleranceSeconds = 300, now?: numbe
  * @throws {MediaGatewayError} when no usable secret is given.
  */
 export function normalizeSecrets(secrets: WebhookSecrets): Map<string, string> {
-  const usage = 'secrets must be { [keyId]: secret } or [{ keyId, secret }], not empty';
+  // `{ [process.env.KID!]: secret }` with the variable unset gives the key ID "undefined".
+  const usage =
+    'secrets must be { [keyId]: secret } or [{ keyId, secret }] of non-empty text: is each environment variable set?';
   if (!secrets || typeof secrets !== 'object') throw new MediaGatewayError(usage);
   const map = new Map<string, string>();
   const pairs = Array.isArray(secrets)
     ? secrets.map((s: { keyId?: unknown; secret?: unknown }) => [s?.keyId, s?.secret])
     : Object.entries(secrets);
   for (const [keyId, secret] of pairs) {
-    if (typeof keyId !== 'string' || !keyId || typeof secret !== 'string' || !secret) {
+    if (
+      typeof keyId !== 'string' ||
+      !keyId ||
+      keyId === 'undefined' ||
+      typeof secret !== 'string' ||
+      !secret
+    ) {
       throw new MediaGatewayError(usage);
     }
     map.set(keyId, secret);

@@ -56,6 +56,27 @@ function setup(over: Partial<WebhookHandlerOptions> = {}) {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('createWebhookHandler', () => {
+  // A route that read the body first (`await req.json()`) made the handler throw a raw
+  // TypeError: no Response, a bare 500 from the framework, retries for 72 h, and no onError.
+  test('a Request whose body the route read first: 400 saying so, onError told (invalid_body), never 410', async () => {
+    const { handler, onEvent, errors } = setup();
+    const req = signedRequest(completedEvent());
+    await req.json();
+    const res = await handler(req);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toEqual({
+      type: 'webhook_verification_failed',
+      reason: 'invalid_body',
+      message: 'the body was read before the handler: pass the Request unread',
+    });
+    expect(onEvent).not.toHaveBeenCalled();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(WebhookVerificationError);
+    expect((errors[0] as WebhookVerificationError).reason).toBe('invalid_body');
+    // The same delivery, unread, is handled.
+    expect((await handler(signedRequest(completedEvent()))).status).toBe(200);
+  });
+
   test('answers a signed verification event with 200 {"challenge"} and does not call onEvent', async () => {
     const { handler, onEvent } = setup();
     const res = await handler(signedRequest(verification));

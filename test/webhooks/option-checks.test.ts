@@ -42,6 +42,22 @@ describe('MemoryDedupeStore options', () => {
 });
 
 describe('webhook handler options', () => {
+  // `{ [process.env.MEDIAGW_WEBHOOK_KEY_ID!]: secret }` with the variable unset was accepted as
+  // the key ID "undefined", and every delivery was then refused unknown_key.
+  test.each([
+    ['a key ID of an unset variable', { [String(process.env.MEDIAGW_UNSET_VARIABLE_FOR_TEST)]: 'whsec_x' }],
+    ['a secret of an unset variable', { kid_1: process.env.MEDIAGW_UNSET_VARIABLE_FOR_TEST as string }],
+  ])('secrets with %s are refused at creation, asking whether the variable is set', (_name, secrets) => {
+    for (const create of [createWebhookHandler, createNodeWebhookHandler]) {
+      expect(() => create({ secrets, onEvent: () => {} })).toThrow(
+        'secrets must be { [keyId]: secret } or [{ keyId, secret }] of non-empty text: is each environment variable set?',
+      );
+    }
+    expect(() =>
+      createWebhookHandler({ secrets: { kid_undefined: 'whsec_x' }, onEvent: () => {} }),
+    ).not.toThrow();
+  });
+
   test.each([
     ['toleranceSeconds', [0.5, -1, Number.NaN, Number.POSITIVE_INFINITY]],
     ['maxBodyBytes', [...BAD, 0]],

@@ -345,6 +345,8 @@ describe('unusable options are refused as programming errors, not verification f
     ['a bare string', 'whsec_x'],
     ['an empty secret', { [KEY_ID]: '' }],
     ['an entry without keyId', [{ secret: SECRET }]],
+    // `{ [process.env.MEDIAGW_WEBHOOK_KEY_ID!]: secret }` with the variable unset.
+    ['a key ID "undefined"', { [String(process.env.MEDIAGW_UNSET_VARIABLE_FOR_TEST)]: SECRET }],
   ])('secrets as %s', async (_name, secrets) => {
     const options = base({ secrets: secrets as VerifyWebhookOptions['secrets'] });
     expect(() => verifyWebhook(options)).toThrow(/secrets must be/);
