@@ -98,12 +98,10 @@ export function readHeader(headers: WebhookHeaders, name: string): string | unde
     const key = Object.hasOwn(headers, lower)
       ? lower
       : Object.keys(headers).find((k) => k.toLowerCase() === lower);
-    value = key === undefined ? undefined : (headers as Record<string, unknown>)[key];
+    value = key && (headers as Record<string, unknown>)[key];
   }
   if (Array.isArray(value)) value = value[0];
-  if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
-  return trimmed || undefined;
+  return (typeof value === 'string' && value.trim()) || undefined;
 }
 
 /**
