@@ -65,12 +65,12 @@ function send(res: NodeWebhookResponse, { status, body, headers }: Reply): void 
 }
 
 /**
- * Reads the body stream. Past `limit` bytes, or once `ms` passed, it answers 413 or 408 at once
- * (the connection then closes) and drains the rest without keeping it, so the sender sees the
- * answer; returns `undefined` then.
+ * Reads the body stream, or the body a parser gave (one chunk). Past `limit` bytes, or once `ms`
+ * passed, it answers 413 or 408 at once (the connection then closes) and drains the rest without
+ * keeping it, so the sender sees the answer; returns `undefined` then.
  */
 async function readStream(
-  req: NodeWebhookRequest,
+  req: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   limit: number,
   ms: number,
   refuse: (reply: Reply) => void,
@@ -134,21 +134,20 @@ export function createNodeWebhookHandler(
     const refuse = (reply: Reply) => send(res, core.refuse(reply));
     if (req.method !== 'POST') return refuse(NOT_POST);
     const given = req.body;
-    let body: Uint8Array | string | undefined;
-    if (typeof given === 'string' || given instanceof Uint8Array) {
-      body = bodyBytes(given);
-      if (body.length > limit) return refuse(tooLarge(limit));
-    } else if (
+    let source: NodeWebhookRequest | [Uint8Array | string];
+    // Given by express.raw() or a text parser: the same limit applies.
+    if (typeof given === 'string' || given instanceof Uint8Array) source = [given];
+    else if (
       given == null ||
       (typeof given === 'object' && Object.keys(given).length === 0 && req.readableEnded === false)
     ) {
       // No body parser ran (Express 4 sets an empty object without reading the stream).
-      body = await readStream(req, limit, ms, refuse);
-      if (body === undefined) return;
+      source = req;
     } else {
       return refuse(unreadable(PARSED_HINT));
     }
-    send(res, await core.process(verifyWebhook, body, req.headers));
+    const body = await readStream(source, limit, ms, refuse);
+    if (body) send(res, await core.process(verifyWebhook, body, req.headers));
   }
 
   return (req, res, next) => {
