@@ -9,8 +9,8 @@ import {
 import { concatBytes } from './signature.js';
 import { verifyWebhookAsync } from './verify-web.js';
 
-const json = ({ status, body, headers }: Reply) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+// Response.json sets `content-type: application/json`.
+const json = ({ body, ...init }: Reply) => Response.json(body, init);
 
 /** Reads a request body up to `limit` bytes; `undefined` when it is larger. */
 async function readLimited(req: Request, limit: number): Promise<Uint8Array | undefined> {
