@@ -4,7 +4,7 @@
  */
 import { MediaGatewayError } from '../core/base-error.js';
 import { InvalidOptionError } from '../core/options.js';
-import { bodyBytes, bytesToHex, parseJson, signedPayload, utf8, type WebhookBody } from './signature.js';
+import { bodyBytes, bytesToHex, parseJson, signedPayload, type WebhookBody } from './signature.js';
 
 /** Options of `signWebhook` and `signWebhookAsync`. */
 export interface SignWebhookOptions {
@@ -38,8 +38,8 @@ export type WebhookSignatureHeaders = {
 export interface PreparedSigning {
   /** The signed payload: `<timestamp>.<raw body>`. */
   payload: Uint8Array<ArrayBuffer>;
-  /** The secret's UTF-8 bytes. */
-  secret: Uint8Array<ArrayBuffer>;
+  /** The secret. */
+  secret: string;
   /** Builds the four delivery headers from the hex signature. */
   headers(signatureHex: string): WebhookSignatureHeaders;
 }
@@ -77,7 +77,7 @@ export function prepareSigning(options: SignWebhookOptions): PreparedSigning {
   const deliveryId = options.deliveryId ?? `dlv_${bytesToHex(crypto.getRandomValues(new Uint8Array(12)))}`;
   return {
     payload: signedPayload(timestamp, bytes),
-    secret: utf8(secret),
+    secret,
     headers: (hex) => ({
       'X-Service-Event-ID': eventId,
       'X-Service-Delivery-ID': deliveryId,

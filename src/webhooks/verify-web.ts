@@ -18,8 +18,8 @@ export function subtleCrypto(): SubtleCrypto {
 }
 
 /** Imports an HMAC-SHA256 key for the given use. */
-export function hmacKey(secret: Uint8Array<ArrayBuffer>, use: 'sign' | 'verify'): Promise<CryptoKey> {
-  return subtleCrypto().importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, [use]);
+export function hmacKey(secret: string, use: 'sign' | 'verify'): Promise<CryptoKey> {
+  return subtleCrypto().importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [use]);
 }
 
 /** Verify keys by secret: a secret is imported once, not for every delivery (eight are kept). */
@@ -40,7 +40,7 @@ const verifyKeys = new Map<string, CryptoKey>();
  */
 export async function verifyWebhookAsync(options: VerifyWebhookOptions): Promise<WebhookEvent> {
   const prepared = prepareVerification(options);
-  const key = verifyKeys.get(prepared.secret) ?? (await hmacKey(utf8(prepared.secret), 'verify'));
+  const key = verifyKeys.get(prepared.secret) ?? (await hmacKey(prepared.secret, 'verify'));
   if (verifyKeys.size > 7) verifyKeys.clear();
   verifyKeys.set(prepared.secret, key);
   const payload = signedPayload(prepared.timestamp, prepared.bytes);
