@@ -127,7 +127,6 @@ export function createNodeWebhookHandler(
   options: NodeWebhookHandlerOptions,
 ): (req: NodeWebhookRequest, res: NodeWebhookResponse, next?: (error?: unknown) => void) => void {
   const core = createDeliveryProcessor(options);
-  const limit = core.maxBodyBytes;
   const ms = checkDuration('bodyTimeoutMs', options.bodyTimeoutMs) ?? 10_000;
 
   async function run(req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> {
@@ -146,7 +145,7 @@ export function createNodeWebhookHandler(
     } else {
       return refuse(unreadable(PARSED_HINT));
     }
-    const body = await readStream(source, limit, ms, refuse);
+    const body = await readStream(source, core.maxBodyBytes, ms, refuse);
     if (body) send(res, await core.process(verifyWebhook, body, req.headers));
   }
 
