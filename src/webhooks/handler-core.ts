@@ -244,12 +244,13 @@ export function createDeliveryProcessor(options: WebhookHandlerOptions): Deliver
       if (event.type === 'webhook.endpoint_verification') {
         return { status: 200, body: { challenge: event.data?.challenge } };
       }
-      const running = inFlight.get(event.id);
-      if (running) return running;
-      const outcome = handle(event, { deliveryId: readHeader(headers, WEBHOOK_HEADERS.deliveryId) }).finally(
-        () => inFlight.delete(event.id),
-      );
-      inFlight.set(event.id, outcome);
+      let outcome = inFlight.get(event.id);
+      if (!outcome) {
+        outcome = handle(event, { deliveryId: readHeader(headers, WEBHOOK_HEADERS.deliveryId) }).finally(() =>
+          inFlight.delete(event.id),
+        );
+        inFlight.set(event.id, outcome);
+      }
       return outcome;
     },
   };
