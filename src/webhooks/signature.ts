@@ -288,24 +288,17 @@ export function prepareVerification(options: CheckedVerifyOptions): PreparedVeri
   if (!eventId || !timestamp || !header) {
     throw fail('missing_header', `${names.filter((_, i) => !values[i]).join(', ')} missing`);
   }
-  const { signature, keyId } = parseSignatureHeader(header);
+  const parsed = parseSignatureHeader(header);
   checkTimestamp(
     timestamp,
     options[CHECKED_TOLERANCE] ?? checkCount('toleranceSeconds', options.toleranceSeconds, 0),
     options.now,
   );
-  const secret = secretFor(options.secrets, keyId);
+  const secret = secretFor(options.secrets, parsed.keyId);
   if (secret === undefined) {
-    throw fail('unknown_key', `no secret for kid ${quote(keyId)}; in a rotation give both`);
+    throw fail('unknown_key', `no secret for kid ${quote(parsed.keyId)}; in a rotation give both`);
   }
-  return {
-    bytes,
-    timestamp,
-    secret,
-    signature,
-    keyId,
-    eventId,
-  };
+  return { bytes, timestamp, secret, eventId, ...parsed };
 }
 
 /** The `signature_mismatch` error, with a hint when the body looks re-serialized. */
