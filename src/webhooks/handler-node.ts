@@ -48,9 +48,6 @@ export interface NodeWebhookHandlerOptions extends WebhookHandlerOptions {
   bodyTimeoutMs?: number | undefined;
 }
 
-const PARSED_HINT =
-  "req.body is parsed (express.json() ran first?): use express.raw({ type: 'application/json' }) on this route, before it";
-
 function send(res: NodeWebhookResponse, { status, body, headers }: Reply): void {
   if (res.headersSent) return;
   res.statusCode = status;
@@ -143,7 +140,11 @@ export function createNodeWebhookHandler(
       // No body parser ran (Express 4 sets an empty object without reading the stream).
       source = req;
     } else {
-      return refuse(unreadable(PARSED_HINT));
+      return refuse(
+        unreadable(
+          "req.body is parsed (express.json() ran first?): use express.raw({ type: 'application/json' }) on this route, before it",
+        ),
+      );
     }
     const body = await readStream(source, core.maxBodyBytes, ms, refuse);
     if (body) send(res, await core.process(verifyWebhook, body, req.headers));
