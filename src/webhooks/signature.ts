@@ -317,7 +317,8 @@ export function signatureMismatch(prepared: PreparedVerification): WebhookVerifi
  */
 export function parseEvent(prepared: Pick<PreparedVerification, 'bytes' | 'eventId'>): WebhookEvent {
   const value = parseJson(prepared.bytes) as { id?: unknown; type?: unknown } | null | undefined;
-  if (!value || typeof value !== 'object' || typeof value.id !== 'string' || typeof value.type !== 'string') {
+  // Of a JSON value, only an object has an `id` (null and `undefined`, read with `?.`, have none).
+  if (typeof value?.id !== 'string' || typeof value.type !== 'string') {
     throw fail('invalid_body', 'the body is not a JSON object with string id and type');
   }
   if (value.id !== prepared.eventId) {
