@@ -5,7 +5,7 @@
  * spec: Authentication — items 4-6.
  */
 import { MediaGatewayError } from '../core/base-error.js';
-import { WebhookVerificationError, type WebhookVerificationReason } from '../core/errors/webhooks.js';
+import { WebhookVerificationError } from '../core/errors/webhooks.js';
 import { checkCount } from '../core/options.js';
 import type { WebhookEvent } from './events.js';
 
@@ -78,8 +78,6 @@ export interface CheckedVerifyOptions extends VerifyWebhookOptions {
   [CHECKED_TOLERANCE]?: number | undefined;
 }
 
-const fail = (reason: WebhookVerificationReason, message: string) =>
-  new WebhookVerificationError(reason, message);
 const encoder = new TextEncoder();
 /** The UTF-8 bytes of `text`. */
 export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text);
@@ -127,7 +125,7 @@ export function parseSignatureHeader(value: string): { signature: string; keyId:
   const keyId = fields.get('kid');
   // Strict: the gateway sends 64 lowercase hex digits; anything else is not its signature.
   if (!wellFormed || !keyId || !signature || !/^[0-9a-f]{64}$/.test(signature)) {
-    throw fail(
+    throw new WebhookVerificationError(
       'malformed_signature',
       `X-Service-Signature ${quote(value)} is not v1=<64 lowercase hex>,kid=<key_id>`,
     );
@@ -143,7 +141,7 @@ export function parseSignatureHeader(value: string): { signature: string; keyId:
  */
 export function checkTimestamp(text: string, toleranceSeconds = 300, now?: number | Date): void {
   if (!/^\d{1,15}$/.test(text)) {
-    throw fail(
+    throw new WebhookVerificationError(
       'timestamp_out_of_tolerance',
       `X-Service-Timestamp ${quote(text)} is not integer Unix seconds`,
     );
@@ -154,7 +152,7 @@ export function checkTimestamp(text: string, toleranceSeconds = 300, now?: numbe
   if (!(Math.abs(skew) <= toleranceSeconds)) {
     // Past 1e11 s (the year 5138), a time is surely in milliseconds.
     const inMs = +text > 1e11 ? 'X-Service-Timestamp' : seconds > 1e11 ? 'now' : '';
-    throw fail(
+    throw new WebhookVerificationError(
       'timestamp_out_of_tolerance',
       inMs
         ? `${inMs} is in ms, not Unix seconds`
@@ -216,7 +214,10 @@ export function bodyBytes(body: WebhookBody): Uint8Array {
   if (typeof body === 'string') return utf8(body);
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  throw fail('invalid_body', 'the body must be the raw string or bytes as received, not a parsed object');
+  throw new WebhookVerificationError(
+    'invalid_body',
+    'the body must be the raw string or bytes as received, not a parsed object',
+  );
 }
 
 /** The signed bytes: the timestamp text, a literal `.`, and the raw body. spec: Authentication — item 6. */
@@ -286,7 +287,10 @@ export function prepareVerification(options: CheckedVerifyOptions): PreparedVeri
   const values = names.map((name) => readHeader(Object(options.headers), name));
   const [eventId, timestamp, header] = values;
   if (!eventId || !timestamp || !header) {
-    throw fail('missing_header', `${names.filter((_, i) => !values[i]).join(', ')} missing`);
+    throw new WebhookVerificationError(
+      'missing_header',
+      `${names.filter((_, i) => !values[i]).join(', ')} missing`,
+    );
   }
   const parsed = parseSignatureHeader(header);
   checkTimestamp(
@@ -296,7 +300,10 @@ export function prepareVerification(options: CheckedVerifyOptions): PreparedVeri
   );
   const secret = secretFor(options.secrets, parsed.keyId);
   if (secret === undefined) {
-    throw fail('unknown_key', `no secret for kid ${quote(parsed.keyId)}; in a rotation give both`);
+    throw new WebhookVerificationError(
+      'unknown_key',
+      `no secret for kid ${quote(parsed.keyId)}; in a rotation give both`,
+    );
   }
   return { bytes, timestamp, secret, eventId, ...parsed };
 }
@@ -305,7 +312,7 @@ export function prepareVerification(options: CheckedVerifyOptions): PreparedVeri
 export function signatureMismatch(prepared: PreparedVerification): WebhookVerificationError {
   const indented =
     parseJson(prepared.bytes) !== undefined && /\n\s/.test(strictDecoder.decode(prepared.bytes));
-  return fail(
+  return new WebhookVerificationError(
     'signature_mismatch',
     `${indented ? 'the body was parsed and re-serialized' : `wrong secret for kid ${quote(prepared.keyId)}, or the body changed`}; pass the raw body`,
   );
@@ -319,10 +326,13 @@ export function parseEvent(prepared: Pick<PreparedVerification, 'bytes' | 'event
   const value = parseJson(prepared.bytes) as { id?: unknown; type?: unknown } | null | undefined;
   // Of a JSON value, only an object has an `id` (null and `undefined`, read with `?.`, have none).
   if (typeof value?.id !== 'string' || typeof value.type !== 'string') {
-    throw fail('invalid_body', 'the body is not a JSON object with string id and type');
+    throw new WebhookVerificationError(
+      'invalid_body',
+      'the body is not a JSON object with string id and type',
+    );
   }
   if (value.id !== prepared.eventId) {
-    throw fail(
+    throw new WebhookVerificationError(
       'event_id_mismatch',
       `X-Service-Event-ID ${quote(prepared.eventId)} is not the body's id ${quote(value.id)}`,
     );
