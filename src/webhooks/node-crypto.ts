@@ -1,7 +1,8 @@
 import { MediaGatewayError } from '../core/base-error.js';
 
-const load = () => globalThis.process?.getBuiltinModule?.('node:crypto');
-let cached: ReturnType<typeof load>;
+/** The type of `node:crypto`, named without importing it. */
+type NodeCrypto = ReturnType<typeof process.getBuiltinModule<'node:crypto'>>;
+let cached: NodeCrypto | undefined;
 
 /**
  * `node:crypto`, loaded on first use through `process.getBuiltinModule` (Node >= 20.16)
@@ -9,8 +10,8 @@ let cached: ReturnType<typeof load>;
  * every bundle of it, including edge bundles that use only the Web Crypto functions.
  * @throws {MediaGatewayError} where the runtime has no `node:crypto`.
  */
-export function nodeCrypto(): NonNullable<ReturnType<typeof load>> {
-  cached ??= load();
+export function nodeCrypto(): NodeCrypto {
+  cached ??= globalThis.process?.getBuiltinModule?.('node:crypto');
   if (!cached) throw new MediaGatewayError('no node:crypto here: use verifyWebhookAsync, signWebhookAsync');
   return cached;
 }
