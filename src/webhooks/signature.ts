@@ -237,9 +237,8 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuff
 }
 
 /** Decodes hex of even length, at least two digits (a checked `v1` signature). */
-export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(hex.match(/../g) as string[], (pair) => parseInt(pair, 16));
-}
+export const hexToBytes = (hex: string): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(hex.match(/../g) as string[], (pair) => parseInt(pair, 16));
 
 /** Encodes bytes as lowercase hex. */
 export function bytesToHex(bytes: Uint8Array): string {
