@@ -136,16 +136,14 @@ export class MemoryDedupeStore implements DedupeStore {
 
   #record(eventId: string): void {
     this.#ids.set(eventId, this.#now());
-    for (const oldest of this.#ids.keys()) {
-      if (this.#ids.size <= this.#max) break;
-      this.#forget(oldest);
-    }
+    this.#prune();
   }
 
+  /** Forgets the oldest IDs while they have expired or there are more than `maxEntries`. */
   #prune(): void {
     const cutoff = this.#now() - this.#ttl;
     for (const [id, at] of this.#ids) {
-      if (at >= cutoff) break;
+      if (at >= cutoff && this.#ids.size <= this.#max) break;
       this.#forget(id);
     }
   }
