@@ -3,7 +3,6 @@ import {
   NOT_POST,
   type Reply,
   tooLarge,
-  unreadable,
   type WebhookHandlerOptions,
 } from './handler-core.js';
 import { concatBytes } from './signature.js';
@@ -35,7 +34,7 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array | un
  * - 503 with `Retry-After: 10` for an event ID another delivery is handling now (sharing the
  *   `dedupe` store), so the gateway retries soon; never 2xx before `onEvent` completed;
  * - 400 when verification fails (never 2xx, never 410, so the gateway retries and does not pause),
- *   and, with how to fix the route, for a Request whose body the route read first;
+ *   a Request whose body the route read first included (`onError` is told, reason `invalid_body`);
  * - 413 for a body over `maxBodyBytes`; 405 for a method other than POST;
  * - 500 when `onEvent` or the dedupe store throws: the event ID is forgotten and the gateway retries.
  *
@@ -54,11 +53,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Requ
   const limit = core.maxBodyBytes;
   return async (req) => {
     if (req.method !== 'POST') return json(core.refuse(NOT_POST));
-    // Read by the route first (`await req.json()`): its stream cannot be read again.
-    if (req.bodyUsed)
-      return json(core.refuse(unreadable('the body was read before the handler: pass the Request unread')));
-    const body = await readLimited(req, limit);
-    if (!body) return json(core.refuse(tooLarge(limit)));
-    return json(await core.process(verifyWebhookAsync, body, req.headers));
+    // Read by the route first (`await req.json()`), its stream cannot be read again: the verifier
+    // refuses the missing body as it refuses a parsed one (invalid_body, told to onError).
+    const body = req.bodyUsed ? null : await readLimited(req, limit);
+    if (body === undefined) return json(core.refuse(tooLarge(limit)));
+    return json(await core.process(verifyWebhookAsync, body as Uint8Array, req.headers));
   };
 }

@@ -142,7 +142,7 @@ export function createNodeWebhookHandler(
     } else {
       return refuse(
         unreadable(
-          "req.body is parsed (express.json() ran first?): use express.raw({ type: 'application/json' }) on this route, before it",
+          "req.body is parsed: mount express.raw({ type: 'application/json' }) before any express.json()",
         ),
       );
     }

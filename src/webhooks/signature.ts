@@ -168,7 +168,7 @@ export function checkTimestamp(text: string, toleranceSeconds = 300, now?: numbe
 export function normalizeSecrets(secrets: WebhookSecrets): Map<string, string> {
   // `{ [process.env.KID!]: secret }` with the variable unset gives the key ID "undefined".
   const usage =
-    'secrets must be { [keyId]: secret } or [{ keyId, secret }] of non-empty text: is each environment variable set?';
+    'secrets must be { [keyId]: secret } or [{ keyId, secret }], not empty: is each environment variable set?';
   if (!secrets || typeof secrets !== 'object') throw new MediaGatewayError(usage);
   const map = new Map<string, string>();
   const pairs = Array.isArray(secrets)

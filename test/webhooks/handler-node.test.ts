@@ -358,9 +358,9 @@ describe('every refusal reaches onError, with its reason', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(WebhookVerificationError);
     expect((errors[0] as WebhookVerificationError).reason).toBe('invalid_body');
-    // The parser mounted for the whole app is named: express.raw on the route alone does not help.
+    // The order is named: express.raw on the route does not help behind app.use(express.json()).
     expect((errors[0] as Error).message).toContain(
-      "(express.json() ran first?): use express.raw({ type: 'application/json' }) on this route, before it",
+      "req.body is parsed: mount express.raw({ type: 'application/json' }) before any express.json()",
     );
   });
 

@@ -50,7 +50,7 @@ describe('webhook handler options', () => {
   ])('secrets with %s are refused at creation, asking whether the variable is set', (_name, secrets) => {
     for (const create of [createWebhookHandler, createNodeWebhookHandler]) {
       expect(() => create({ secrets, onEvent: () => {} })).toThrow(
-        'secrets must be { [keyId]: secret } or [{ keyId, secret }] of non-empty text: is each environment variable set?',
+        'secrets must be { [keyId]: secret } or [{ keyId, secret }], not empty: is each environment variable set?',
       );
     }
     expect(() =>
