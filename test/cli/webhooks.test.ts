@@ -274,27 +274,37 @@ describe('mediagw webhooks send', () => {
   });
 });
 
+/** `mediagw mock --forward-to` the receiver at 600x, started, with a client of its first account. */
+async function forwardingMock(forwarded: TestReceiver) {
+  const mock = start(
+    ['--port', '0', '--speed', '600', '--forward-to', forwarded.url, '--webhook-secret', SECRET],
+    {},
+    MOCK_BIN,
+  );
+  try {
+    await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
+  } catch (error) {
+    stop(mock.child);
+    throw error;
+  }
+  const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
+  const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
+  return { mock, url, client: testClient({ baseURL: url, apiKey, maxRetries: 2 }) };
+}
+
 describe('mediagw mock --forward-to', () => {
   test('registers and verifies an endpoint, forwards every task event signed, and retries on the sped-up schedule', async () => {
     const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
-    const mock = start(
-      ['--port', '0', '--speed', '600', '--forward-to', forwarded.url, '--webhook-secret', SECRET],
-      {},
-      MOCK_BIN,
-    );
+    const { mock, url, client } = await forwardingMock(forwarded);
     try {
-      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
       expect(mock.output()).toContain(`verified:     ${forwarded.url} echoed the challenge`);
       expect(mock.output()).not.toContain(SECRET);
       // The first delivery fails: the retry (1 minute, at 600x: 0.1 s) is delivered.
       forwarded.script.push({ status: 503 });
-      const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
       // The dashboard is printed under the base URL, and answers there.
       expect(mock.output()).toContain(`dashboard:    ${url}/_dashboard`);
       expect((await fetch(`${url}/_dashboard`)).status).toBe(200);
-      const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
       // A task whose request names no endpoint: its events still reach the receiver.
-      const client = testClient({ baseURL: url, apiKey, maxRetries: 2 });
       const { task_id } = await client.videos.create({
         model: 'vidmodel-2.0-mini',
         prompt: 'a kite',
@@ -365,17 +375,9 @@ describe('mediagw mock --forward-to', () => {
   // A signal is how the mock ends (docs/cli.md): no line may promise a retry after its close.
   test('Ctrl+C with a delivery in flight: exit 0, and no delivery line after the closing one', async () => {
     const forwarded = await startReceiver({ secrets: { kid_local: SECRET } });
-    const mock = start(
-      ['--port', '0', '--speed', '600', '--forward-to', forwarded.url, '--webhook-secret', SECRET],
-      {},
-      MOCK_BIN,
-    );
+    const { mock, client } = await forwardingMock(forwarded);
     try {
-      await until(() => mock.output().includes('Press Ctrl+C'), 'the mock to start');
       forwarded.script.push({ status: 200, delayMs: 2_000 });
-      const url = /base URL:\s+(\S+)/.exec(mock.output())?.[1] ?? '';
-      const apiKey = /acct_1 key: (\S+)/.exec(mock.output())?.[1] ?? '';
-      const client = testClient({ baseURL: url, apiKey, maxRetries: 2 });
       await client.videos.create({ model: 'vidmodel-2.0-mini', prompt: 'a kite', duration: 5 });
       await until(() => forwarded.requests.length === 2, 'the delivery to hang', 20_000);
       stop(mock.child, 'SIGINT');

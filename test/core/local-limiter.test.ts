@@ -223,18 +223,18 @@ describe('LocalLimiter pauses and long queues', () => {
         return permit;
       }),
     );
-    now = 1_999;
-    await vi.advanceTimersByTimeAsync(1_999);
-    expect(granted).toBe(0);
-    now = 2_000;
-    await vi.advanceTimersByTimeAsync(1);
-    expect(granted).toBe(1);
-    now = 3_999;
-    await vi.advanceTimersByTimeAsync(1_999);
-    expect(granted).toBe(1);
-    now = 4_000;
-    await vi.advanceTimersByTimeAsync(1);
-    expect(granted).toBe(2);
+    // [ms on the clock, requests granted by then]: one token every 2 s.
+    for (const [at, expected] of [
+      [1_999, 0],
+      [2_000, 1],
+      [3_999, 1],
+      [4_000, 2],
+    ] as const) {
+      const step = at - now;
+      now = at;
+      await vi.advanceTimersByTimeAsync(step);
+      expect(granted, `at ${at} ms`).toBe(expected);
+    }
     for (const permit of next) (await permit).release();
   });
 
