@@ -3,6 +3,7 @@
  * `mediagw webhooks sign|send` against a receiver built from the SDK's own handler, and
  * `mediagw mock --forward-to` delivering task events to it.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,6 +156,28 @@ describe('mediagw webhooks send', () => {
     expect(() => verifyWebhook({ body: reserialized, headers, secrets: { kid_local: SECRET } })).toThrow(
       expect.objectContaining({ reason: 'signature_mismatch' }),
     );
+  });
+
+  // The event file was read without the run's signal: a FIFO nobody writes to held the command
+  // past Ctrl+C, until a second one or a kill.
+  test('--event naming a FIFO nobody writes to: one Ctrl+C ends it, exit 130, nothing sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mediagw-send-fifo-'));
+    const fifo = join(dir, 'event.json');
+    execFileSync('mkfifo', [fifo]);
+    const before = receiver.requests.length;
+    const sending = start(['webhooks', 'send', receiver.url, '--secret', SECRET, '--event', fifo], {
+      timeoutMs: 10_000,
+    });
+    try {
+      // Bounded: the command has started and waits on the FIFO's open well within this.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      sending.child.kill('SIGINT');
+      const result = await sending.result;
+      expect(result.code, result.stderr).toBe(130);
+      expect(receiver.requests.length).toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("a receiver URL's query is sent but printed as ?…, in lines and in --json", async () => {

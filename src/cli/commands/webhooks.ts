@@ -60,7 +60,7 @@ interface SignedDelivery {
   keyId: string;
 }
 
-async function signed(flags: SignFlags): Promise<SignedDelivery> {
+async function signed(flags: SignFlags, signal: AbortSignal): Promise<SignedDelivery> {
   const current = flags.secret ?? process.env.MEDIAGW_WEBHOOK_SECRET;
   const kid = webhookKeyId(flags.kid);
   const secret = flags.usePrevious ? flags.previousSecret : current;
@@ -73,7 +73,8 @@ async function signed(flags: SignFlags): Promise<SignedDelivery> {
     );
   let body: string;
   if (flags.event) {
-    body = await readTextFile(flags.event);
+    // With the run's signal: a FIFO nobody writes to, or a terminal, is left at Ctrl+C.
+    body = await readTextFile(flags.event, { signal });
     let id: unknown;
     try {
       id = (JSON.parse(body) as { id?: unknown } | null)?.id;
@@ -180,7 +181,7 @@ export function registerWebhooks(program: Command): void {
   );
   sign.action(
     run(async (ctx, flags: SignFlags) => {
-      const delivery = await signed(flags);
+      const delivery = await signed(flags, ctx.signal);
       ctx.output.result({ headers: delivery.headers, body: delivery.body }, () => [
         ...printHeaders(ctx, delivery.headers),
         '',
@@ -207,7 +208,7 @@ export function registerWebhooks(program: Command): void {
     run(async (ctx, url: string, flags: SignFlags) => {
       const target = receiverURL('the URL', url);
       const shown = shownURL(target);
-      const delivery = await signed(flags);
+      const delivery = await signed(flags, ctx.signal);
       const eventId = delivery.headers['X-Service-Event-ID'];
       ctx.during({
         message:
