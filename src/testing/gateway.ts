@@ -128,6 +128,7 @@ export async function startMockGateway(options: MockGatewayOptions = {}): Promis
     gateway: built,
     requests: () => built.requests,
     accounts: () => built.accounts.map((a) => a.id),
+    keys: () => built.accounts.flatMap((a) => (a.restrictedKey ? [a.apiKey, a.restrictedKey] : [a.apiKey])),
     faults,
   });
   options.routes?.(router, gateway);

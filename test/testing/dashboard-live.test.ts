@@ -204,3 +204,22 @@ describe('the cap on viewers', () => {
     expect(next.status).toBe(200);
   });
 });
+
+describe('an idle gateway on the real clock', () => {
+  // The real clock's `now` was in every view, so an idle page got the whole view again at every
+  // check, four times a second: megabytes a second per page once there were thousands of tasks.
+  test('sends the view once, then only clock events while nothing else changes', async () => {
+    const gateway = await startMockGateway();
+    const viewer = new RawViewer(gateway);
+    try {
+      await until('the first view', () => viewer.newestNow() !== undefined);
+      await until('three clock events', () => viewer.text.split('event: clock\n').length > 3);
+      expect(viewer.text.split('event: state\n')).toHaveLength(2);
+      const tick = /event: clock\ndata: (\{[^\n]*\})\n\n/.exec(viewer.text)?.[1] ?? '';
+      expect(Object.keys(JSON.parse(tick))).toEqual(['now']);
+    } finally {
+      viewer.close();
+      await gateway.close();
+    }
+  });
+});

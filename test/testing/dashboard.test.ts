@@ -2,6 +2,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MediaGateway } from '../../src/index.js';
+import { DASHBOARD_ROWS } from '../../src/testing/dashboard/snapshot.js';
 import { type MockGateway, reviewLibraryAsset, startMockGateway } from '../../src/testing/index.js';
 import { testClient } from '../helpers/client.js';
 
@@ -117,6 +118,49 @@ describe('the dashboard at gateway.dashboardUrl', () => {
     const text = JSON.stringify(state);
     for (const secret of ['c00kie_4a5b6c', 'cHJveHk6cHc', 'whsec_shown_1'])
       expect(text).not.toContain(secret);
+  });
+
+  // Fields were masked by name alone: a key sent in another header or a prompt, and the
+  // signature of a presigned image URL, were on the page and its stream.
+  test("shows no API key wherever it stands, and no signed link's signature, in requests and the library", async () => {
+    gateway.resetRequests();
+    const presigned =
+      'https://bucket.s3.amazonaws.com/cat.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAEXAMPLE%2F20261128&X-Amz-Signature=5eed5ec2e7a1b0c4';
+    const sent = await request(`${gateway.url}/v1/videos`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${gateway.apiKey}`,
+        'content-type': 'application/json',
+        'x-mediagw-key': gateway.apiKey,
+      },
+      body: JSON.stringify({
+        model: 'vidmodel-2.0-mini',
+        prompt: `a kite, key ${gateway.apiKey}`,
+        image_urls: [presigned],
+      }),
+    });
+    await sent.body.dump();
+    const group = await client.library.groups.create({ name: 'cats', model: 'vidmodel-2.5' });
+    await client.library.assets.submit({
+      group_id: group.id,
+      assets: [{ name: 'cat', url: presigned }],
+    } as never);
+    const text = JSON.stringify(await view());
+    expect(text).toContain('bucket.s3.amazonaws.com/cat.png');
+    for (const secret of [gateway.apiKey, '5eed5ec2e7a1b0c4']) expect(text).not.toContain(secret);
+  });
+
+  // Every task and event went into each view, sent to every open page at each change: at 6,000
+  // tasks a view was 4 MB, 4 times a second, and the mock's own answers took seconds.
+  test('lists the newest 200 tasks, saying how many there are, so a view stays the same size', async () => {
+    for (let i = 0; i < DASHBOARD_ROWS + 3; i++)
+      await client.images.generateAsync({ model: 'imgmodel-2', prompt: `crane ${i}` });
+    const state = (await view()) as Awaited<ReturnType<typeof view>> & { totals: { tasks: number } };
+    expect(state.tasks).toHaveLength(DASHBOARD_ROWS);
+    expect(state.totals.tasks).toBe(gateway.tasks.list().length);
+    expect(state.totals.tasks).toBeGreaterThan(DASHBOARD_ROWS);
+    // Newest first.
+    expect(state.tasks[0]?.id).toBe(gateway.tasks.list().at(-1)?.id);
   });
 
   test('fails a task with a chosen code, as gateway.tasks.finishNow does', async () => {

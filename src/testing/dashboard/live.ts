@@ -2,6 +2,7 @@
  * Live updates of the dashboard over server-sent events: each open page gets the whole view
  * when it connects, then again whenever it changes. Task and delivery events push at once; a
  * short real-time check catches the rest (requests, progress, the clock) while a page is open.
+ * When only the real clock moved, a page gets a `clock` event with its time, not the view.
  *
  * A page that stops reading (a suspended laptop, `curl | less`) costs bounded memory: once its
  * stream holds more than it takes, it is skipped, and when it drains it gets the newest view
@@ -126,18 +127,40 @@ export class LiveViews {
   }
 
   private push(): void {
-    if (this.viewers.size === 0 || !this.refresh()) return;
-    for (const viewer of this.viewers) this.write(viewer, this.lastFrame);
+    if (this.viewers.size === 0) return;
+    if (this.refresh()) for (const viewer of this.viewers) this.write(viewer, this.lastFrame);
+    else if (this.ticked) {
+      // Only the real clock moved: its time alone, not the whole view again.
+      const tick = `event: clock\ndata: ${this.ticked}\n\n`;
+      for (const viewer of this.viewers) this.write(viewer, tick);
+    }
+    this.ticked = undefined;
   }
 
-  /** Renders the view; true when it differs from the last one sent (now `lastFrame`). */
+  /** The real clock's `now`, when it alone changed at the last {@link refresh}. */
+  private ticked: string | undefined;
+
+  /**
+   * Renders the view; true when it differs from the last one sent (now `lastFrame`). Under the
+   * real clock `now` moves at every check: a view that differs there alone is not sent again
+   * (the `now` is kept in `ticked`, for a small clock event); a manual clock's `now` is part of it.
+   */
   private refresh(): boolean {
-    const data = JSON.stringify(this.render());
-    if (data === this.last) return false;
-    this.last = data;
-    this.lastFrame = frame(data);
+    const { now, ...view } = this.render() as { now: number; clockMode?: string };
+    const data = JSON.stringify(view);
+    const key = view.clockMode === 'real' ? data : `${now} ${data}`;
+    if (key === this.last) {
+      this.ticked = now === this.lastNow ? undefined : JSON.stringify({ now });
+      this.lastNow = now;
+      return false;
+    }
+    this.last = key;
+    this.lastNow = now;
+    this.lastFrame = frame(`{"now":${JSON.stringify(now)},${data.slice(1)}`);
     return true;
   }
+
+  private lastNow: number | undefined;
 
   /** Writes a frame, or marks the viewer behind while its stream has not drained. */
   private write(viewer: Viewer, text: string): void {

@@ -35,8 +35,11 @@ export const DASHBOARD_SCRIPT = `'use strict';
       esc(JSON.stringify(value, null, 2)) + '</pre></details>';
   }
 
+  function newest(shown, total, what) {
+    return total > shown ? '<p class="muted">The newest ' + shown + ' of ' + total + ' ' + what + '.</p>' : '';
+  }
   function tasksView(s) {
-    return table('Tasks', ['Task', 'Model', 'Status', 'Progress', 'Reservation', 'Settlement', 'Output', 'Actions'],
+    return newest(s.tasks.length, s.totals.tasks, 'tasks') + table('Tasks', ['Task', 'Model', 'Status', 'Progress', 'Reservation', 'Settlement', 'Output', 'Actions'],
       s.tasks.map(function (t) {
         var outputs = t.outputs.map(function (o, i) {
           var name = 'output ' + (i + 1) + ' of ' + t.id;
@@ -91,7 +94,7 @@ export const DASHBOARD_SCRIPT = `'use strict';
     }));
   }
   function deliveriesView(s) {
-    return table('Deliveries', ['Event', 'Type', 'Status', 'Next retry', 'Attempts', 'Actions'], s.webhooks.events.map(function (e) {
+    return newest(s.webhooks.events.length, s.totals.events, 'events') + table('Deliveries', ['Event', 'Type', 'Status', 'Next retry', 'Attempts', 'Actions'], s.webhooks.events.map(function (e) {
       var attempts = e.attempts.map(function (a) {
         var answer = a.statusCode != null ? status(a.statusCode) : '<span class="bad">' + esc(a.error || 'in flight') + '</span>';
         return '<li>#' + a.attempt + ' at ' + time(a.startedAt) + ': ' + answer +
@@ -181,6 +184,9 @@ export const DASHBOARD_SCRIPT = `'use strict';
       setTimeout(connect, 5000);
     });
     source.addEventListener('state', function (event) { render(JSON.parse(event.data)); });
+    source.addEventListener('clock', function (event) {
+      document.getElementById('clock').textContent = new Date(JSON.parse(event.data).now).toISOString();
+    });
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', connect);
   else connect();

@@ -4,7 +4,7 @@
  * never leave here: request headers and bodies are redacted, endpoints show their key ID only.
  */
 
-import { isSecretName, REDACTED } from '../../core/redact.js';
+import { createRedactor, isSecretName, REDACTED } from '../../core/redact.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { libraryStore } from '../state/library-store.js';
 import { type MockWebhooks, mockWebhooks } from '../state/webhooks/index.js';
@@ -20,6 +20,12 @@ export const PREVIEW_PATH = '/_dashboard/media';
 /** The newest requests the dashboard lists; older ones stay in `gateway.requests`. */
 export const DASHBOARD_REQUESTS = 100;
 
+/**
+ * The newest tasks, webhook events and ledger entries (per account) the dashboard lists, so that
+ * a view, sent to every open page at each change, stays the same size however long the mock runs.
+ */
+export const DASHBOARD_ROWS = 200;
+
 /** What the dashboard reads besides the state its routes get. */
 export interface DashboardSource {
   /** The gateway's state. */
@@ -28,6 +34,8 @@ export interface DashboardSource {
   requests: () => readonly RecordedRequest[];
   /** The account IDs, in order. */
   accounts: () => readonly string[];
+  /** Every key of every account (restricted ones too): none is shown, wherever it stands. */
+  keys: () => readonly string[];
 }
 
 /**
@@ -46,11 +54,27 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-function requestView(record: RecordedRequest) {
+/**
+ * Removes from a copy made for the view what no field name gives away: the accounts' API keys
+ * wherever they stand (a header of another name, a prompt), and the signatures of signed links
+ * (`X-Amz-Signature=…` in an image URL of a request, a library asset's source).
+ */
+type Scrub = <T>(value: T) => T;
+
+function scrubberOf(keys: readonly string[]): Scrub {
+  const redactors = keys.map((key) => createRedactor(key));
+  return (value) => {
+    let clean = value;
+    for (const redactor of redactors) clean = redactor(clean);
+    return clean;
+  };
+}
+
+function requestView(record: RecordedRequest, scrub: Scrub) {
   const headers: Record<string, string> = {};
   // The log already masks Authorization; the dashboard shows no part of any credential.
   for (const [name, value] of Object.entries(record.headers))
-    headers[name] = isSecretName(name) ? REDACTED : value;
+    headers[name] = isSecretName(name) ? REDACTED : scrub(value);
   return {
     id: record.id,
     at: record.at,
@@ -62,7 +86,7 @@ function requestView(record: RecordedRequest) {
     error: record.error ?? null,
     invalidFields: record.invalidFields ?? [],
     headers,
-    body: record.body === undefined ? null : redact(record.body),
+    body: record.body === undefined ? null : scrub(redact(record.body)),
     parts: record.parts?.map((p) => ({ name: p.name, filename: p.filename ?? null, size: p.size })) ?? [],
   };
 }
@@ -70,6 +94,7 @@ function requestView(record: RecordedRequest) {
 function taskViews(gateway: GatewayState) {
   return gateway.tasks
     .list()
+    .slice(-DASHBOARD_ROWS)
     .reverse()
     .map((task) => {
       const state = gateway.tasks.state(task);
@@ -107,7 +132,10 @@ function ledgerView(source: DashboardSource) {
     account,
     reserved: ledger.reservedTotal(account),
     settled: ledger.settledTotal(account),
-    entries: ledger.entriesOf(account).map((e) => ({ ...e })),
+    entries: ledger
+      .entriesOf(account)
+      .slice(-DASHBOARD_ROWS)
+      .map((e) => ({ ...e })),
   }));
 }
 
@@ -137,6 +165,7 @@ function webhookView(webhooks: MockWebhooks) {
     })),
     events: webhooks
       .events()
+      .slice(-DASHBOARD_ROWS)
       .reverse()
       .map((e) => ({
         id: e.id,
@@ -161,7 +190,7 @@ function webhookView(webhooks: MockWebhooks) {
   };
 }
 
-function libraryView(gateway: GatewayState) {
+function libraryView(gateway: GatewayState, scrub: Scrub) {
   const store = libraryStore(gateway);
   const assets = [...store.assets.values()];
   for (const asset of assets) store.refresh(asset);
@@ -177,7 +206,7 @@ function libraryView(gateway: GatewayState) {
         name: a.name,
         type: a.asset_type,
         status: a.status,
-        url: a.source_url,
+        url: scrub(a.source_url),
       })),
   }));
 }
@@ -186,13 +215,24 @@ function libraryView(gateway: GatewayState) {
 export function snapshot(source: DashboardSource) {
   const { gateway } = source;
   const requests = source.requests();
+  const scrub = scrubberOf(source.keys());
+  const webhooks = mockWebhooks(gateway);
   return {
     now: gateway.clock.now(),
     clockMode: gateway.clock.mode,
-    requests: requests.slice(-DASHBOARD_REQUESTS).reverse().map(requestView),
+    requests: requests
+      .slice(-DASHBOARD_REQUESTS)
+      .reverse()
+      .map((record) => requestView(record, scrub)),
     tasks: taskViews(gateway),
+    // How many there are, where the lists above show the newest DASHBOARD_ROWS.
+    totals: {
+      requests: requests.length,
+      tasks: gateway.tasks.list().length,
+      events: webhooks.events().length,
+    },
     ledger: ledgerView(source),
-    webhooks: webhookView(mockWebhooks(gateway)),
-    library: libraryView(gateway),
+    webhooks: webhookView(webhooks),
+    library: libraryView(gateway, scrub),
   };
 }
