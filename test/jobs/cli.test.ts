@@ -249,6 +249,68 @@ describe('mediagw jobs run and status', () => {
   }
 });
 
+describe('mediagw jobs run stopped while submissions take long', () => {
+  // The command's 5 s limit for tidying up after a signal ended the run first: the submissions
+  // on the wire, accepted and billed, were left in doubt, with no summary and the lock left.
+  it('SIGINT, then a second one, waits for the answers on the wire: their task IDs are kept, exit 130', async () => {
+    const { env, gateway } = await mock(200);
+    const path = writeManifest(join(dir, 'm.jsonl'), [videoJob('slow-1'), videoJob('slow-2')]);
+    const slow = gateway.inject({ match: { method: 'POST', path: '/v1/videos' }, fault: { delayMs: 6_000 } });
+    const child = start(
+      ['jobs', 'run', path, '--journal', join(dir, 'j'), '--output-dir', join(dir, 'out')],
+      {
+        env,
+      },
+    );
+    await until(() => submissionsPerJob(gateway).size === 2, 'both submissions on the wire');
+    child.child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child.child.kill('SIGINT');
+    const result = await child.result;
+    slow.cancel();
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr.split('SIGINT: no new job is sent')).toHaveLength(2);
+    expect(result.stdout).toContain(`resume with: mediagw jobs run ${path}`);
+    const status = await readJournal(join(dir, 'j'));
+    expect(status.counts.in_doubt).toBe(0);
+    expect(status.jobs.map((j) => [j.id, j.state, Boolean(j.task_id)])).toEqual([
+      ['slow-1', 'submitted', true],
+      ['slow-2', 'submitted', true],
+    ]);
+    expect(existsSync(join(dir, 'j.lock'))).toBe(false);
+  });
+});
+
+describe('mediagw --mock jobs run', () => {
+  // The resume command left out --mock: followed, it polled the embedded mock's task IDs against
+  // MEDIAGW_BASE_URL. Under --mock the gateway and its tasks end with the command.
+  it('prints no resume command, as the other commands under --mock', async () => {
+    const path = writeManifest(join(dir, 'm.jsonl'), [
+      videoJob('fine'),
+      {
+        id: 'bad',
+        operation: 'videos.create',
+        body: { model: 'vidmodel-2.0-mini', prompt: 'mock:fail bad', duration: 5 },
+      },
+    ]);
+    const args = [
+      '--mock',
+      'jobs',
+      'run',
+      path,
+      '--journal',
+      join(dir, 'j'),
+      '--output-dir',
+      join(dir, 'out'),
+    ];
+    for (const json of [false, true]) {
+      const result = await run([...args, ...(json ? ['--json'] : [])], { timeoutMs: 60_000 });
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stdout + result.stderr).not.toContain('resume');
+    }
+  });
+});
+
 describe('mediagw jobs run whose output is closed', () => {
   // `… 2>&1 | head -1`, or a terminal gone: the run died on an unhandled EPIPE, jobs in doubt,
   // its lock and staging folder left behind.

@@ -194,8 +194,8 @@ function pacedClient(
   return { client: client.withOptions({ limits: limiter }), close: () => limiter.close() };
 }
 
-function resumeCommand(manifest: string, flags: RunFlags): string {
-  const parts = ['mediagw', 'jobs', 'run', manifest, '--journal', shownJournal(flags.journal)];
+function resumeCommand(manifest: string, flags: RunFlags): string[] {
+  const parts = ['jobs', 'run', manifest, '--journal', shownJournal(flags.journal)];
   parts.push('--output-dir', flags.outputDir);
   if (flags.run !== undefined) parts.push('--run', flags.run);
   if (flags.concurrency !== undefined) parts.push('--concurrency', String(flags.concurrency));
@@ -206,7 +206,7 @@ function resumeCommand(manifest: string, flags: RunFlags): string {
   if (flags.eventsPort !== undefined) parts.push('--events-port', String(flags.eventsPort));
   if (flags.maxReservedSeconds !== undefined)
     parts.push('--max-reserved-seconds', String(flags.maxReservedSeconds));
-  return parts.map(shellWord).join(' ');
+  return parts;
 }
 
 function changeLine(out: Output, change: JobChange): string {
@@ -414,13 +414,19 @@ export function registerJobs(program: Command): void {
       // A bar on a terminal; piped, one line per change.
       const bar = out.interactive && !out.json ? new JobsBar(out) : undefined;
       const onSignal = (signal: NodeJS.Signals) => {
-        stoppedBy ??= signal;
+        // Said once: a second signal changes nothing (the answers on the wire are still awaited).
+        if (stoppedBy) return;
+        stoppedBy = signal;
         const message = `${signal}: no new job is sent; finishing the journal…`;
         if (bar) bar.log(message);
         else if (!out.json) out.info(message);
         stop.abort(new Error(signal));
       };
       for (const signal of Object.keys(STOP_EXIT)) process.on(signal, onSignal);
+      // The run ends itself on a signal, once the submissions on the wire have their answers
+      // recorded (each within the client's timeout): the command's 5 s limit for tidying up
+      // would end it first, and leave billed jobs in doubt with no summary.
+      ctx.interrupt.commandHandlesSignals = true;
       if (flags.resubmitInDoubt)
         out.warn(
           '--resubmit-in-doubt sends the jobs in doubt again: a job that was accepted is billed twice',
@@ -452,7 +458,8 @@ export function registerJobs(program: Command): void {
         close();
         await receiver.close();
       }
-      const resume = resumeCommand(manifest, flags);
+      // None under --mock: its gateway and tasks end with this command.
+      const resume = ctx.finishCommand(resumeCommand(manifest, flags));
       let code = runExitCode(summary);
       if (stoppedBy) code = STOP_EXIT[stoppedBy] ?? JOBS_EXIT.interrupted;
       out.result(
@@ -465,7 +472,7 @@ export function registerJobs(program: Command): void {
           ...(flags.run === undefined ? {} : { run: flags.run }),
           output_dir: flags.outputDir,
           exit_code: code,
-          ...(code === JOBS_EXIT.ok ? {} : { resume }),
+          ...(code === JOBS_EXIT.ok || !resume ? {} : { resume }),
         },
         () => [
           (summary.interrupted
@@ -482,7 +489,7 @@ export function registerJobs(program: Command): void {
                   `See them with: mediagw jobs status --journal ${shellWord(shownJournal(flags.journal))}${flags.run === undefined ? '' : ` --run ${shellWord(flags.run)}`}`,
               ]
             : []),
-          ...(code === JOBS_EXIT.ok ? [] : [`resume with: ${resume}`]),
+          ...(code === JOBS_EXIT.ok || !resume ? [] : [`resume with: ${resume}`]),
         ],
       );
       process.exitCode = code;
