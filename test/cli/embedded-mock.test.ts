@@ -3,12 +3,35 @@
  * `mediagw --mock`: the command starts the embedded mock gateway in its own process and talks
  * to it over loopback, waiting at the mock's pace rather than the spec's.
  */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ensureBuilt, run } from './helpers.js';
 
 beforeAll(ensureBuilt, 180_000);
 
 describe('mediagw --mock', () => {
+  // The video was submitted, billed and waited for, and only then was the frame refused (404).
+  test('--last-frame without return_last_frame is refused before sending; with it, the frame is saved', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mediagw-last-frame-'));
+    try {
+      const args = ['--mock', 'videos', 'create', '-m', 'vidmodel-2.0-mini', '-p', 'kite', '-d', '5'];
+      const refused = await run([...args, '--last-frame', join(dir, 'no.png'), '--verbose']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('--last-frame needs a request that asks for the frame');
+      expect(refused.stderr).not.toContain('POST /v1/videos');
+      const saved = await run(
+        [...args, '--body', '{"return_last_frame":true}', '--last-frame', join(dir, 'last.png')],
+        { timeoutMs: 60_000 },
+      );
+      expect(saved.code, saved.stderr).toBe(0);
+      expect(readdirSync(dir)).toEqual(['last.png']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('videos create --wait polls at the mock clock, so a task is seen moving, then done', async () => {
     const { code, stdout, stderr } = await run([
       '--mock',

@@ -1,5 +1,6 @@
 /** `mediagw videos create`. */
 import type { Command } from 'commander';
+import { CliError } from '../exit-codes.js';
 import { integer, requestBody } from '../input.js';
 import type { TaskRef } from '../tasks.js';
 import {
@@ -62,6 +63,11 @@ export function registerVideos(program: Command): void {
         },
         ctx,
       );
+      // Without it the task has no last frame: the video would be billed and the save refused.
+      if (flags.lastFrame && body.return_last_frame !== true)
+        throw new CliError(
+          '--last-frame needs a request that asks for the frame ("return_last_frame": true, in -f or --body); nothing was sent',
+        );
       const client = await ctx.gatewayClient();
       submitting(ctx, { '--output': flags.output, '--last-frame': flags.lastFrame });
       const submission = await client.videos.create(body as never, { signal: ctx.signal });
