@@ -420,6 +420,20 @@ describe('what a failure after the submission keeps', () => {
       /the folder .*nowhere does not exist; create it first \(nothing was sent\)/,
     ],
     ['a folder', () => dir, /is a folder: give the path of a file \(nothing was sent\)/],
+    // These passed the check: the video was billed, then not saved (or a raw ENOTDIR).
+    [
+      'a new folder named with a trailing slash',
+      () => `${join(dir, 'new-folder')}/`,
+      /is a folder: give the path of a file \(nothing was sent\)/,
+    ],
+    [
+      'a file named as a folder',
+      () => {
+        writeFileSync(join(dir, 'notes.txt'), 'x');
+        return join(dir, 'notes.txt', 'k.mp4');
+      },
+      /a part of the path is a file, not a folder \(nothing was sent\)/,
+    ],
   ])('--output in %s: refused before the video is sent, exit 1', async (_name, output, message) => {
     const before = gateway.requests.length;
     const { code, stderr } = await cli(miniVideo('unsaved', '--output', output()));

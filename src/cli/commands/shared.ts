@@ -2,7 +2,7 @@
  * Pieces the request commands share: the body and wait flags, help examples, and how a
  * submitted task is printed, waited for and saved.
  */
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type MediaGateway, type TaskSubmission, withExtraFields } from '../../index.js';
@@ -179,13 +179,27 @@ export function submitting(ctx: Context, outputs: Record<string, string | undefi
 function checkOutputs(paths: Record<string, string | undefined>): void {
   for (const [flag, path] of Object.entries(paths)) {
     if (path === undefined) continue;
+    // `out/` names a folder whether or not it exists.
+    const isFolder = (): boolean | undefined => {
+      try {
+        return /[\\/]$/.test(path) || statSync(path, { throwIfNoEntry: false })?.isDirectory();
+      } catch {
+        // ENOTDIR: a part of the path is a file (`notes.txt/out.mp4`).
+        throw new CliError(`${flag} ${path}: a part of the path is a file, not a folder (nothing was sent)`);
+      }
+    };
+    if (isFolder())
+      throw new CliError(`${flag} ${path} is a folder: give the path of a file (nothing was sent)`);
     const folder = dirname(resolve(path));
     if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
       throw new CliError(
         `${flag} ${path}: the folder ${folder} does not exist; create it first (nothing was sent)`,
       );
-    if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
-      throw new CliError(`${flag} ${path} is a folder: give the path of a file (nothing was sent)`);
+    try {
+      accessSync(folder, constants.W_OK);
+    } catch {
+      throw new CliError(`${flag} ${path}: the folder ${folder} may not be written to (nothing was sent)`);
+    }
   }
 }
 
