@@ -50,7 +50,7 @@ export class Context {
   }
 
   /** Says what the command is doing, for the message a signal ends it with. */
-  during(stage: Stage): void {
+  during(stage: Stage | undefined): void {
     this.interrupt.during(stage);
   }
 

@@ -183,7 +183,7 @@ export async function requestBody(
   run?: {
     signal: AbortSignal;
     output: { debug(message: string): void };
-    during?(stage: { message: string }): void;
+    during?(stage: { message: string } | undefined): void;
   },
 ): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
@@ -194,6 +194,8 @@ export async function requestBody(
       `reading the request from ${where}${options.file === '-' ? ' (end it with Ctrl+D)' : ''}`,
     );
     Object.assign(body, asObject(await readJsonFile(options.file, run?.signal), where));
+    // Read: from here on the command says what it does, or a signal says no more than its name.
+    run?.during?.(undefined);
   }
   if (options.body !== undefined) {
     checkArgument(options.body, '--body');

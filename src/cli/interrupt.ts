@@ -61,7 +61,7 @@ export class Interrupt {
   }
 
   /** Says what the command is doing from now on. */
-  during(stage: Stage): void {
+  during(stage: Stage | undefined): void {
     this.stage = stage;
   }
 

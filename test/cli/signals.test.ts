@@ -6,7 +6,7 @@
  * resume command only when following it finishes the job.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -307,6 +307,31 @@ describe('a signal during a submission or an upload', () => {
     expect(stopped.message).toMatch(/may have created the review task.*check `mediagw library assets list`/);
     expect(stopped.sentOnce).toBe(true);
   });
+
+  // With -f, a signal after the read said "Stopped while reading the request …: nothing was
+  // sent" though the request was on the wire (and the group created).
+  test.each([
+    [['library', 'groups', 'create'], '/v1/vidmodel2/private-avatar/groups', /may have created the group/],
+    [['embeddings', 'create'], '/v1/embeddings', /may have computed the embeddings, and billed them/],
+  ])(
+    '%j with -f, in flight: the message says what may have been done, not "nothing was sent"',
+    async (command, path, said) => {
+      const dir = mkdtempSync(join(tmpdir(), 'mediagw-signal-file-'));
+      const file = join(dir, 'request.json');
+      writeFileSync(
+        file,
+        JSON.stringify(command[0] === 'library' ? { name: 'g1' } : { model: 'bge-m3', input: 'x' }),
+      );
+      try {
+        const stopped = await stopInFlight([...command, '-f', file, '--json'], path);
+        expect(stopped.message).toMatch(said);
+        expect(stopped.message).not.toContain('nothing was sent');
+        expect(stopped.sentOnce).toBe(true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   test('an upload being sent: exit 130 and one document', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mediagw-signal-upload-'));

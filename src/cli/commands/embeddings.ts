@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { type EmbeddingsResponse, fileFromPath } from '../../index.js';
 import { collect, integer, requestBody } from '../input.js';
-import { bodyFlags, examples, printRecord, run } from './shared.js';
+import { bodyFlags, examples, inFlight, printRecord, run } from './shared.js';
 
 interface EmbeddingFlags {
   body?: string;
@@ -29,6 +29,7 @@ export function registerEmbeddingsAndUploads(program: Command): void {
         flags.input === undefined ? undefined : flags.input.length === 1 ? flags.input[0] : flags.input;
       const body = await requestBody(flags, { model: flags.model, input, dimensions: flags.dimensions }, ctx);
       const client = await ctx.gatewayClient();
+      inFlight(ctx, 'computed the embeddings, and billed them');
       const response: EmbeddingsResponse = await client.embeddings.create(body as never, {
         signal: ctx.signal,
       });

@@ -7,6 +7,7 @@ import { waitWithProgress } from '../tasks.js';
 import {
   bodyFlags,
   examples,
+  inFlight,
   printRecord,
   printTask,
   type RequestFlags,
@@ -128,7 +129,9 @@ function recordCommands<T>(parent: Command, spec: RecordCommands<T>): void {
   update.action(
     run(async (ctx, id: string, flags: LibraryFlags) => {
       const body = await requestBody(flags, spec.update.fields(flags), ctx);
-      spec.print(ctx, await (await records(ctx)).update(id, body as never, { signal: ctx.signal }));
+      const collection = await records(ctx);
+      inFlight(ctx, `changed ${id}`);
+      spec.print(ctx, await collection.update(id, body as never, { signal: ctx.signal }));
     }),
   );
 
@@ -155,10 +158,9 @@ export function registerLibrary(program: Command): void {
   groupCreate.action(
     run(async (ctx, flags: LibraryFlags) => {
       const body = await requestBody(flags, { name: flags.name, description: flags.description }, ctx);
-      printGroup(
-        ctx,
-        await (await ctx.gatewayClient()).library.groups.create(body as never, { signal: ctx.signal }),
-      );
+      const client = await ctx.gatewayClient();
+      inFlight(ctx, 'created the group (see `mediagw library groups list`)');
+      printGroup(ctx, await client.library.groups.create(body as never, { signal: ctx.signal }));
     }),
   );
 

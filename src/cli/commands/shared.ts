@@ -161,6 +161,16 @@ export function printRecord(ctx: Context, record: unknown, rows: Array<[string, 
  * whose ID the command never saw, so its message says to check before submitting again. The
  * files the command is to save are checked first (see {@link checkOutputs}).
  */
+/**
+ * Says, before a request that changes something is sent, what a signal then leaves: the gateway
+ * may have done `what` (e.g. "created the group"), and nothing is sent again.
+ */
+export function inFlight(ctx: Context, what: string): void {
+  ctx.during({
+    message: `Stopped while the request was in flight: the gateway may have ${what}. Nothing was sent again; check before sending it again.`,
+  });
+}
+
 export function submitting(ctx: Context, outputs: Record<string, string | undefined> = {}): void {
   checkOutputs(outputs);
   ctx.during({
