@@ -33,7 +33,7 @@ export class Context {
 
   constructor(
     readonly globals: GlobalOptions,
-    /** SIGINT and SIGTERM during the run: its `signal` is given to every request. */
+    /** SIGINT, SIGTERM and SIGHUP during the run: its `signal` is given to every request. */
     readonly interrupt: Interrupt = new Interrupt(),
   ) {
     this.output = new Output(Boolean(globals.json), Boolean(globals.verbose));

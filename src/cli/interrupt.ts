@@ -1,5 +1,5 @@
 /**
- * SIGINT (Ctrl+C) and SIGTERM during a command. The first signal aborts what is in flight
+ * SIGINT (Ctrl+C), SIGTERM and SIGHUP (the terminal closed) during a command. The first signal aborts what is in flight
  * (a submission, a wait, a download, an upload) through one abort signal every request of the
  * run is given: a download removes its temporary file, a wait stops, and the command ends with
  * exit 130 (SIGINT) or 143 (SIGTERM), one message (one JSON document with `--json`), and the
@@ -7,11 +7,11 @@
  */
 import { CliError } from './exit-codes.js';
 
-/** The signals a command handles. */
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+/** The signals a command handles: SIGHUP is the terminal or SSH session closing. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /** The exit status after each signal: 128 plus the signal's number, as shells report it. */
-export const SIGNAL_EXIT: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143 };
+export const SIGNAL_EXIT: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
 /** What the command is doing, so that a signal can say what it left behind. */
 export interface Stage {
@@ -67,14 +67,13 @@ export class Interrupt {
 
   /** Handles the signals until the returned function is called. */
   listen(): () => void {
-    const on = (signal: StopSignal) => () => this.receive(signal);
-    const onInt = on('SIGINT');
-    const onTerm = on('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
+    const handlers = (Object.keys(SIGNAL_EXIT) as StopSignal[]).map((signal) => {
+      const handler = () => this.receive(signal);
+      process.on(signal, handler);
+      return () => process.removeListener(signal, handler);
+    });
     return () => {
-      process.removeListener('SIGINT', onInt);
-      process.removeListener('SIGTERM', onTerm);
+      for (const remove of handlers) remove();
     };
   }
 

@@ -64,6 +64,8 @@ describe('a signal during a download', () => {
   test.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
+    // The terminal or SSH session closed: the command died by the signal, its .part left behind.
+    ['SIGHUP', 129],
   ] as const)(
     '%s: exit %i, no partial file, one JSON document with the resume command',
     async (signal, exit) => {
