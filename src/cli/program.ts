@@ -132,8 +132,8 @@ const TIDY_UP_MS = 5_000;
 
 /**
  * Runs the program with `argv` (without the node and script paths) and resolves with the exit
- * status. Never throws. SIGINT and SIGTERM are handled for the whole run: the first one aborts
- * what is in flight and ends the command with 130 or 143 and one message; a second one ends it
+ * status. Never throws. SIGINT, SIGTERM and SIGHUP are handled for the whole run: the first one
+ * aborts what is in flight and ends the command with 130, 143 or 129 and one message; a second one ends it
  * without waiting for it to tidy up.
  */
 export async function main(argv: string[], name = 'mediagw'): Promise<number> {
