@@ -9,7 +9,6 @@ import {
   ftruncateSync,
   openSync,
   readFileSync,
-  statSync,
   truncateSync,
   writeSync,
 } from 'node:fs';
@@ -247,8 +246,11 @@ export class FileJournal implements JobJournal {
             `wait for that run to end, or stop it (its lock is ${path}; remove it only once no run uses the journal)`,
         );
       }
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       throw new JobJournalError(
-        `the lock ${path} of the journal could not be taken: ${(error as Error).message}`,
+        missing
+          ? `the lock ${path} of the journal could not be taken: its folder does not exist (ENOENT); create it first`
+          : `the lock ${path} of the journal could not be taken: ${(error as Error).message}`,
         { cause: error },
       );
     }
@@ -378,11 +380,26 @@ function replayLines(
   return reserved;
 }
 
-/** Reads a file journal without taking it: for `jobs status` while a run goes on. */
+/**
+ * Reads a file journal without taking it: for `jobs status` while a run goes on.
+ * @throws JobJournalError when there is none at `path`, it is a folder, or cannot be read.
+ */
 export function readFileJournal(path: string): { records: JobRecord[]; reservedSeconds: number } {
-  statSync(path);
   const map = new Map<string, JobRecord>();
-  const text = readFileSync(path, 'utf8');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new JobJournalError(
+      code === 'ENOENT'
+        ? `no journal at ${path}: nothing has run with it yet`
+        : code === 'EISDIR'
+          ? `${path} is a folder: give the path of the journal file`
+          : `the journal ${path} could not be read (${code ?? (error as Error).message})`,
+      { cause: error },
+    );
+  }
   const reserved = replayLines(text.slice(0, text.lastIndexOf('\n') + 1), map, (line) => {
     throw new JobJournalError(`the journal ${path} is damaged at line ${line} (not a journal entry)`);
   });

@@ -137,7 +137,7 @@ describe('whose lock may be taken', () => {
     const error = await new FileJournal(path).open().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JobJournalError);
     expect((error as Error).message).toMatch(
-      /^the lock .*missing\/run\.journal\.lock of the journal could not be taken: ENOENT/,
+      /^the lock .*missing\/run\.journal\.lock of the journal could not be taken: its folder does not exist \(ENOENT\); create it first$/,
     );
   });
 });

@@ -101,6 +101,20 @@ describe('inputs a run cannot use', () => {
     },
   );
 
+  // A folder given as the journal was a raw EISDIR from readJournal and `jobs status`.
+  it.each([
+    [
+      'missing',
+      () => join(dir, 'none.journal'),
+      /^no journal at .*none\.journal: nothing has run with it yet$/,
+    ],
+    ['a folder', () => dir, /is a folder: give the path of the journal file$/],
+  ])('readJournal of a journal that is %s: a JobJournalError saying so', async (_name, path, message) => {
+    const error = await readJournal(path()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JobJournalError);
+    expect((error as Error).message).toMatch(message);
+  });
+
   it('a manifest with a bad line: says which, and that no job was sent', async () => {
     const error = await run(
       writeManifest(join(dir, 'm.jsonl'), [videoJob('a'), { id: 'b', operation: 'videos.create', body: {} }]),

@@ -512,10 +512,6 @@ export function registerJobs(program: Command): void {
       const { journal, close } = await openJournal(flags);
       try {
         result = await readJournal(journal);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-          throw new CliError(`no journal at ${flags.journal}: nothing has run with it yet`);
-        throw error;
       } finally {
         close();
       }
