@@ -3,6 +3,9 @@
  * connections must not hold a finished command open for seconds.
  */
 export function exitAfterFlush(code: number): void {
+  // The command has ended: a signal now (a second Ctrl+C) changes nothing, where Node's default
+  // would end the process by the signal instead of the command's exit status.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
   let pending = 2;
   const done = () => {
     if (--pending === 0) process.exit(code);

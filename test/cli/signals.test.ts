@@ -139,6 +139,23 @@ describe('a signal during a wait', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  // The second, arriving as the command ended, met Node's default handler: the process died by
+  // SIGINT instead of exiting 130 with its document.
+  test('two Ctrl+C 5 ms apart: exit 130 and one document, every time', async () => {
+    for (let trial = 0; trial < 3; trial++) {
+      const dir = mkdtempSync(join(tmpdir(), 'mediagw-signal-twice-'));
+      const run = start(video('--output', 'kite.mp4', '--json'), { env: env(), cwd: dir });
+      await until(() => /task cgt-\S+: queued/.test(run.output()), 'the wait to start');
+      run.child.kill('SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      run.child.kill('SIGINT');
+      const result = await run.result;
+      expect(result.signal, `trial ${trial}`).toBeNull();
+      expect(result.code).toBe(130);
+      expect(oneDocument(result).error).toMatchObject({ exit_code: 130, signal: 'SIGINT' });
+    }
+  });
+
   test('videos create --output: the resume command printed after Ctrl+C waits and saves the video', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mediagw-signal-hint-'));
     const run = start(
