@@ -173,6 +173,15 @@ describe('the dashboard at gateway.dashboardUrl', () => {
     expect((await post('finish-task', { taskId: task.id })).status).toBe(409);
   });
 
+  // A code of megabytes was taken, and every view sent to every page carried it.
+  test('takes a failure code of at most 200 characters', async () => {
+    const { task_id: id } = await client.videos.create({ model: 'vidmodel-2.5', prompt: 'a cat' });
+    const long = await post('finish-task', { taskId: id, failureCode: 'x'.repeat(201) });
+    expect(long.status).toBe(400);
+    expect(String(long.body.message)).toContain('failureCode: must be a string of 1 to 200 characters');
+    expect((await post('finish-task', { taskId: id, failureCode: 'y'.repeat(200) })).status).toBe(200);
+  });
+
   test('injects a fault into the next N requests of a route', async () => {
     expect(
       (await post('inject-fault', { path: '/v1/webhook-capabilities', status: 503, times: 2 })).status,

@@ -23,10 +23,17 @@ type Action = (
   faults: Pick<FaultTable, 'add'>,
 ) => Promise<ActionResult> | ActionResult;
 
+/** The longest text an action takes: a failure code of megabytes went into every view. */
+const MAX_TEXT = 200;
+
 function text(body: Body, name: string): string {
   const value = body[name];
-  if (typeof value !== 'string' || value === '')
-    throw MockHttpError.spec(400, 'invalid_request', `${name}: must be a non-empty string`);
+  if (typeof value !== 'string' || value === '' || value.length > MAX_TEXT)
+    throw MockHttpError.spec(
+      400,
+      'invalid_request',
+      `${name}: must be a string of 1 to ${MAX_TEXT} characters`,
+    );
   return value;
 }
 
