@@ -2,7 +2,7 @@
  * Request bodies from the command line: `--file request.json` (or `-` for stdin) and
  * `--body '<json>'`, with the common fields given as flags laid over them.
  */
-import { closeSync, constants, createReadStream, openSync, statSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, openSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { CliError } from './exit-codes.js';
 
@@ -24,6 +24,15 @@ export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
 /** The cap in words, for messages and docs. */
 const MAX_INPUT = '32 MiB';
 
+/** Whether stdin is a folder (`< dir`); false when it cannot be told (closed). */
+function stdinIsFolder(): boolean {
+  try {
+    return fstatSync(0).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Reads a file (`-` for stdin) as UTF-8 text, at most {@link MAX_INPUT_BYTES}.
  *
@@ -39,6 +48,9 @@ export async function readTextFile(
 ): Promise<string> {
   const where = path === '-' ? 'stdin' : path;
   options.signal?.throwIfAborted();
+  // `< folder` reads as an empty stdin: said as what it is.
+  if (path === '-' && stdinIsFolder())
+    throw new CliError('stdin is a folder: give the request file, or pipe its text; nothing was sent');
   const source: Readable = path === '-' ? process.stdin : createReadStream(path);
   const chunks: Buffer[] = [];
   let size = 0;

@@ -5,7 +5,7 @@
  * anything reaches the gateway. Each check reads the mock gateway's request log.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -115,6 +115,23 @@ describe('request files and stdin are capped', () => {
       'stdin holds more than 32 MiB (the most a request file may hold): nothing was sent',
     );
     expect(written).toBeLessThan(256);
+    expect(sent()).toBe(before);
+  });
+});
+
+describe('stdin that is a folder', () => {
+  // `-f - < folder` read as an empty stdin: "stdin is empty".
+  test('is named a folder, and nothing is sent', async () => {
+    const before = sent();
+    const child = spawn(process.execPath, [BIN, 'videos', 'create', '-f', '-'], {
+      env: cleanEnv(env()),
+      stdio: [openSync(tmpdir(), 'r'), 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('stdin is a folder: give the request file, or pipe its text; nothing was sent');
     expect(sent()).toBe(before);
   });
 });
