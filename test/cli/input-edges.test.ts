@@ -128,7 +128,7 @@ describe('stdin that is a folder', () => {
       stdio: [openSync(tmpdir(), 'r'), 'pipe', 'pipe'],
     });
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(1);
     expect(stderr).toContain('stdin is a folder: give the request file, or pipe its text; nothing was sent');

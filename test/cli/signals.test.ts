@@ -293,6 +293,19 @@ describe('a signal during a submission or an upload', () => {
     expect(gateway.requests.length).toBe(before);
   });
 
+  // The aborted read was reported as one more bad file: exit 1, and no signal in the document.
+  test('validate of a FIFO nobody writes to: Ctrl+C ends it with exit 130 and the signal document', async () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'mediagw-cli-fifo-')), 'request.json');
+    execFileSync('mkfifo', [fifo]);
+    const run = start(['validate', fifo, '--json'], { timeoutMs: 10_000 });
+    // Bounded: the command has started and waits on the FIFO's open well within this.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    run.child.kill('SIGINT');
+    const result = await run.result;
+    expect(result.code).toBe(130);
+    expect(oneDocument(result).error).toMatchObject({ exit_code: 130, signal: 'SIGINT' });
+  });
+
   /** Starts `args`, holds its submission at `path`, sends SIGINT once it arrived: the error document, and the submissions before and after. */
   async function stopInFlight(args: string[], path: string) {
     const hang = gateway.inject({ match: { method: 'POST', path }, fault: { hang: true } });

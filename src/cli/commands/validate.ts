@@ -96,7 +96,8 @@ export function registerValidate(program: Command): void {
           operation = operationOf(body, flags.as, file);
           issues = validateRequest(operation, body);
         } catch (error) {
-          if (!(error instanceof CliError)) throw error;
+          // Stopped by a signal: the run ends with its status and message, not a bad file.
+          if (!(error instanceof CliError) || ctx.signal.aborted) throw error;
           invalid++;
           // For people, on stderr as any error; with --json, one document per file all the same.
           const message = error.message.includes(file) ? error.message : `${file}: ${error.message}`;
