@@ -33,6 +33,17 @@ afterEach(async () => {
   remove();
 });
 
+/** `jobs run` of the manifest at `path`, with the test's journal and output folder. */
+const runArgs = (path: string) => [
+  'jobs',
+  'run',
+  path,
+  '--journal',
+  join(dir, 'j'),
+  '--output-dir',
+  join(dir, 'out'),
+];
+
 async function mock(speed: number): Promise<{ env: Record<string, string>; gateway: MockGateway }> {
   gateway = await startMockGateway({ speed, requestLogLimit: 100_000 });
   return { gateway, env: { MEDIAGW_API_KEY: gateway.apiKey, MEDIAGW_BASE_URL: gateway.url } };
@@ -256,12 +267,7 @@ describe('mediagw jobs run stopped while submissions take long', () => {
     const { env, gateway } = await mock(200);
     const path = writeManifest(join(dir, 'm.jsonl'), [videoJob('slow-1'), videoJob('slow-2')]);
     const slow = gateway.inject({ match: { method: 'POST', path: '/v1/videos' }, fault: { delayMs: 6_000 } });
-    const child = start(
-      ['jobs', 'run', path, '--journal', join(dir, 'j'), '--output-dir', join(dir, 'out')],
-      {
-        env,
-      },
-    );
+    const child = start(runArgs(path), { env });
     await until(() => submissionsPerJob(gateway).size === 2, 'both submissions on the wire');
     child.child.kill('SIGINT');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -285,24 +291,8 @@ describe('mediagw --mock jobs run', () => {
   // The resume command left out --mock: followed, it polled the embedded mock's task IDs against
   // MEDIAGW_BASE_URL. Under --mock the gateway and its tasks end with the command.
   it('prints no resume command, as the other commands under --mock', async () => {
-    const path = writeManifest(join(dir, 'm.jsonl'), [
-      videoJob('fine'),
-      {
-        id: 'bad',
-        operation: 'videos.create',
-        body: { model: 'vidmodel-2.0-mini', prompt: 'mock:fail bad', duration: 5 },
-      },
-    ]);
-    const args = [
-      '--mock',
-      'jobs',
-      'run',
-      path,
-      '--journal',
-      join(dir, 'j'),
-      '--output-dir',
-      join(dir, 'out'),
-    ];
+    const path = writeManifest(join(dir, 'm.jsonl'), [videoJob('fine'), videoJob('bad', 'mock:fail bad')]);
+    const args = ['--mock', ...runArgs(path)];
     for (const json of [false, true]) {
       const result = await run([...args, ...(json ? ['--json'] : [])], { timeoutMs: 60_000 });
       expect(result.code, result.stderr).toBe(3);
@@ -318,22 +308,10 @@ describe('mediagw jobs run whose output is closed', () => {
     const { env, gateway } = await mock(200);
     const jobs = mixedJobs(8);
     const path = writeManifest(join(dir, 'm.jsonl'), jobs);
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        'jobs',
-        'run',
-        path,
-        '--journal',
-        join(dir, 'j'),
-        '--output-dir',
-        join(dir, 'out'),
-        '--concurrency',
-        '1',
-      ],
-      { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [BIN, ...runArgs(path), '--concurrency', '1'], {
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // Read the first line, then go away, as `head -1` does.
     await new Promise<void>((resolve) => child.stderr.once('data', () => resolve()));
     child.stderr.destroy();
@@ -537,18 +515,7 @@ describe('kill -9 of the runner', () => {
     const jobs = mixedJobs(16);
     const path = writeManifest(join(dir, 'm.jsonl'), jobs);
     const out = join(dir, 'out');
-    const args = [
-      'jobs',
-      'run',
-      path,
-      '--journal',
-      join(dir, 'j'),
-      '--output-dir',
-      out,
-      '--concurrency',
-      '3',
-    ];
-    args.push('--poll-interval', '20');
+    const args = [...runArgs(path), '--concurrency', '3', '--poll-interval', '20'];
     // A fixed sequence of delays (ms after the first submission): the points differ from run to run.
     const delays = [0, 40, 120, 15, 250, 70, 5, 180];
     let cutShort = 0;
