@@ -54,6 +54,10 @@ export class LiveViews {
   private readonly viewers = new Set<Viewer>();
   private last = '';
   private lastFrame = '';
+  /** The `now` of the last render. */
+  private lastNow: number | undefined;
+  /** The real clock's `now`, when it alone changed at the last {@link refresh}. */
+  private ticked: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private queued = false;
 
@@ -137,9 +141,6 @@ export class LiveViews {
     this.ticked = undefined;
   }
 
-  /** The real clock's `now`, when it alone changed at the last {@link refresh}. */
-  private ticked: string | undefined;
-
   /**
    * Renders the view; true when it differs from the last one sent (now `lastFrame`). Under the
    * real clock `now` moves at every check: a view that differs there alone is not sent again
@@ -159,8 +160,6 @@ export class LiveViews {
     this.lastFrame = frame(`{"now":${JSON.stringify(now)},${data.slice(1)}`);
     return true;
   }
-
-  private lastNow: number | undefined;
 
   /** Writes a frame, or marks the viewer behind while its stream has not drained. */
   private write(viewer: Viewer, text: string): void {

@@ -54,13 +54,14 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
+/** Cleans a copy made for the view, in place, and returns it. */
+type Scrub = <T>(value: T) => T;
+
 /**
  * Removes from a copy made for the view what no field name gives away: the accounts' API keys
  * wherever they stand (a header of another name, a prompt), and the signatures of signed links
  * (`X-Amz-Signature=…` in an image URL of a request, a library asset's source).
  */
-type Scrub = <T>(value: T) => T;
-
 function scrubberOf(keys: readonly string[]): Scrub {
   const redactors = keys.map((key) => createRedactor(key));
   return (value) => {
