@@ -189,26 +189,27 @@ export function submitting(ctx: Context, outputs: Record<string, string | undefi
 function checkOutputs(paths: Record<string, string | undefined>): void {
   for (const [flag, path] of Object.entries(paths)) {
     if (path === undefined) continue;
-    // `out/` names a folder whether or not it exists.
-    const isFolder = (): boolean | undefined => {
+    const refuse = (why: string) => new CliError(`${flag} ${path}${why} (nothing was sent)`);
+    // A path through a file (`notes.txt/k.mp4`) is ENOTDIR from some Node versions' stat, and
+    // missing from others': both are told as what they are.
+    const stat = (at: string) => {
       try {
-        return /[\\/]$/.test(path) || statSync(path, { throwIfNoEntry: false })?.isDirectory();
+        return statSync(at, { throwIfNoEntry: false });
       } catch {
-        // ENOTDIR: a part of the path is a file (`notes.txt/out.mp4`).
-        throw new CliError(`${flag} ${path}: a part of the path is a file, not a folder (nothing was sent)`);
+        throw refuse(': a part of the path is a file, not a folder');
       }
     };
-    if (isFolder())
-      throw new CliError(`${flag} ${path} is a folder: give the path of a file (nothing was sent)`);
+    // `out/` names a folder whether or not it exists.
+    if (/[\\/]$/.test(path) || stat(path)?.isDirectory())
+      throw refuse(' is a folder: give the path of a file');
     const folder = dirname(resolve(path));
-    if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
-      throw new CliError(
-        `${flag} ${path}: the folder ${folder} does not exist; create it first (nothing was sent)`,
-      );
+    const parent = stat(folder);
+    if (!parent) throw refuse(`: the folder ${folder} does not exist; create it first`);
+    if (!parent.isDirectory()) throw refuse(': a part of the path is a file, not a folder');
     try {
       accessSync(folder, constants.W_OK);
     } catch {
-      throw new CliError(`${flag} ${path}: the folder ${folder} may not be written to (nothing was sent)`);
+      throw refuse(`: the folder ${folder} may not be written to`);
     }
   }
 }
