@@ -114,6 +114,23 @@ export function shownURL(url: URL): string {
   return url.search ? `${shown.href}?…` : shown.href;
 }
 
+/**
+ * The journal as written in messages: a Redis URL's password is never printed; it stands as
+ * `****`, for the reader to put back in a command. The URL is read as `RespConnection` reads it,
+ * so a password holding `@` or `:` is masked whole.
+ */
+export function shownJournal(journal: string): string {
+  if (!journal.startsWith('redis://')) return journal;
+  try {
+    const url = new URL(journal);
+    if (url.password) url.password = '****';
+    return url.href;
+  } catch {
+    // Not a URL, so not one a runner can open: everything up to the last @ before the path goes.
+    return journal.replace(/^redis:\/\/[^/]*@/, 'redis://****@');
+  }
+}
+
 /** `1.5 MB`, `820 B`: bytes for people. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { shownJournal } from '../../src/cli/commands/jobs.js';
+import { shownJournal } from '../../src/cli/output.js';
 import { readJournal } from '../../src/jobs/index.js';
 import { type MockGateway, startMockGateway } from '../../src/testing/index.js';
 import { mockWebhooks } from '../../src/testing/state/webhooks/index.js';

@@ -23,7 +23,7 @@ import { createNodeWebhookHandler } from '../../webhooks/index.js';
 import { shellWord } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { integer, number } from '../input.js';
-import type { Output } from '../output.js';
+import { type Output, shownJournal } from '../output.js';
 import { examples, KEY_ID_HELP, run, webhookKeyId } from './shared.js';
 
 /** Exit statuses of `jobs run` besides the program's own (see EXIT_HELP below and docs/jobs.md). */
@@ -130,23 +130,6 @@ export function runExitCode(summary: RunSummary): number {
   if (counts.failed > 0) return JOBS_EXIT.failed;
   if (counts.completed < summary.total) return JOBS_EXIT.unfinished;
   return JOBS_EXIT.ok;
-}
-
-/**
- * The journal as written in messages: a Redis URL's password is never printed; it stands as
- * `****`, for the reader to put back in a command. The URL is read as `RespConnection` reads it,
- * so a password holding `@` or `:` is masked whole.
- */
-export function shownJournal(journal: string): string {
-  if (!journal.startsWith('redis://')) return journal;
-  try {
-    const url = new URL(journal);
-    if (url.password) url.password = '****';
-    return url.href;
-  } catch {
-    // Not a URL, so not one a runner can open: everything up to the last @ before the path goes.
-    return journal.replace(/^redis:\/\/[^/]*@/, 'redis://****@');
-  }
 }
 
 /** The journal a command names: a file path, or a `redis://` URL with `--run`. */
